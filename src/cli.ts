@@ -1,0 +1,79 @@
+import { Command, CommanderError } from 'commander';
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { describeChanges, generate } from './commands/generate.js';
+import { definitionJsonSchema } from './definition/json-schema.js';
+import { starterDefinition } from './definition/starter.js';
+import { UserError } from './errors.js';
+import { readDefinition } from './pipeline/read-definition.js';
+import { VERSION } from './version.js';
+
+type Print = (line: string) => void;
+
+function program(out: Print): Command {
+  const cli = new Command('restsmith')
+    .description('Generate a complete TypeScript REST server from a resource definition.')
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride();
+
+  cli
+    .command('init')
+    .description('write a commented starter definition')
+    .argument('[file]', 'where to write it', 'api.yaml')
+    .action((file: string) => {
+      if (existsSync(file)) throw new UserError(`${file} already exists; restsmith init never overwrites a file`);
+      const name = basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^[^a-z]+/, '') || 'api';
+      writeFileSync(file, starterDefinition(name === 'api' ? 'my-api' : name));
+      out(`wrote ${file}: edit it, then run \`restsmith generate ${file}\``);
+    });
+
+  cli
+    .command('validate')
+    .description('check a definition and print every problem (exit 0 when valid, 1 when not)')
+    .argument('<file>', 'a definition (.yaml, .yml or .json)')
+    .action(async (file: string) => {
+      const api = await readDefinition(file);
+      out(`${file}: valid (${api.resources.length} resources)`);
+    });
+
+  cli
+    .command('generate')
+    .description('generate or regenerate a project from a definition')
+    .argument('<file>', 'a definition (.yaml, .yml or .json)')
+    .option('-o, --out <dir>', 'target directory (default: ./<name>)')
+    .option('--dry-run', 'print the plan, write nothing')
+    .action(async (file: string, options: { out?: string; dryRun?: boolean }) => {
+      const { outDir, changes } = await generate(file, options);
+      for (const line of describeChanges(changes)) out(line);
+      const written = changes.filter((c) => c.kind === 'create' || c.kind === 'update').length;
+      out(options.dryRun ? `dry run: nothing written to ${outDir}` : `wrote ${written} files to ${outDir}`);
+    });
+
+  cli
+    .command('schema')
+    .description('print the JSON Schema of the definition format (for editors)')
+    .action(() => out(JSON.stringify(definitionJsonSchema(), null, 2)));
+
+  return cli;
+}
+
+/** Runs the CLI; resolves to the exit code: 0 success, 1 invalid definition or conflict, 2 wrong usage. */
+export async function main(argv: readonly string[], out: Print = console.log, err: Print = console.error): Promise<number> {
+  try {
+    await program(out).parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0; commander has printed what it had to
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof UserError) {
+      err(error.message);
+      return error.exitCode;
+    }
+    err('restsmith failed with an internal error. This is a bug: please report it with the output below.');
+    err(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return 1;
+  }
+}

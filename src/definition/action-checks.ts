@@ -1,0 +1,95 @@
+/** Semantic checks of actions: names, access, `when` and `set` against the fields, input fields. */
+import { CheckContext, reportCollisions } from './check-context.js';
+import { checkSite } from './access-checks.js';
+import { didYouMean } from './did-you-mean.js';
+import { checkFields, collisionMessage } from './field-checks.js';
+import type { FieldObject } from './field-schema.js';
+import type { PathSeg } from './positions.js';
+import type { SalvagedAction, SalvagedResource } from './salvage.js';
+import { valueProblem } from './values.js';
+
+const NOW = 'now';
+
+export function checkActions(ctx: CheckContext, resource: SalvagedResource): void {
+  const base: PathSeg[] = ['resources', resource.name, 'actions'];
+  reportCollisions(
+    ctx,
+    [...resource.actions.keys()],
+    (name) => [...base, name],
+    (name, earlier) => collisionMessage('action', name, earlier),
+  );
+  for (const [name, action] of resource.actions) {
+    const at = (...rest: PathSeg[]): PathSeg[] => [...base, name, ...rest];
+    const what = `${action.on} action "${name}"`;
+    checkSite(ctx, { resource, own: action.access, ownPath: at('access'), what, hasRecord: action.on === 'item' });
+    checkWhen(ctx, resource, action, at);
+    checkSet(ctx, resource, action, at);
+    checkInput(ctx, action, at);
+  }
+}
+
+type At = (...rest: PathSeg[]) => PathSeg[];
+
+/** The field a `when` or `set` entry names; reports it when it does not exist. */
+function fieldFor(ctx: CheckContext, resource: SalvagedResource, name: string, path: PathSeg[]): FieldObject | undefined {
+  if (!resource.fields.declared.includes(name)) {
+    const hint = didYouMean(name, resource.fields.declared);
+    ctx.report(path, `unknown field "${name}" of "${resource.name}"${hint}`, 'key');
+  }
+  return resource.fields.valid.get(name);
+}
+
+function checkWhen(ctx: CheckContext, resource: SalvagedResource, action: SalvagedAction, at: At): void {
+  if (action.when === undefined) return;
+  if (action.on === 'collection') {
+    ctx.report(at('when'), 'when needs on: item: a collection action has no stored record to test', 'key');
+    return;
+  }
+  for (const [name, expected] of Object.entries(action.when)) {
+    const field = fieldFor(ctx, resource, name, at('when', name));
+    if (field === undefined) continue;
+    if (field.type === 'json') {
+      ctx.report(at('when', name), `a json field cannot be tested in when`, 'key');
+      continue;
+    }
+    const values = Array.isArray(expected) ? expected : [expected];
+    values.forEach((value, i) => {
+      const problem = valueProblem(field, value, refIdKind(ctx, field));
+      const path = Array.isArray(expected) ? at('when', name, i) : at('when', name);
+      if (problem !== undefined) ctx.report(path, problem);
+    });
+  }
+}
+
+function checkSet(ctx: CheckContext, resource: SalvagedResource, action: SalvagedAction, at: At): void {
+  if (action.set === undefined) return;
+  if (action.on === 'collection') {
+    ctx.report(at('set'), 'set needs on: item: a collection action has no stored record to change', 'key');
+    return;
+  }
+  for (const [name, value] of Object.entries(action.set)) {
+    const field = fieldFor(ctx, resource, name, at('set', name));
+    if (field === undefined) continue;
+    const problem =
+      value === NOW
+        ? field.type === 'date' || field.type === 'datetime'
+          ? undefined
+          : `now applies only to date and datetime fields; "${name}" is ${field.type}`
+        : valueProblem(field, value, refIdKind(ctx, field));
+    if (problem !== undefined) ctx.report(at('set', name), problem);
+  }
+}
+
+function refIdKind(ctx: CheckContext, field: FieldObject): ReturnType<CheckContext['idKindOf']> {
+  return field.type === 'ref' ? ctx.idKindOf(field.to) : undefined;
+}
+
+function checkInput(ctx: CheckContext, action: SalvagedAction, at: At): void {
+  if (action.input === undefined) return;
+  checkFields(ctx, {
+    kind: 'input',
+    path: at('input', 'fields'),
+    declared: action.input.declared,
+    fields: action.input.valid,
+  });
+}

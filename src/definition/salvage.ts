@@ -1,0 +1,138 @@
+/**
+ * The parts of a definition that are valid, even when other parts are not, so that semantic checks can
+ * run alongside zod's and every problem is reported at once. A part that does not parse is left out;
+ * zod has already reported it.
+ */
+import type * as z from 'zod';
+import type { IdKind, Operation } from '../model.js';
+import { FIELD_NAME, expandField, fieldSchema, isFieldType, optionsOf, type FieldObject } from './field-schema.js';
+import { isRecord } from './raw.js';
+import {
+  ACTION_NAME,
+  RESOURCE_NAME,
+  parts,
+  type AccessRuleDef,
+  type ActionDef,
+  type Definition,
+  type ResourceDef,
+} from './schema.js';
+
+/** A map of fields: every declared name, and the fields that are valid. */
+export interface SalvagedFields {
+  /** every key of the map, valid or not: the names that exist, for references */
+  declared: string[];
+  /** the valid fields, in file order, in map form */
+  valid: Map<string, FieldObject>;
+}
+
+/** An action whose `on` is valid, with its other valid parts. */
+export type SalvagedAction = Omit<ActionDef, 'input'> & { input?: SalvagedFields };
+
+export interface SalvagedResource {
+  name: string;
+  id: IdKind;
+  /** undefined when absent or invalid */
+  owner?: string;
+  ownerDeclared: boolean;
+  fields: SalvagedFields;
+  access: NonNullable<ResourceDef['access']>;
+  /** the operations switched on */
+  operations: readonly Operation[];
+  actions: Map<string, SalvagedAction>;
+}
+
+export interface Salvaged {
+  /** undefined when `auth.adminRole` is invalid */
+  adminRole?: string;
+  /** the declared roles, defaulting to [adminRole]; undefined when they cannot be known */
+  roles?: string[];
+  rolesDeclared: boolean;
+  /** auth.default when given and valid */
+  authDefault?: AccessRuleDef;
+  /** limits.pageSize when given and valid */
+  pageSize?: NonNullable<Definition['limits']>['pageSize'];
+  /** every key under `resources`, valid or not */
+  declaredResources: string[];
+  /** resources with a valid name and a map value */
+  resources: SalvagedResource[];
+}
+
+function part<S extends z.ZodType>(schema: S, value: unknown): z.output<S> | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? result.data : undefined;
+}
+
+const ALL_OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'update', 'delete'];
+
+export function salvage(data: unknown): Salvaged {
+  const root = isRecord(data) ? data : {};
+  const auth = isRecord(root.auth) ? root.auth : {};
+  const authShape = parts.definition.auth.unwrap().shape;
+  const adminRole = auth.adminRole === undefined ? 'admin' : part(authShape.adminRole, auth.adminRole);
+  const rolesDeclared = auth.roles !== undefined;
+  const declaredRoles = part(authShape.roles, auth.roles);
+  const roles = rolesDeclared ? declaredRoles : adminRole === undefined ? undefined : [adminRole];
+  const limits = isRecord(root.limits) ? root.limits : {};
+  const resources = isRecord(root.resources) ? root.resources : {};
+  return {
+    adminRole,
+    roles,
+    rolesDeclared,
+    authDefault: part(authShape.default, auth.default),
+    pageSize: part(parts.definition.limits.unwrap().shape.pageSize, limits.pageSize),
+    declaredResources: Object.keys(resources),
+    resources: Object.entries(resources).flatMap(([name, value]) =>
+      RESOURCE_NAME.test(name) && isRecord(value) ? [salvageResource(name, value)] : [],
+    ),
+  };
+}
+
+function salvageResource(name: string, raw: Record<string, unknown>): SalvagedResource {
+  const shape = parts.resource;
+  return {
+    name,
+    id: part(shape.id, raw.id) ?? 'uuid',
+    owner: part(shape.owner, raw.owner),
+    ownerDeclared: raw.owner !== undefined,
+    fields: salvageFields(raw.fields),
+    access: part(shape.access, raw.access) ?? {},
+    operations: part(shape.operations, raw.operations) ?? ALL_OPERATIONS,
+    actions: validEntries(raw.actions, ACTION_NAME, salvageAction),
+  };
+}
+
+function salvageFields(raw: unknown): SalvagedFields {
+  return { declared: isRecord(raw) ? Object.keys(raw) : [], valid: validEntries(raw, FIELD_NAME, salvageField) };
+}
+
+/** A field, ignoring unknown options (reported by zod), so that the rest of it can still be checked. */
+function salvageField(raw: unknown): FieldObject | undefined {
+  const known = isRecord(raw) && isFieldType(raw.type) ? new Set(['type', ...optionsOf(raw.type)]) : undefined;
+  const value = isRecord(raw) && known ? Object.fromEntries(Object.entries(raw).filter(([key]) => known.has(key))) : raw;
+  const field = part(fieldSchema, value);
+  return field === undefined ? undefined : expandField(field);
+}
+
+function salvageAction(raw: unknown): SalvagedAction | undefined {
+  const shape = parts.action.shape;
+  const action = isRecord(raw) ? raw : {};
+  const on = part(shape.on, action.on);
+  if (on === undefined) return undefined;
+  const input = isRecord(action.input) ? salvageFields(action.input.fields) : undefined;
+  return {
+    on,
+    access: part(shape.access, action.access),
+    when: part(shape.when, action.when),
+    set: part(shape.set, action.set),
+    ...(input === undefined ? {} : { input }),
+  };
+}
+
+function validEntries<T>(raw: unknown, namePattern: RegExp, parse: (value: unknown) => T | undefined): Map<string, T> {
+  const valid = new Map<string, T>();
+  for (const [name, value] of Object.entries(isRecord(raw) ? raw : {})) {
+    const parsed = namePattern.test(name) ? parse(value) : undefined;
+    if (parsed !== undefined) valid.set(name, parsed);
+  }
+  return valid;
+}

@@ -1,0 +1,213 @@
+/**
+ * The definition format (SPEC §2), described once, with zod. Validation, the `Definition` type and the
+ * JSON Schema for editors (`restsmith schema`) are all derived from this schema. Structure and the
+ * shape of single values live here; rules that relate several values (a `ref` to an existing resource,
+ * a known role, a default within `min`/`max`…) are in semantic-checks.ts.
+ */
+import * as z from 'zod';
+import { OPERATIONS } from '../model.js';
+import { SIZE_PATTERN, DURATION_PATTERN } from './units.js';
+import { fieldName, fieldSchema } from './field-schema.js';
+
+export { fieldSchema, fieldObjectSchema, expandField, type FieldDef, type FieldObject } from './field-schema.js';
+
+export const API_NAME = /^[a-z][a-z0-9-]*$/;
+export const RESOURCE_NAME = /^[a-z][a-z0-9-]*$/;
+export const ACTION_NAME = /^[a-z][a-z0-9-]*$/;
+export const ROLE_NAME = /^[A-Za-z][A-Za-z0-9_.:-]*$/;
+/** `/api/v1`: segments of unreserved URL characters, no trailing slash. */
+export const PREFIX = /^(\/[A-Za-z0-9._~-]+)+$/;
+
+const ROLE_ERROR = { error: 'use letters, digits, _ . : and -, starting with a letter' };
+
+const kebabName = () =>
+  z.string().regex(RESOURCE_NAME, {
+    error: "use lower-case letters, digits and '-', starting with a letter",
+  });
+
+function noDuplicates(values: readonly string[], ctx: z.RefinementCtx): void {
+  values.forEach((value, i) => {
+    if (values.indexOf(value) !== i) {
+      ctx.addIssue({ code: 'custom', path: [i], message: `"${value}" is listed twice` });
+    }
+  });
+}
+
+// ── access ───────────────────────────────────────────────────────────────────────────────────────────
+
+const accessTerm = z
+  .string()
+  .regex(ROLE_NAME, { error: 'use public, authenticated, owner or a role name' })
+  .describe('public | authenticated | owner | a role name');
+
+export const accessRuleSchema = z
+  .union([accessTerm, z.array(accessTerm).min(1)])
+  .describe('Who may do this: public, authenticated, owner, a role, or a list of these (any of which grants). The admin role always passes.');
+
+const operationAccess = (op: string) => accessRuleSchema.optional().describe(`Access rule for ${op} (default: auth.default).`);
+
+const accessSchema = z
+  .strictObject({
+    list: operationAccess('GET /{collection}'),
+    read: operationAccess('GET /{collection}/{id}'),
+    create: operationAccess('POST /{collection}'),
+    update: operationAccess('PUT and PATCH /{collection}/{id}'),
+    delete: operationAccess('DELETE /{collection}/{id}'),
+  })
+  .describe('Access rule per operation.');
+
+// ── actions ──────────────────────────────────────────────────────────────────────────────────────────
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+const actionSchema = z
+  .strictObject({
+    on: z
+      .enum(['item', 'collection'])
+      .describe('item: POST /{collection}/{id}/{action}; collection: POST /{collection}/{action}.'),
+    access: accessRuleSchema.optional().describe('Who may run the action (default: auth.default).'),
+    when: z
+      .record(fieldName, z.union([scalar, z.array(scalar).min(1)]))
+      .optional()
+      .describe('Precondition on the stored record: field → value or list of values it must hold, else 409.'),
+    set: z
+      .record(fieldName, z.json())
+      .optional()
+      .describe('Assignments made atomically with the `when` check: field → value, or `now` for a date/datetime.'),
+    input: z
+      .strictObject({ fields: z.record(fieldName, fieldSchema).describe('The fields of the request body.') })
+      .optional()
+      .describe('The request body the action accepts.'),
+    description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
+  })
+  .describe('An action. Without `set`, the generator writes a handler stub in a user-owned file.');
+
+// ── resources ────────────────────────────────────────────────────────────────────────────────────────
+
+const resourceSchema = z
+  .strictObject({
+    id: z
+      .enum(['uuid', 'integer'])
+      .optional()
+      .describe('uuid (default, generated as UUIDv7) or integer (auto-increment).'),
+    owner: z
+      .string()
+      .optional()
+      .describe('The field (or `id`) compared with the token subject by the `owner` access rule.'),
+    fields: z
+      .record(fieldName, fieldSchema)
+      .describe('The fields of a record. Every record also has id, createdAt and updatedAt.'),
+    access: accessSchema.optional(),
+    operations: z
+      .array(z.enum(OPERATIONS))
+      .superRefine(noDuplicates)
+      .optional()
+      .describe('The operations switched on (default: all five).'),
+    actions: z
+      .record(kebabName(), actionSchema)
+      .optional()
+      .describe('Custom operations, keyed by name (the last path segment).'),
+    description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
+  })
+  .describe('A resource, served at /{collection}.');
+
+// ── the whole definition ─────────────────────────────────────────────────────────────────────────────
+
+const authSchema = z
+  .strictObject({
+    default: accessRuleSchema.optional().describe('Access for any operation or action that does not say (default: authenticated).'),
+    adminRole: z
+      .string()
+      .regex(ROLE_NAME, ROLE_ERROR)
+      .optional()
+      .describe('The administrator role, which passes every rule (default: admin).'),
+    roles: z
+      .array(z.string().regex(ROLE_NAME, ROLE_ERROR))
+      .min(1)
+      .superRefine(noDuplicates)
+      .optional()
+      .describe('Every role the definition may name (default: [adminRole]).'),
+  })
+  .describe('Authentication and authorisation defaults.');
+
+const limitsSchema = z
+  .strictObject({
+    pageSize: z
+      .strictObject({
+        default: z.int().min(1).optional().describe('Page size when `limit` is not given (default 20).'),
+        max: z.int().min(1).optional().describe('Largest `limit` a client may ask for (default 100).'),
+      })
+      .optional(),
+    bodySize: z
+      .union([
+        z.int().min(1),
+        z.string().regex(SIZE_PATTERN, { error: 'use a number of bytes or a size like 512kb or 1mb' }),
+      ])
+      .optional()
+      .describe('Largest request body: bytes, or like 512kb, 1mb (binary units; default 1mb).'),
+    rateLimit: z
+      .strictObject({
+        max: z.int().min(1).optional().describe('Requests allowed per window and client (default 300).'),
+        window: z
+          .string()
+          .regex(DURATION_PATTERN, { error: 'use a duration like 500ms, 30s, 1m, 1h or 1d' })
+          .optional()
+          .describe('Length of the window: like 30s, 1m, 1h (default 1m).'),
+      })
+      .optional()
+      .describe('Per client (token subject, else IP address).'),
+  })
+  .describe('Limits of the generated server.');
+
+export const definitionSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('The JSON Schema of this format, for editors; ignored.'),
+    name: z
+      .string()
+      .max(214)
+      .regex(API_NAME, { error: "use lower-case letters, digits and '-', starting with a letter" })
+      .describe('The npm package name of the generated project.'),
+    version: z.string().min(1).describe('The API version (OpenAPI info.version), e.g. 1.0.0.'),
+    title: z.string().optional().describe('Human-readable title (OpenAPI info.title; default: the name).'),
+    description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
+    prefix: z
+      .string()
+      .regex(PREFIX, { error: 'start with / and do not end with /, e.g. /api/v1' })
+      .optional()
+      .describe('Common path prefix of every route, e.g. /api/v1.'),
+    auth: authSchema.optional(),
+    limits: limitsSchema.optional(),
+    resources: z
+      .record(kebabName(), resourceSchema)
+      .refine((resources) => Object.keys(resources).length > 0, { error: 'define at least one resource' })
+      .describe('The resources, keyed by collection name (conventionally plural), e.g. posts.'),
+  })
+  .describe('A restsmith resource definition.');
+
+export type Definition = z.output<typeof definitionSchema>;
+export type ResourceDef = z.output<typeof resourceSchema>;
+export type ActionDef = z.output<typeof actionSchema>;
+export type AccessRuleDef = z.output<typeof accessRuleSchema>;
+export type AuthDef = z.output<typeof authSchema>;
+export type LimitsDef = z.output<typeof limitsSchema>;
+
+/** The per-key schemas, for checking parts of a definition that is broken elsewhere. */
+export const parts = {
+  definition: definitionSchema.shape,
+  resource: resourceSchema.shape,
+  action: actionSchema,
+  field: fieldSchema,
+} as const;
+
+/** Keys each kind of map accepts, for "did you mean" on unknown keys. */
+export const KNOWN_KEYS = {
+  definition: Object.keys(definitionSchema.shape),
+  auth: Object.keys(authSchema.shape),
+  limits: Object.keys(limitsSchema.shape),
+  pageSize: ['default', 'max'],
+  rateLimit: ['max', 'window'],
+  resource: Object.keys(resourceSchema.shape),
+  access: Object.keys(accessSchema.shape),
+  action: Object.keys(actionSchema.shape),
+  input: ['fields'],
+} as const;

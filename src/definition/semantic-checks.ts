@@ -1,0 +1,85 @@
+/**
+ * Rules zod cannot express because they relate several parts of a definition. They run on the parts
+ * that are valid (see salvage.ts), so that they report alongside zod's problems, never instead of them.
+ */
+import { RESERVED_WORDS, typeNameOf } from '../naming.js';
+import { checkAuth, checkSite, operationSites } from './access-checks.js';
+import { checkActions } from './action-checks.js';
+import { CheckContext, collisionKey, reportCollisions } from './check-context.js';
+import { didYouMean } from './did-you-mean.js';
+import { checkFields } from './field-checks.js';
+import type { Located, PathSeg } from './positions.js';
+import { salvage, type SalvagedResource } from './salvage.js';
+import { RESOURCE_NAME } from './schema.js';
+
+/** Collection names the generated server uses for its own routes. */
+export const SERVER_ROUTES = ['healthz', 'docs', 'openapi.json'] as const;
+
+/** Field types an `owner` field may have: they hold a token subject. */
+const OWNER_TYPES: readonly string[] = ['string', 'uuid', 'ref'];
+
+export function semanticProblems(data: unknown): Located[] {
+  const ctx = new CheckContext(salvage(data));
+  checkAuth(ctx);
+  checkLimits(ctx);
+  checkResourceNames(ctx);
+  for (const resource of ctx.definition.resources) checkResource(ctx, resource);
+  return ctx.problems;
+}
+
+function checkLimits(ctx: CheckContext): void {
+  const pageSize = ctx.definition.pageSize;
+  if (pageSize?.default !== undefined && pageSize.max !== undefined && pageSize.default > pageSize.max) {
+    ctx.report(['limits', 'pageSize', 'default'], `default (${pageSize.default}) is more than max (${pageSize.max})`);
+  }
+}
+
+function checkResourceNames(ctx: CheckContext): void {
+  const names = ctx.definition.declaredResources.filter((name) => RESOURCE_NAME.test(name));
+  const at = (name: string): PathSeg[] => ['resources', name];
+  for (const name of names) {
+    if (RESERVED_WORDS.has(name)) ctx.report(at(name), `"${name}" is a reserved word`, 'key');
+    if ((SERVER_ROUTES as readonly string[]).includes(name)) {
+      ctx.report(at(name), `"${name}" collides with the server's own route /${name}`, 'key');
+    }
+  }
+  reportCollisions(
+    ctx,
+    names,
+    at,
+    (name, earlier) =>
+      typeNameOf(name) === typeNameOf(earlier)
+        ? `resource "${name}" collides with resource "${earlier}" (both have the type name ${typeNameOf(name)})`
+        : `resource "${name}" collides with resource "${earlier}" (they differ only in case or "-")`,
+    (name) => [collisionKey(name), typeNameOf(name).toLowerCase()],
+  );
+}
+
+function checkResource(ctx: CheckContext, resource: SalvagedResource): void {
+  const base: PathSeg[] = ['resources', resource.name];
+  checkFields(ctx, {
+    kind: 'resource',
+    path: [...base, 'fields'],
+    declared: resource.fields.declared,
+    fields: resource.fields.valid,
+    owner: resource.owner,
+  });
+  checkOwner(ctx, resource);
+  for (const site of operationSites(resource)) checkSite(ctx, site);
+  checkActions(ctx, resource);
+}
+
+function checkOwner(ctx: CheckContext, resource: SalvagedResource): void {
+  const owner = resource.owner;
+  if (owner === undefined || owner === 'id') return;
+  const path: PathSeg[] = ['resources', resource.name, 'owner'];
+  if (!resource.fields.declared.includes(owner)) {
+    const hint = didYouMean(owner, [...resource.fields.declared, 'id']);
+    ctx.report(path, `owner "${owner}" is not a field of "${resource.name}"${hint}`);
+    return;
+  }
+  const field = resource.fields.valid.get(owner);
+  if (field !== undefined && !OWNER_TYPES.includes(field.type)) {
+    ctx.report(path, `the owner field must be of type string, uuid or ref; "${owner}" is ${field.type}`);
+  }
+}

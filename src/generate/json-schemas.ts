@@ -1,0 +1,129 @@
+import type { Api, Field, IdKind, Resource } from '../model.js';
+import { isNotNull, writableFields } from './sql/columns.js';
+
+export type JsonSchema = { [key: string]: unknown };
+
+const omit = (schema: JsonSchema, keys: readonly string[]): JsonSchema =>
+  Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
+
+export const idSchema = (kind: IdKind): JsonSchema =>
+  kind === 'integer' ? { type: 'integer', minimum: 1 } : { type: 'string', format: 'uuid' };
+
+/** The schema of a field's value as a client sends it (constraints included), without nullability. */
+function valueSchema(api: Api, field: Field): JsonSchema {
+  switch (field.type) {
+    case 'string':
+    case 'text':
+      return {
+        type: 'string',
+        ...(field.minLength !== undefined && { minLength: field.minLength }),
+        ...(field.maxLength !== undefined && { maxLength: field.maxLength }),
+        ...(field.pattern !== undefined && { pattern: field.pattern }),
+        ...(field.format !== undefined && { format: field.format === 'url' ? 'uri' : 'email' }),
+      };
+    case 'integer':
+    case 'number':
+      return {
+        type: field.type,
+        ...(field.min !== undefined && { minimum: field.min }),
+        ...(field.max !== undefined && { maximum: field.max }),
+      };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'uuid':
+      return { type: 'string', format: 'uuid' };
+    case 'enum':
+      return { type: 'string', enum: field.values ?? [] };
+    case 'json':
+      return {};
+    case 'ref': {
+      const target = api.resources.find((r) => r.name === field.ref?.to);
+      return idSchema(target?.id ?? 'uuid');
+    }
+  }
+}
+
+function withNull(schema: JsonSchema, field: Field): JsonSchema {
+  if (field.type === 'json') return schema;
+  const { type, enum: values, ...rest } = schema;
+  return {
+    ...rest,
+    type: [type, 'null'],
+    ...(Array.isArray(values) && { enum: [...values, null] }),
+  };
+}
+
+function described(schema: JsonSchema, field: Field): JsonSchema {
+  return field.description === undefined ? schema : { description: field.description, ...schema };
+}
+
+/** A field in a request body: null only where the definition allows it. */
+export function inputFieldSchema(api: Api, field: Field): JsonSchema {
+  const schema = valueSchema(api, field);
+  const full = field.default === undefined ? schema : { ...schema, default: field.default };
+  return described(field.nullable ? withNull(full, field) : full, field);
+}
+
+/** A field in a response: null wherever the column may hold NULL. Constraints are left to the request side. */
+export function outputFieldSchema(api: Api, field: Field): JsonSchema {
+  const schema = omit(valueSchema(api, field), ['minLength', 'maxLength', 'pattern', 'minimum', 'maximum']);
+  return described(isNotNull(field) ? schema : withNull(schema, field), field);
+}
+
+const timestamp: JsonSchema = { type: 'string', format: 'date-time' };
+
+export function recordSchema(api: Api, resource: Resource): JsonSchema {
+  const fields = resource.fields.filter((f) => !f.writeOnly);
+  return {
+    type: 'object',
+    properties: {
+      id: idSchema(resource.id),
+      ...Object.fromEntries(fields.map((f) => [f.name, outputFieldSchema(api, f)])),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    },
+    required: ['id', ...fields.map((f) => f.name), 'createdAt', 'updatedAt'],
+    additionalProperties: false,
+  };
+}
+
+/** POST and PUT bodies: required fields must be present; read-only ones may not be sent. */
+export function inputSchema(api: Api, resource: Resource): JsonSchema {
+  const fields = writableFields(resource);
+  const required = fields.filter((f) => f.required).map((f) => f.name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(fields.map((f) => [f.name, inputFieldSchema(api, f)])),
+    ...(required.length > 0 && { required }),
+    additionalProperties: false,
+  };
+}
+
+/** PATCH bodies: every field optional, no defaults (an absent field is unchanged). */
+export function patchSchema(api: Api, resource: Resource): JsonSchema {
+  const fields = writableFields(resource);
+  const properties = fields.map((f) => [f.name, omit(inputFieldSchema(api, f), ['default'])] as const);
+  return { type: 'object', properties: Object.fromEntries(properties), additionalProperties: false };
+}
+
+export const paramsSchema = (resource: Resource): JsonSchema => ({
+  type: 'object',
+  properties: { id: idSchema(resource.id) },
+  required: ['id'],
+});
+
+export function listQuerySchema(api: Api): JsonSchema {
+  const { default: size, max } = api.limits.pageSize;
+  return {
+    type: 'object',
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: max, default: size },
+      cursor: { type: 'string', minLength: 1 },
+    },
+    additionalProperties: false,
+  };
+}

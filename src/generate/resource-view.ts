@@ -1,0 +1,137 @@
+import type { Api, Field, Operation, Resource } from '../model.js';
+import {
+  inputSchema,
+  listQuerySchema,
+  paramsSchema,
+  patchSchema,
+  recordSchema,
+  type JsonSchema,
+} from './json-schemas.js';
+import { isNotNull, serverFields, writableFields } from './sql/columns.js';
+import type { SqlDialect } from './sql/dialect.js';
+import { resourceStatements } from './sql/statements.js';
+import {
+  codecNames,
+  decodeExpression,
+  encodeExpression,
+  idType,
+  inputType,
+  insertDefault,
+  outputType,
+} from './typescript.js';
+
+/** Everything the templates of one resource print; computed here so that templates hold no logic. */
+export interface ResourceView {
+  name: string;
+  camel: string;
+  pascal: string;
+  kebab: string;
+  typeName: string;
+  description: string;
+  path: string;
+  itemPath: string;
+  idType: string;
+  uuidIds: boolean;
+  cursorKind: 'string' | 'integer';
+  usesJson: boolean;
+  hasWriteOnly: boolean;
+  operations: Record<Operation, boolean>;
+  recordProperties: { key: string; type: string; doc?: string }[];
+  inputProperties: { key: string; type: string; optional: boolean }[];
+  writeOnlyProperties: { key: string; type: string }[];
+  decoders: { key: string; expr: string }[];
+  inputOf: { key: string; expr: string }[];
+  writableParams: string[];
+  insertOnlyParams: string[];
+  codecImports: string;
+  statements: { key: string; doc: string; sql: Record<string, string> }[];
+  readOnlyNames: string[];
+  uniqueMessage: string;
+  missingReferenceMessage: string;
+  stillReferencedMessage: string;
+  notFoundMessage: string;
+  record: JsonSchema;
+  input: JsonSchema;
+  patch: JsonSchema;
+  params: JsonSchema;
+  listQuery: JsonSchema;
+}
+
+export function resourceView(api: Api, resource: Resource, dialects: readonly SqlDialect[]): ResourceView {
+  const { names } = resource;
+  const lower = resource.typeName.charAt(0).toLowerCase() + resource.typeName.slice(1);
+  const path = `/${resource.name}`;
+  const visible = resource.fields.filter((f) => !f.writeOnly);
+  const writable = writableFields(resource);
+  const decoders = [
+    { key: 'id', expr: resource.id === 'integer' ? 'numeric(row.id)' : 'text(row.id)' },
+    ...resource.fields.map((f) => ({ key: f.name, expr: decodeExpression(api, f) })),
+    { key: 'createdAt', expr: 'text(row.created_at)' },
+    { key: 'updatedAt', expr: 'text(row.updated_at)' },
+  ];
+  const writableParams = writable.map((f) => encodeExpression(f, 'input'));
+  const inputOf = writable.map((f) => ({ key: f.name, expr: inputOfExpression(f) }));
+  const perDialect = dialects.map((d) => ({ dialect: d.name, statements: resourceStatements(resource, d) }));
+  const statements = (perDialect[0]?.statements ?? []).map((s, i) => ({
+    key: s.key,
+    doc: s.doc,
+    sql: Object.fromEntries(perDialect.map((p) => [p.dialect, p.statements[i]?.sql ?? ''])),
+  }));
+  const refFields = resource.fields.filter((f) => f.ref !== undefined).map((f) => f.name);
+  const uniqueFields = resource.fields.filter((f) => f.unique).map((f) => f.name);
+
+  return {
+    name: resource.name,
+    camel: names.camel,
+    pascal: names.pascal,
+    kebab: names.kebab,
+    typeName: resource.typeName,
+    description: resource.description ?? `A record of \`${path}\`.`,
+    path,
+    itemPath: `${path}/:id`,
+    idType: idType(resource.id),
+    uuidIds: resource.id === 'uuid',
+    cursorKind: resource.id === 'integer' ? 'integer' : 'string',
+    usesJson: resource.fields.some((f) => f.type === 'json'),
+    hasWriteOnly: resource.fields.some((f) => f.writeOnly),
+    operations: Object.fromEntries(
+      (['list', 'read', 'create', 'update', 'delete'] as const).map((op) => [op, resource.operations.includes(op)]),
+    ) as Record<Operation, boolean>,
+    recordProperties: [
+      { key: 'id', type: idType(resource.id) },
+      ...visible.map((f) => ({ key: f.name, type: outputType(api, f), doc: f.description })),
+      { key: 'createdAt', type: 'string', doc: 'when the record was created (ISO 8601, UTC)' },
+      { key: 'updatedAt', type: 'string', doc: 'when the record was last written (ISO 8601, UTC)' },
+    ],
+    inputProperties: writable.map((f) => ({ key: f.name, type: inputType(api, f), optional: !f.required })),
+    writeOnlyProperties: resource.fields.filter((f) => f.writeOnly).map((f) => ({ key: f.name, type: outputType(api, f) })),
+    decoders,
+    inputOf,
+    writableParams,
+    insertOnlyParams: serverFields(resource).map(insertDefault),
+    codecImports: codecNames([...decoders.map((d) => d.expr), ...writableParams]).join(', '),
+    statements,
+    readOnlyNames: ['id', ...resource.fields.filter((f) => f.readOnly).map((f) => f.name), 'createdAt', 'updatedAt'],
+    uniqueMessage:
+      uniqueFields.length > 0
+        ? `a ${lower} with this ${uniqueFields.join(' or ')} already exists`
+        : `this ${lower} already exists`,
+    missingReferenceMessage:
+      refFields.length > 0
+        ? `the record that ${refFields.join(' or ')} refers to does not exist`
+        : 'a referenced record does not exist',
+    stillReferencedMessage: `other records still refer to this ${lower}`,
+    notFoundMessage: `no ${lower} has this id`,
+    record: recordSchema(api, resource),
+    input: inputSchema(api, resource),
+    patch: patchSchema(api, resource),
+    params: paramsSchema(resource),
+    listQuery: listQuerySchema(api),
+  };
+}
+
+/** A stored value as a full input: an optional field that is not nullable reads back as absent, not null. */
+function inputOfExpression(field: Field): string {
+  const value = `stored.${field.name}`;
+  return !field.nullable && !isNotNull(field) ? `${value} ?? undefined` : value;
+}

@@ -1,0 +1,136 @@
+import RandExp from 'randexp';
+import type { Api, Field, JsonValue, Resource } from '../model.js';
+import { dependencyOrder } from './sql/ddl.js';
+import { writableFields } from './sql/columns.js';
+
+/** A valid request body for one resource, used by the generated tests; ref fields are filled in at run time. */
+export interface Fixture {
+  name: string;
+  path: string;
+  /** the operations switched on */
+  operations: string[];
+  body: Record<string, JsonValue>;
+  /** a second valid body, different in every unique field */
+  other: Record<string, JsonValue>;
+  /** field → the collection whose record it must refer to */
+  refs: Record<string, string>;
+  /** a writable field and a second valid value for it, to exercise PATCH; absent when none fits */
+  change?: { field: string; value: JsonValue };
+  /** fields the API never returns */
+  writeOnly: string[];
+}
+
+const clampInteger = (value: number, field: Field): number =>
+  Math.min(Math.max(value, Math.ceil(field.min ?? -Infinity)), Math.floor(field.max ?? Infinity));
+
+function sizedText(base: string, field: Field): string {
+  const min = field.minLength ?? 0;
+  const max = field.maxLength ?? Infinity;
+  return base.padEnd(min, 'x').slice(0, max);
+}
+
+/** A string that matches `pattern` and the field's lengths, varied by `n`; undefined when none is found. */
+function matching(pattern: string, field: Field, n: number): string | undefined {
+  const generator = new RandExp(pattern);
+  generator.max = 8;
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    // deterministic: every choice is picked by n and the attempt, not by chance
+    generator.randInt = (low, high) => low + ((n + attempt) % (high - low + 1));
+    const value = generator.gen();
+    const fits = value.length >= (field.minLength ?? 0) && value.length <= (field.maxLength ?? Infinity);
+    if (fits && new RegExp(pattern, 'u').test(value)) return value;
+  }
+  return undefined;
+}
+
+/** A valid value of a field, varied by `n`; undefined when none can be made (a `pattern` it cannot satisfy). */
+export function sampleValue(field: Field, n: number): JsonValue | undefined {
+  switch (field.type) {
+    case 'string':
+      if (field.pattern !== undefined) return matching(field.pattern, field, n);
+      if (field.format === 'email') return `sample${n}@example.com`;
+      if (field.format === 'url') return `https://example.com/${n}`;
+      return sizedText(`Sample ${field.name} ${n}`, field);
+    case 'text':
+      return sizedText(`Some ${field.name} text, number ${n}.`, field);
+    case 'integer':
+      return clampInteger(n, field);
+    case 'number':
+      return Math.min(Math.max(n + 0.5, field.min ?? -Infinity), field.max ?? Infinity);
+    case 'boolean':
+      return n % 2 === 1;
+    case 'date':
+      return `2026-01-${String(10 + (n % 18)).padStart(2, '0')}`;
+    case 'datetime':
+      return `2026-01-${String(10 + (n % 18)).padStart(2, '0')}T12:00:00.000Z`;
+    case 'uuid':
+      return `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    case 'enum':
+      return field.values?.[n % field.values.length] ?? null;
+    case 'json':
+      return { sample: n, tags: ['a', 'b'] };
+    case 'ref':
+      return null;
+  }
+}
+
+/**
+ * One fixture per resource that a test can create through the API (create switched on, every required
+ * field fillable, every referenced resource creatable too), parents before children.
+ */
+export function fixtures(api: Api): Fixture[] {
+  const creatable = new Set<string>();
+  const result: Fixture[] = [];
+  for (const resource of dependencyOrder(api.resources)) {
+    const fixture = fixtureOf(resource, creatable);
+    if (fixture === undefined) continue;
+    creatable.add(resource.name);
+    result.push(fixture);
+  }
+  return result;
+}
+
+function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture | undefined {
+  if (!resource.operations.includes('create')) return undefined;
+  const refs: Record<string, string> = {};
+  for (const field of writableFields(resource)) {
+    if (field.ref === undefined) continue;
+    if (creatable.has(field.ref.to) && field.ref.to !== resource.name) refs[field.name] = field.ref.to;
+    else if (field.required) return undefined;
+  }
+  const body = sampleBody(resource, 1);
+  const other = sampleBody(resource, 2);
+  if (body === undefined || other === undefined) return undefined;
+  return {
+    name: resource.name,
+    path: `/${resource.name}`,
+    operations: [...resource.operations],
+    body,
+    other,
+    refs,
+    change: changeOf(resource),
+    writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
+  };
+}
+
+/** Sample values of the writable fields other than refs; undefined when a required one cannot be made. */
+function sampleBody(resource: Resource, n: number): Record<string, JsonValue> | undefined {
+  const body: Record<string, JsonValue> = {};
+  for (const field of writableFields(resource)) {
+    if (field.ref !== undefined) continue;
+    const value = sampleValue(field, n);
+    if (value === undefined && field.required) return undefined;
+    if (value !== undefined) body[field.name] = value;
+  }
+  return body;
+}
+
+function changeOf(resource: Resource): Fixture['change'] {
+  for (const field of writableFields(resource)) {
+    if (field.ref !== undefined || field.writeOnly || field.unique) continue;
+    const first = sampleValue(field, 1);
+    const second = sampleValue(field, 2);
+    if (second !== undefined && JSON.stringify(first) !== JSON.stringify(second)) return { field: field.name, value: second };
+  }
+  return undefined;
+}

@@ -1,0 +1,131 @@
+/**
+ * The typed model of an API: what `normalise` produces from a validated definition and what every later
+ * step of the pipeline (plan, render) reads. Nothing here refers to YAML, positions or shorthands.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export const FIELD_TYPES = [
+  'string',
+  'text',
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'uuid',
+  'enum',
+  'json',
+  'ref',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const OPERATIONS = ['list', 'read', 'create', 'update', 'delete'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export type IdKind = 'uuid' | 'integer';
+export type OnDelete = 'restrict' | 'cascade' | 'setNull';
+
+/** One alternative of an access rule; a rule grants when any of its terms does. */
+export type AccessTerm =
+  | { kind: 'public' }
+  | { kind: 'authenticated' }
+  | { kind: 'owner' }
+  | { kind: 'role'; role: string };
+export type AccessRule = AccessTerm[];
+
+export interface Names {
+  /** camelCase identifier, e.g. `authorId`, `blogPosts` */
+  camel: string;
+  /** PascalCase identifier, e.g. `AuthorId`, `BlogPosts` */
+  pascal: string;
+  /** snake_case, used for SQL tables and columns, e.g. `author_id` */
+  snake: string;
+  /** kebab-case, used for paths and file names, e.g. `blog-posts` */
+  kebab: string;
+}
+
+export interface Field {
+  /** the name as written in the definition and used in JSON bodies, e.g. `authorId` */
+  name: string;
+  names: Names;
+  /** SQL column name (snake_case) */
+  column: string;
+  type: FieldType;
+  required: boolean;
+  nullable: boolean;
+  /** literal default; absent when the definition gives none */
+  default?: JsonValue;
+  unique: boolean;
+  index: boolean;
+  readOnly: boolean;
+  writeOnly: boolean;
+  description?: string;
+  renamedFrom?: string;
+  // type-specific options
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: 'email' | 'url';
+  min?: number;
+  max?: number;
+  /** `enum` only */
+  values?: string[];
+  /** `ref` only */
+  ref?: { to: string; onDelete: OnDelete };
+}
+
+/** A value an action's `set` writes: a literal, or the server's clock. */
+export type SetValue = { kind: 'literal'; value: JsonValue } | { kind: 'now' };
+
+export interface Action {
+  name: string;
+  names: Names;
+  on: 'item' | 'collection';
+  access: AccessRule;
+  /** precondition on the stored record: field name → the values it may hold */
+  when: { field: string; values: JsonValue[] }[];
+  /** assignments applied atomically with the `when` check; empty for a handler action */
+  set: { field: string; value: SetValue }[];
+  /** fields of the request body; empty when the action takes no input */
+  input: Field[];
+  description?: string;
+}
+
+export interface Resource {
+  /** the collection segment, e.g. `blog-posts` */
+  name: string;
+  names: Names;
+  /** singular PascalCase type name, e.g. `BlogPost` */
+  typeName: string;
+  /** SQL table name (snake_case) */
+  table: string;
+  id: IdKind;
+  /** the field compared with the token subject for `owner` rules (may be `id`) */
+  owner?: string;
+  fields: Field[];
+  access: Record<Operation, AccessRule>;
+  /** the operations switched on, in OPERATIONS order */
+  operations: Operation[];
+  actions: Action[];
+  description?: string;
+}
+
+export interface Limits {
+  pageSize: { default: number; max: number };
+  /** bytes */
+  bodySize: number;
+  rateLimit: { max: number; windowMs: number };
+}
+
+export interface Api {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  /** '' when none, else starts with '/' and has no trailing '/' */
+  prefix: string;
+  auth: { default: AccessRule; adminRole: string; roles: string[] };
+  limits: Limits;
+  resources: Resource[];
+}

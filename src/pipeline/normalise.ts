@@ -1,0 +1,163 @@
+/**
+ * Turns a validated definition into the model every later step reads: shorthands expanded, every
+ * default applied, names computed. Resources, fields and actions keep the order of the file.
+ */
+import {
+  OPERATIONS,
+  type AccessRule,
+  type AccessTerm,
+  type Action,
+  type Api,
+  type Field,
+  type JsonValue,
+  type Limits,
+  type Operation,
+  type Resource,
+  type SetValue,
+} from '../model.js';
+import { names, typeNameOf } from '../naming.js';
+import { expandField, type FieldDef } from '../definition/field-schema.js';
+import type { AccessRuleDef, ActionDef, Definition, LimitsDef, ResourceDef } from '../definition/schema.js';
+import { parseDuration, parseSize } from '../definition/units.js';
+
+export const DEFAULTS = {
+  access: 'authenticated',
+  adminRole: 'admin',
+  pageSize: { default: 20, max: 100 },
+  bodySize: 1024 * 1024,
+  rateLimit: { max: 300, windowMs: 60_000 },
+} as const;
+
+export function normalise(def: Definition): Api {
+  const defaultRule = accessRule(def.auth?.default ?? DEFAULTS.access);
+  const adminRole = def.auth?.adminRole ?? DEFAULTS.adminRole;
+  return {
+    name: def.name,
+    version: def.version,
+    ...optional('title', def.title),
+    ...optional('description', def.description),
+    prefix: def.prefix ?? '',
+    auth: { default: defaultRule, adminRole, roles: def.auth?.roles ?? [adminRole] },
+    limits: limits(def.limits),
+    resources: Object.entries(def.resources).map(([name, resource]) => normaliseResource(name, resource, defaultRule)),
+  };
+}
+
+/** `{ key: value }` when value is defined, else `{}`: keeps absent options absent in the model. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}
+
+export function accessRule(rule: AccessRuleDef): AccessRule {
+  const terms = typeof rule === 'string' ? [rule] : [...new Set(rule)];
+  return terms.map(accessTerm);
+}
+
+function accessTerm(term: string): AccessTerm {
+  if (term === 'public' || term === 'authenticated' || term === 'owner') return { kind: term };
+  return { kind: 'role', role: term };
+}
+
+function limits(def: LimitsDef | undefined): Limits {
+  const given = def?.pageSize;
+  const max = given?.max ?? Math.max(DEFAULTS.pageSize.max, given?.default ?? 0);
+  const pageDefault = given?.default ?? Math.min(DEFAULTS.pageSize.default, max);
+  return {
+    pageSize: { default: pageDefault, max },
+    bodySize: def?.bodySize === undefined ? DEFAULTS.bodySize : (parseSize(def.bodySize) ?? DEFAULTS.bodySize),
+    rateLimit: {
+      max: def?.rateLimit?.max ?? DEFAULTS.rateLimit.max,
+      windowMs:
+        def?.rateLimit?.window === undefined
+          ? DEFAULTS.rateLimit.windowMs
+          : (parseDuration(def.rateLimit.window) ?? DEFAULTS.rateLimit.windowMs),
+    },
+  };
+}
+
+function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRule): Resource {
+  const ruleOf = (rule: AccessRuleDef | undefined): AccessRule => (rule === undefined ? defaultRule : accessRule(rule));
+  const switchedOn = new Set<Operation>(def.operations ?? OPERATIONS);
+  return {
+    name,
+    names: names(name),
+    typeName: typeNameOf(name),
+    table: names(name).snake,
+    id: def.id ?? 'uuid',
+    ...optional('owner', def.owner),
+    fields: Object.entries(def.fields).map(([fieldName, field]) => normaliseField(fieldName, field)),
+    access: {
+      list: ruleOf(def.access?.list),
+      read: ruleOf(def.access?.read),
+      create: ruleOf(def.access?.create),
+      update: ruleOf(def.access?.update),
+      delete: ruleOf(def.access?.delete),
+    },
+    operations: OPERATIONS.filter((op) => switchedOn.has(op)),
+    actions: Object.entries(def.actions ?? {}).map(([actionName, action]) =>
+      normaliseAction(actionName, action, ruleOf(action.access)),
+    ),
+    ...optional('description', def.description),
+  };
+}
+
+export function normaliseField(name: string, def: FieldDef): Field {
+  const field = expandField(def);
+  const fieldNames = names(name);
+  const base: Field = {
+    name,
+    names: fieldNames,
+    column: fieldNames.snake,
+    type: field.type,
+    required: field.required ?? false,
+    nullable: field.nullable ?? false,
+    ...optional<'default', JsonValue>('default', field.default),
+    unique: field.unique ?? false,
+    index: field.index ?? false,
+    readOnly: field.readOnly ?? false,
+    writeOnly: field.writeOnly ?? false,
+    ...optional('description', field.description),
+    ...optional('renamedFrom', field.renamedFrom),
+  };
+  switch (field.type) {
+    case 'string':
+      return {
+        ...base,
+        ...optional('minLength', field.minLength),
+        ...optional('maxLength', field.maxLength),
+        ...optional('pattern', field.pattern),
+        ...optional('format', field.format),
+      };
+    case 'text':
+      return { ...base, ...optional('minLength', field.minLength), ...optional('maxLength', field.maxLength) };
+    case 'integer':
+    case 'number':
+      return { ...base, ...optional('min', field.min), ...optional('max', field.max) };
+    case 'enum':
+      return { ...base, values: [...field.values] };
+    case 'ref':
+      return { ...base, ref: { to: field.to, onDelete: field.onDelete ?? 'restrict' } };
+    default:
+      return base;
+  }
+}
+
+function normaliseAction(name: string, def: ActionDef, access: AccessRule): Action {
+  return {
+    name,
+    names: names(name),
+    on: def.on,
+    access,
+    when: Object.entries(def.when ?? {}).map(([field, value]) => ({
+      field,
+      values: Array.isArray(value) ? value : [value],
+    })),
+    set: Object.entries(def.set ?? {}).map(([field, value]) => ({ field, value: setValue(value) })),
+    input: Object.entries(def.input?.fields ?? {}).map(([fieldName, field]) => normaliseField(fieldName, field)),
+    ...optional('description', def.description),
+  };
+}
+
+function setValue(value: JsonValue): SetValue {
+  return value === 'now' ? { kind: 'now' } : { kind: 'literal', value };
+}

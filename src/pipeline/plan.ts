@@ -1,0 +1,84 @@
+import type { Api } from '../model.js';
+import { createSchema } from '../generate/sql/ddl.js';
+import { sqlite, type SqlDialect } from '../generate/sql/dialect.js';
+import { packageJson, PRETTIER_OPTIONS, tsconfig, tsconfigBuild } from '../generate/project-files.js';
+import { projectView } from '../generate/project-view.js';
+
+/**
+ * Who owns a file decides what a later run may do to it:
+ * - generator: rewritten on every run; a header says so
+ * - user: created once, never overwritten (the server entry, handlers, the user's tests)
+ * - migration: created once and never edited; later runs add new ones
+ */
+export type Owner = 'generator' | 'user' | 'migration';
+
+export type PlannedFile = { path: string; owner: Owner } & (
+  | { template: string; context: object }
+  | { content: string }
+);
+
+/** The SQL dialects whose statements every generated project carries. */
+export const DIALECTS: readonly SqlDialect[] = [sqlite];
+
+const INFRASTRUCTURE = [
+  'src/config.ts',
+  'src/types.ts',
+  'src/app.ts',
+  'src/db/database.ts',
+  'src/db/open.ts',
+  'src/db/sqlite.ts',
+  'src/db/codec.ts',
+  'src/db/migrate.ts',
+  'src/http/problem.ts',
+  'src/http/errors.ts',
+  'src/http/validation.ts',
+  'src/http/validator.ts',
+  'src/http/cursor.ts',
+  'src/http/etag.ts',
+  'src/http/merge-patch.ts',
+  'src/resources/index.ts',
+  'README.md',
+  'test/api.test.ts',
+];
+
+const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'sql.ts', 'store.ts', 'routes.ts'];
+
+const json = (value: object): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Every file of the generated project, with its owner and how to make it. */
+export function plan(api: Api, source: string): PlannedFile[] {
+  const project = projectView(api, source, DIALECTS);
+  const generated = (path: string, context: object = project): PlannedFile => ({
+    path,
+    owner: 'generator',
+    template: `project/${path}.hbs`,
+    context,
+  });
+  return [
+    { path: 'package.json', owner: 'generator', content: json(packageJson(api)) },
+    { path: 'tsconfig.json', owner: 'generator', content: json(tsconfig()) },
+    { path: 'tsconfig.build.json', owner: 'generator', content: json(tsconfigBuild()) },
+    { path: '.prettierrc.json', owner: 'generator', content: json(PRETTIER_OPTIONS) },
+    { path: '.gitignore', owner: 'user', template: 'project/gitignore.hbs', context: project },
+    { path: 'src/main.ts', owner: 'user', template: 'project/src/main.ts.hbs', context: project },
+    ...INFRASTRUCTURE.map((path) => generated(path)),
+    generated('src/db/migrations/index.ts'),
+    {
+      path: 'src/db/migrations/0001-initial.ts',
+      owner: 'migration',
+      template: 'project/src/db/migrations/migration.ts.hbs',
+      context: {
+        summary: 'Creates the schema of the first version of the definition.',
+        ...Object.fromEntries(DIALECTS.map((d) => [d.name, createSchema(api, d)])),
+      },
+    },
+    ...project.resources.flatMap((view) =>
+      RESOURCE_FILES.map((file) => ({
+        path: `src/resources/${view.kebab}/${file}`,
+        owner: 'generator' as const,
+        template: `resource/${file}.hbs`,
+        context: view,
+      })),
+    ),
+  ];
+}

@@ -1,0 +1,12 @@
+import type { Api } from '../model.js';
+import { load } from './load.js';
+import { normalise } from './normalise.js';
+import { validate } from './validate.js';
+
+/**
+ * Reads, checks and normalises a definition file: what every command that takes a definition calls.
+ * Throws a UserError for an unreadable file and a DefinitionError listing every problem.
+ */
+export async function readDefinition(file: string): Promise<Api> {
+  return normalise(validate(await load(file)));
+}

@@ -1,0 +1,40 @@
+/**
+ * Checks a loaded definition against the schema and the semantic rules, and reports every problem at
+ * once, each at the line and column of the node it concerns, sorted by position.
+ */
+import { DefinitionError, type Problem } from '../errors.js';
+import { translateIssues } from '../definition/messages.js';
+import { PositionFinder, formatPath, type Located } from '../definition/positions.js';
+import { definitionSchema, type Definition } from '../definition/schema.js';
+import { semanticProblems } from '../definition/semantic-checks.js';
+import type { Loaded } from './load.js';
+
+export type { Definition } from '../definition/schema.js';
+
+export function validate(loaded: Loaded): Definition {
+  const result = definitionSchema.safeParse(loaded.data);
+  const located: Located[] = [
+    ...(result.success ? [] : translateIssues(result.error.issues, loaded.data)),
+    ...semanticProblems(loaded.data),
+  ];
+  if (result.success && located.length === 0) return result.data;
+  if (located.length === 0) {
+    // zod failed without an issue we could translate: should not happen, but never pass silently.
+    located.push({ path: [], message: 'the definition is invalid' });
+  }
+  throw new DefinitionError(toProblems(loaded, located));
+}
+
+function toProblems(loaded: Loaded, located: readonly Located[]): Problem[] {
+  const finder = new PositionFinder(loaded.doc, loaded.text);
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const { path, anchor, message } of located) {
+    const { line, column } = finder.find(path, anchor);
+    const problem: Problem = { file: loaded.file, line, column, path: formatPath(path), message };
+    const key = `${line}:${column}|${problem.path}|${message}`;
+    if (!seen.has(key)) problems.push(problem);
+    seen.add(key);
+  }
+  return problems.sort((a, b) => a.line - b.line || a.column - b.column);
+}

@@ -1,0 +1,119 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { main } from '../../src/cli.js';
+
+const run = promisify(execFile);
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+/** Generated projects live under the repo so that they resolve the repo's node_modules (no install per test). */
+export const WORK = join(ROOT, '.tmp');
+/** TypeScript 7, the compiler generated projects use (the repo itself builds with TypeScript 6). */
+export const TSC7 = join(ROOT, 'node_modules/typescript7/bin/tsc');
+
+/** Runs the CLI in-process and returns its exit code and output. */
+export async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(['node', 'restsmith', ...args], (l) => out.push(l), (l) => err.push(l));
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** Generates `definition` into a fresh directory under .tmp/ and returns that directory. */
+export async function generateFresh(definition: string, name: string): Promise<string> {
+  const dir = join(WORK, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(WORK, { recursive: true });
+  const result = await cli('generate', definition, '--out', dir);
+  if (result.code !== 0) throw new Error(`generate failed (${result.code}):\n${result.err}`);
+  return dir;
+}
+
+/** Type-checks (sources and tests) and builds a generated project with its own compiler, TypeScript 7. */
+export async function typecheckAndBuild(dir: string): Promise<void> {
+  await run(process.execPath, [TSC7, '-p', 'tsconfig.json'], { cwd: dir });
+  await run(process.execPath, [TSC7, '-p', 'tsconfig.build.json'], { cwd: dir });
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Starts a built project (`node dist/main.js`) on a free port of 127.0.0.1 and waits for /healthz. */
+export async function startServer(dir: string, env: Record<string, string> = {}, healthPath = '/healthz'): Promise<RunningServer> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(url + healthPath);
+      if (response.ok) return { url, process: child, output: () => output, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  await stop();
+  throw new Error(`server did not answer ${healthPath} within 10 s:\n${output}`);
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+/** One HTTP request with a JSON body (or raw text), parsed JSON answer. */
+export async function http(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.headers = { 'content-type': 'application/json', ...headers };
+  }
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { columnDefinition, createIndexes, dependencyOrder } from '../../../src/generate/sql/ddl.js';
+import { sqlite } from '../../../src/generate/sql/dialect.js';
+import { resourceStatements } from '../../../src/generate/sql/statements.js';
+import { api, field, resource } from '../../helpers/model.js';
+
+const users = resource('users', [field('email', 'string', { required: true, unique: true })]);
+const tasks = resource('tasks', [], { id: 'integer' });
+const model = api([users, tasks]);
+
+describe('SQLite column definitions', () => {
+  it.each([
+    [field('title', 'string', { required: true }), '"title" TEXT NOT NULL'],
+    [field('body', 'text'), '"body" TEXT'],
+    [field('views', 'integer', { default: 0 }), '"views" INTEGER NOT NULL DEFAULT 0'],
+    [field('rating', 'number', { nullable: true, default: 2.5 }), '"rating" REAL DEFAULT 2.5'],
+    [field('featured', 'boolean', { default: false }), '"featured" INTEGER NOT NULL DEFAULT 0'],
+    [field('status', 'enum', { values: ["it's", 'b'], default: "it's" }), `"status" TEXT NOT NULL DEFAULT 'it''s'`],
+    [field('meta', 'json', { default: { a: "'" } }), `"meta" TEXT NOT NULL DEFAULT '{"a":"''"}'`],
+    [
+      field('authorId', 'ref', { required: true, ref: { to: 'users', onDelete: 'cascade' } }),
+      '"author_id" TEXT NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE',
+    ],
+    [
+      field('taskId', 'ref', { nullable: true, ref: { to: 'tasks', onDelete: 'setNull' } }),
+      '"task_id" INTEGER REFERENCES "tasks" ("id") ON DELETE SET NULL',
+    ],
+  ])('%o', (given, want) => expect(columnDefinition(model, given, sqlite)).toBe(want));
+});
+
+describe('indexes', () => {
+  it('makes unique indexes for unique fields and plain ones for index and ref fields', () => {
+    const posts = resource('posts', [
+      field('slug', 'string', { unique: true }),
+      field('rank', 'integer', { index: true }),
+      field('authorId', 'ref', { ref: { to: 'users', onDelete: 'restrict' } }),
+      field('plain', 'string'),
+    ]);
+    expect(createIndexes(posts, sqlite)).toEqual([
+      'CREATE UNIQUE INDEX "posts_slug_key" ON "posts" ("slug")',
+      'CREATE INDEX "posts_rank_idx" ON "posts" ("rank")',
+      'CREATE INDEX "posts_author_id_idx" ON "posts" ("author_id")',
+    ]);
+  });
+});
+
+describe('dependency order', () => {
+  it('puts referenced resources first and survives cycles', () => {
+    const a = resource('a', [field('bId', 'ref', { ref: { to: 'b', onDelete: 'restrict' } })]);
+    const b = resource('b', [field('cId', 'ref', { ref: { to: 'c', onDelete: 'restrict' } })]);
+    const c = resource('c', [field('aId', 'ref', { ref: { to: 'a', onDelete: 'restrict' } })]);
+    const d = resource('d', []);
+    expect(dependencyOrder([a, d, b, c]).map((r) => r.name)).toEqual(['c', 'b', 'a', 'd']);
+  });
+});
+
+describe('statements', () => {
+  const posts = resource('posts', [
+    field('title', 'string', { required: true }),
+    field('status', 'string', { readOnly: true }),
+  ]);
+  const sql = Object.fromEntries(resourceStatements(posts, sqlite).map((s) => [s.key, s.sql]));
+
+  it('inserts the id, writable fields, server fields and timestamps, returning the row', () => {
+    expect(sql.insert).toBe(
+      'INSERT INTO "posts" ("id", "title", "status", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?) ' +
+        'RETURNING "id", "title", "status", "created_at", "updated_at", "version"',
+    );
+  });
+
+  it('updates writable fields only, bumps the version, and can be guarded by one', () => {
+    expect(sql.update).toBe(
+      'UPDATE "posts" SET "title" = ?, "updated_at" = ?, "version" = "version" + 1 ' +
+        'WHERE "id" = ? AND "version" = coalesce(?, "version") ' +
+        'RETURNING "id", "title", "status", "created_at", "updated_at", "version"',
+    );
+  });
+
+  it('pages by keyset', () => {
+    expect(sql.listAfter).toMatch(/WHERE "id" > \? ORDER BY "id" LIMIT \?$/);
+    expect(sql.listFirst).toMatch(/ORDER BY "id" LIMIT \?$/);
+  });
+
+  it('lets integer ids be made by the database', () => {
+    const insert = resourceStatements(tasks, sqlite).find((s) => s.key === 'insert')?.sql;
+    expect(insert).toBe(
+      'INSERT INTO "tasks" ("created_at", "updated_at") VALUES (?, ?) RETURNING "id", "created_at", "updated_at", "version"',
+    );
+  });
+});

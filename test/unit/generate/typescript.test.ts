@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { inputFieldSchema, outputFieldSchema } from '../../../src/generate/json-schemas.js';
+import { decodeExpression, encodeExpression, inputType, outputType } from '../../../src/generate/typescript.js';
+import { sampleValue } from '../../../src/generate/samples.js';
+import { api, field, resource } from '../../helpers/model.js';
+
+const model = api([resource('users', []), resource('tasks', [], { id: 'integer' })]);
+
+describe('types of fields', () => {
+  it.each([
+    [field('title', 'string', { required: true }), 'string', 'string'],
+    [field('body', 'text'), 'string | null', 'string'],
+    [field('rating', 'number', { nullable: true }), 'number | null', 'number | null'],
+    [field('status', 'enum', { values: ['a', 'b"c'], default: 'a' }), '"a" | "b\\"c"', '"a" | "b\\"c"'],
+    [field('meta', 'json'), 'JsonValue | null', 'JsonValue'],
+    [field('taskId', 'ref', { required: true, ref: { to: 'tasks', onDelete: 'restrict' } }), 'number', 'number'],
+  ])('$0.name → output %s, input %s', (given, output, input) => {
+    expect(outputType(model, given)).toBe(output);
+    expect(inputType(model, given)).toBe(input);
+  });
+});
+
+describe('row decoding and encoding', () => {
+  it.each([
+    [field('title', 'string', { required: true }), 'text(row.title)', 'input.title'],
+    [field('body', 'text'), 'orNull(row.body, text)', 'input.body ?? null'],
+    [field('featured', 'boolean', { default: false }), 'flag(row.featured)', 'toFlag(orDefault(input.featured, false))'],
+    [field('meta', 'json'), 'orNull(row.meta, json)', 'toJson(input.meta ?? null)'],
+    [field('dueAt', 'datetime'), 'orNull(row.due_at, text)', 'toUtc(input.dueAt ?? null)'],
+    [
+      field('status', 'enum', { values: ['a', 'b'], nullable: true }),
+      'orNull(row.status, (value) => member(value, ["a","b"] as const))',
+      'input.status ?? null',
+    ],
+  ])('%o', (given, decode, encode) => {
+    expect(decodeExpression(model, given)).toBe(decode);
+    expect(encodeExpression(given, 'input')).toBe(encode);
+  });
+});
+
+describe('JSON Schemas of fields', () => {
+  it.each([
+    [field('title', 'string', { minLength: 1, maxLength: 5 }), { type: 'string', minLength: 1, maxLength: 5 }, { type: ['string', 'null'] }],
+    [field('site', 'string', { format: 'url', required: true }), { type: 'string', format: 'uri' }, { type: 'string', format: 'uri' }],
+    [field('n', 'integer', { min: 0, default: 3 }), { type: 'integer', minimum: 0, default: 3 }, { type: 'integer' }],
+    [
+      field('s', 'enum', { values: ['x'], nullable: true, description: 'the state' }),
+      { description: 'the state', type: ['string', 'null'], enum: ['x', null] },
+      { description: 'the state', type: ['string', 'null'], enum: ['x', null] },
+    ],
+    [field('when', 'date', { required: true }), { type: 'string', format: 'date' }, { type: 'string', format: 'date' }],
+    [field('meta', 'json'), {}, {}],
+  ])('%o', (given, input, output) => {
+    expect(inputFieldSchema(model, given)).toEqual(input);
+    expect(outputFieldSchema(model, given)).toEqual(output);
+  });
+});
+
+describe('sample values for generated tests', () => {
+  it.each([
+    [field('title', 'string', { minLength: 30, maxLength: 40 }), (v: unknown) => typeof v === 'string' && v.length === 30],
+    [field('code', 'string', { maxLength: 3 }), (v: unknown) => v === 'Sam'],
+    [field('n', 'integer', { min: 5, max: 9 }), (v: unknown) => v === 5],
+    [field('x', 'number', { max: 1 }), (v: unknown) => v === 1],
+    [field('s', 'enum', { values: ['a', 'b'] }), (v: unknown) => v === 'b'],
+    [field('p', 'string', { pattern: '^[A-Z][A-Z0-9]{1,9}$' }), (v: unknown) => typeof v === 'string' && /^[A-Z][A-Z0-9]{1,9}$/.test(v)],
+    [field('q', 'string', { pattern: '^a+$', minLength: 3, maxLength: 4 }), (v: unknown) => typeof v === 'string' && /^a{3,4}$/.test(v)],
+    [field('r', 'string', { pattern: '^(?!x)x$' }), (v: unknown) => v === undefined],
+  ])('%o', (given, valid) => expect(valid(sampleValue(given, 1))).toBe(true));
+});

@@ -45,15 +45,13 @@ export function checkAuth(ctx: CheckContext): void {
 
 /** Every operation of a resource, switched on or given a rule. */
 export function operationSites(resource: SalvagedResource): RuleSite[] {
-  return OPERATIONS.filter((op) => resource.operations.includes(op) || resource.access[op] !== undefined).map(
-    (op) => ({
-      resource,
-      own: resource.access[op],
-      ownPath: ['resources', resource.name, 'access', op],
-      what: `operation ${op}`,
-      hasRecord: true,
-    }),
-  );
+  return OPERATIONS.filter((op) => resource.operations.includes(op) || resource.access[op] !== undefined).map((op) => ({
+    resource,
+    own: resource.access[op],
+    ownPath: ['resources', resource.name, 'access', op],
+    what: `operation ${op}`,
+    hasRecord: true,
+  }));
 }
 
 /** Checks the rule that applies at a site: its own, or auth.default when it has none. */
@@ -98,6 +96,8 @@ function checkTerms(ctx: CheckContext, rule: AccessRuleDef, path: PathSeg[], own
 function checkRole(ctx: CheckContext, role: string, path: PathSeg[]): void {
   const { roles, adminRole, rolesDeclared } = ctx.definition;
   if (roles === undefined || role === adminRole || roles.includes(role)) return;
-  const hint = didYouMean(role, [...roles, ...KEYWORDS]) || (rolesDeclared ? ' (add it to auth.roles)' : ' (declare it in auth.roles)');
+  const hint =
+    didYouMean(role, [...roles, ...KEYWORDS]) ||
+    (rolesDeclared ? ' (add it to auth.roles)' : ' (declare it in auth.roles)');
   ctx.report(path, `unknown role "${role}"${hint}`);
 }

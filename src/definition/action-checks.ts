@@ -31,7 +31,12 @@ export function checkActions(ctx: CheckContext, resource: SalvagedResource): voi
 type At = (...rest: PathSeg[]) => PathSeg[];
 
 /** The field a `when` or `set` entry names; reports it when it does not exist. */
-function fieldFor(ctx: CheckContext, resource: SalvagedResource, name: string, path: PathSeg[]): FieldObject | undefined {
+function fieldFor(
+  ctx: CheckContext,
+  resource: SalvagedResource,
+  name: string,
+  path: PathSeg[],
+): FieldObject | undefined {
   if (!resource.fields.declared.includes(name)) {
     const hint = didYouMean(name, resource.fields.declared);
     ctx.report(path, `unknown field "${name}" of "${resource.name}"${hint}`, 'key');

@@ -67,30 +67,55 @@ function fieldOf<T extends FieldType, S extends z.ZodType, O extends z.ZodRawSha
 const nullable = <S extends z.ZodType>(schema: S) => schema.nullable();
 
 export const FIELD_SCHEMAS = {
-  string: fieldOf('string', nullable(z.string()), {
-    minLength: length.optional().describe('Minimum length in characters.'),
-    maxLength: length.optional().describe('Maximum length in characters.'),
-    pattern: z
-      .string()
-      .superRefine(compilesAsRegExp)
-      .optional()
-      .describe('A regular expression (JavaScript, unicode mode) the whole value must match.'),
-    format: z.enum(['email', 'url']).optional().describe('A well-known format the value must have.'),
-  }, 'a short string'),
-  text: fieldOf('text', nullable(z.string()), {
-    minLength: length.optional().describe('Minimum length in characters.'),
-    maxLength: length.optional().describe('Maximum length in characters.'),
-  }, 'a long string'),
-  integer: fieldOf('integer', nullable(z.int()), {
-    min: z.int().optional().describe('Smallest allowed value.'),
-    max: z.int().optional().describe('Largest allowed value.'),
-  }, 'a whole number'),
-  number: fieldOf('number', nullable(z.number()), {
-    min: z.number().optional().describe('Smallest allowed value.'),
-    max: z.number().optional().describe('Largest allowed value.'),
-  }, 'a floating-point number'),
+  string: fieldOf(
+    'string',
+    nullable(z.string()),
+    {
+      minLength: length.optional().describe('Minimum length in characters.'),
+      maxLength: length.optional().describe('Maximum length in characters.'),
+      pattern: z
+        .string()
+        .superRefine(compilesAsRegExp)
+        .optional()
+        .describe('A regular expression (JavaScript, unicode mode) the whole value must match.'),
+      format: z.enum(['email', 'url']).optional().describe('A well-known format the value must have.'),
+    },
+    'a short string',
+  ),
+  text: fieldOf(
+    'text',
+    nullable(z.string()),
+    {
+      minLength: length.optional().describe('Minimum length in characters.'),
+      maxLength: length.optional().describe('Maximum length in characters.'),
+    },
+    'a long string',
+  ),
+  integer: fieldOf(
+    'integer',
+    nullable(z.int()),
+    {
+      min: z.int().optional().describe('Smallest allowed value.'),
+      max: z.int().optional().describe('Largest allowed value.'),
+    },
+    'a whole number',
+  ),
+  number: fieldOf(
+    'number',
+    nullable(z.number()),
+    {
+      min: z.number().optional().describe('Smallest allowed value.'),
+      max: z.number().optional().describe('Largest allowed value.'),
+    },
+    'a floating-point number',
+  ),
   boolean: fieldOf('boolean', nullable(z.boolean()), {}, 'true or false'),
-  date: fieldOf('date', nullable(z.iso.date({ error: 'use a date written YYYY-MM-DD' })), {}, 'a calendar date, YYYY-MM-DD'),
+  date: fieldOf(
+    'date',
+    nullable(z.iso.date({ error: 'use a date written YYYY-MM-DD' })),
+    {},
+    'a calendar date, YYYY-MM-DD',
+  ),
   datetime: fieldOf(
     'datetime',
     nullable(z.iso.datetime({ offset: true, error: 'use an ISO 8601 date-time such as 2024-05-01T12:00:00Z' })),
@@ -98,40 +123,45 @@ export const FIELD_SCHEMAS = {
     'an instant, ISO 8601, returned in UTC',
   ),
   uuid: fieldOf('uuid', nullable(z.uuid({ error: 'use a UUID' })), {}, 'a UUID'),
-  enum: fieldOf('enum', nullable(z.string()), {
-    values: z
-      .array(z.string().min(1))
-      .min(1)
-      .superRefine(uniqueStrings)
-      .describe('The allowed values.'),
-  }, 'one of a list of strings'),
+  enum: fieldOf(
+    'enum',
+    nullable(z.string()),
+    {
+      values: z.array(z.string().min(1)).min(1).superRefine(uniqueStrings).describe('The allowed values.'),
+    },
+    'one of a list of strings',
+  ),
   json: fieldOf('json', z.json(), {}, 'any JSON value'),
-  ref: fieldOf('ref', nullable(z.union([z.string(), z.int()])), {
-    to: z.string().describe('The resource (collection name) this field refers to.'),
-    onDelete: z
-      .enum(['restrict', 'cascade', 'setNull'])
-      .optional()
-      .describe('What deleting the referenced record does: refuse (restrict, default), delete this record too (cascade), or clear this field (setNull).'),
-  }, 'the id of a record of another resource'),
+  ref: fieldOf(
+    'ref',
+    nullable(z.union([z.string(), z.int()])),
+    {
+      to: z.string().describe('The resource (collection name) this field refers to.'),
+      onDelete: z
+        .enum(['restrict', 'cascade', 'setNull'])
+        .optional()
+        .describe(
+          'What deleting the referenced record does: refuse (restrict, default), delete this record too (cascade), or clear this field (setNull).',
+        ),
+    },
+    'the id of a record of another resource',
+  ),
 } as const;
 
 export const fieldObjectSchema = z
-  .discriminatedUnion(
-    'type',
-    [
-      FIELD_SCHEMAS.string,
-      FIELD_SCHEMAS.text,
-      FIELD_SCHEMAS.integer,
-      FIELD_SCHEMAS.number,
-      FIELD_SCHEMAS.boolean,
-      FIELD_SCHEMAS.date,
-      FIELD_SCHEMAS.datetime,
-      FIELD_SCHEMAS.uuid,
-      FIELD_SCHEMAS.enum,
-      FIELD_SCHEMAS.json,
-      FIELD_SCHEMAS.ref,
-    ],
-  )
+  .discriminatedUnion('type', [
+    FIELD_SCHEMAS.string,
+    FIELD_SCHEMAS.text,
+    FIELD_SCHEMAS.integer,
+    FIELD_SCHEMAS.number,
+    FIELD_SCHEMAS.boolean,
+    FIELD_SCHEMAS.date,
+    FIELD_SCHEMAS.datetime,
+    FIELD_SCHEMAS.uuid,
+    FIELD_SCHEMAS.enum,
+    FIELD_SCHEMAS.json,
+    FIELD_SCHEMAS.ref,
+  ])
   .describe('A field with options.');
 
 /** Types that need no option, so that they can be written as a bare type name. */

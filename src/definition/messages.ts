@@ -146,35 +146,40 @@ function unionIssue(issue: UnionIssue, path: PathSeg[], raw: unknown, data: unkn
   if (isFieldPath(path)) {
     return [{ path, message: `expected a type name or a map with "type", got ${describeValue(raw)}` }];
   }
-  const expected = issue.errors.flatMap((branch) => branch.filter((i) => i.path.length === 0).map(expectation));
+  const expected = expectations(issue);
   return [{ path, message: `expected ${oneOf([...new Set(expected)], false)}, got ${describeValue(raw)}` }];
 }
 
 /** A branch of a union that failed because the value is of another kind (a string for a map…). */
 function mismatchesKind(branch: readonly Issue[], raw: unknown): boolean {
-  return branch.some(
-    (i) =>
-      i.path.length === 0 &&
-      (i.code === 'invalid_type' || (i.code === 'invalid_value' && !i.values.some((v) => typeof v === typeof raw))),
-  );
+  return branch.some((i) => {
+    if (i.path.length > 0) return false;
+    if (i.code === 'invalid_type') return true;
+    if (i.code === 'invalid_value') return !i.values.some((v) => typeof v === typeof raw);
+    // a nested union (without discriminator) mismatches when all its branches do
+    return i.code === 'invalid_union' && i.discriminator === undefined && i.errors.every((b) => mismatchesKind(b, raw));
+  });
 }
 
 const EXPECTED: Record<string, string> = {
   string: 'a string',
   number: 'a number',
   int: 'an integer',
-  boolean: 'true or false',
+  boolean: 'a boolean',
   object: 'a map',
   record: 'a map',
   array: 'a list',
   null: 'null',
 };
 
-function expectation(issue: Issue): string {
-  if (issue.code === 'invalid_type') return EXPECTED[issue.expected] ?? issue.expected;
-  if (issue.code === 'invalid_value') return oneOf(issue.values.map(String));
-  return 'something else';
+function expectations(issue: Issue): string[] {
+  if (issue.code === 'invalid_type') return [EXPECTED[issue.expected] ?? issue.expected];
+  if (issue.code === 'invalid_value') return issue.values.map((v) => JSON.stringify(v));
+  if (issue.code === 'invalid_union') return issue.errors.flatMap((b) => b.filter(atRoot).flatMap(expectations));
+  return [];
 }
+
+const atRoot = (issue: Issue): boolean => issue.path.length === 0;
 
 /** `type` of a field map is missing or names no type. `path` ends with `type`. */
 function fieldTypeIssue(path: PathSeg[], raw: unknown): Translated {

@@ -108,7 +108,8 @@ function salvageFields(raw: unknown): SalvagedFields {
 /** A field, ignoring unknown options (reported by zod), so that the rest of it can still be checked. */
 function salvageField(raw: unknown): FieldObject | undefined {
   const known = isRecord(raw) && isFieldType(raw.type) ? new Set(['type', ...optionsOf(raw.type)]) : undefined;
-  const value = isRecord(raw) && known ? Object.fromEntries(Object.entries(raw).filter(([key]) => known.has(key))) : raw;
+  const value =
+    isRecord(raw) && known ? Object.fromEntries(Object.entries(raw).filter(([key]) => known.has(key))) : raw;
   const field = part(fieldSchema, value);
   return field === undefined ? undefined : expandField(field);
 }

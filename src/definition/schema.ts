@@ -42,9 +42,12 @@ const accessTerm = z
 
 export const accessRuleSchema = z
   .union([accessTerm, z.array(accessTerm).min(1)])
-  .describe('Who may do this: public, authenticated, owner, a role, or a list of these (any of which grants). The admin role always passes.');
+  .describe(
+    'Who may do this: public, authenticated, owner, a role, or a list of these (any of which grants). The admin role always passes.',
+  );
 
-const operationAccess = (op: string) => accessRuleSchema.optional().describe(`Access rule for ${op} (default: auth.default).`);
+const operationAccess = (op: string) =>
+  accessRuleSchema.optional().describe(`Access rule for ${op} (default: auth.default).`);
 
 const accessSchema = z
   .strictObject({
@@ -115,7 +118,9 @@ const resourceSchema = z
 
 const authSchema = z
   .strictObject({
-    default: accessRuleSchema.optional().describe('Access for any operation or action that does not say (default: authenticated).'),
+    default: accessRuleSchema
+      .optional()
+      .describe('Access for any operation or action that does not say (default: authenticated).'),
     adminRole: z
       .string()
       .regex(ROLE_NAME, ROLE_ERROR)

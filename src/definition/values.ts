@@ -96,9 +96,12 @@ function enumProblem(values: readonly string[], value: unknown): string | undefi
 }
 
 function refProblem(value: unknown, idKind: IdKind | undefined): string | undefined {
-  if (idKind === 'integer') return Number.isInteger(value) ? undefined : `expected an integer id, got ${describeValue(value)}`;
+  if (idKind === 'integer')
+    return Number.isInteger(value) ? undefined : `expected an integer id, got ${describeValue(value)}`;
   if (idKind === 'uuid') {
     return typeof value === 'string' && UUID.test(value) ? undefined : `expected a UUID, got ${describeValue(value)}`;
   }
-  return typeof value === 'string' || Number.isInteger(value) ? undefined : `expected an id, got ${describeValue(value)}`;
+  return typeof value === 'string' || Number.isInteger(value)
+    ? undefined
+    : `expected an id, got ${describeValue(value)}`;
 }

@@ -30,7 +30,11 @@ describe('the examples', () => {
   it('tasks.yaml validates and normalises', async () => {
     const api = await readDefinition('examples/tasks.yaml');
     expect(api.prefix).toBe('');
-    expect(api.limits).toEqual({ pageSize: { default: 50, max: 200 }, bodySize: 262144, rateLimit: { max: 120, windowMs: 30000 } });
+    expect(api.limits).toEqual({
+      pageSize: { default: 50, max: 200 },
+      bodySize: 262144,
+      rateLimit: { max: 120, windowMs: 30000 },
+    });
     expect(api.resources.map((r) => [r.name, r.typeName, r.id, r.operations.join(',')])).toEqual([
       ['people', 'Person', 'integer', 'list,read,create,update,delete'],
       ['projects', 'Project', 'integer', 'list,read,create,update,delete'],
@@ -50,7 +54,9 @@ describe('the invalid examples', () => {
   it.each([
     {
       file: 'examples/invalid/typo-type.yaml',
-      want: ['examples/invalid/typo-type.yaml:8:15  resources.posts.fields.title.type  unknown type "strng" (did you mean "string"?)'],
+      want: [
+        'examples/invalid/typo-type.yaml:8:15  resources.posts.fields.title.type  unknown type "strng" (did you mean "string"?)',
+      ],
     },
     {
       file: 'examples/invalid/bad-ref.yaml',

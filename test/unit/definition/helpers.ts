@@ -5,7 +5,10 @@ import { validate, type Definition } from '../../../src/pipeline/validate.js';
 
 /** Removes the common indentation of a template literal, so that inline YAML can be indented in tables. */
 export function dedent(text: string): string {
-  const lines = text.replace(/^\n/, '').replace(/\n[ \t]*$/, '\n').split('\n');
+  const lines = text
+    .replace(/^\n/, '')
+    .replace(/\n[ \t]*$/, '\n')
+    .split('\n');
   const indents = lines.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)?.[0].length ?? 0);
   const common = Math.min(...indents);
   return lines.map((line) => line.slice(common)).join('\n');

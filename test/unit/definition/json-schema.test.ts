@@ -36,7 +36,9 @@ describe('definitionJsonSchema', () => {
   });
 
   it('accepts shorthand fields and sizes in any case', () => {
-    const data = parse('name: a\nversion: "1"\nlimits: { bodySize: 2MB }\nresources:\n  posts:\n    fields: { title: string, n: integer }\n');
+    const data = parse(
+      'name: a\nversion: "1"\nlimits: { bodySize: 2MB }\nresources:\n  posts:\n    fields: { title: string, n: integer }\n',
+    );
     expect(validateDefinition(data)).toBe(true);
   });
 

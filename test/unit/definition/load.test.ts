@@ -103,7 +103,12 @@ describe('parseDefinition', () => {
       want: ['api.yml:2:1  (syntax)  Source contains multiple documents; please use YAML.parseAllDocuments()'],
     },
     { name: 'valid YAML', file: 'api.yml', text: 'name: a\n', want: [] },
-    { name: 'valid JSON indented with tabs', file: 'api.json', text: '{\n\t"name": "a",\n\t"list": [1,\n\t2]\n}\n', want: [] },
+    {
+      name: 'valid JSON indented with tabs',
+      file: 'api.json',
+      text: '{\n\t"name": "a",\n\t"list": [1,\n\t2]\n}\n',
+      want: [],
+    },
   ])('$name', ({ file, text, want }) => {
     expect(syntaxProblems(file, text)).toEqual(want);
   });

@@ -22,8 +22,16 @@ describe('normalise: fields', () => {
     { name: 'shorthand of each simple type', given: 'meta: json', want: field('meta', 'json') },
     {
       name: 'options of a string',
-      given: 'email: { type: string, required: true, unique: true, minLength: 3, maxLength: 200, format: email, pattern: "@" }',
-      want: field('email', 'string', { required: true, unique: true, minLength: 3, maxLength: 200, format: 'email', pattern: '@' }),
+      given:
+        'email: { type: string, required: true, unique: true, minLength: 3, maxLength: 200, format: email, pattern: "@" }',
+      want: field('email', 'string', {
+        required: true,
+        unique: true,
+        minLength: 3,
+        maxLength: 200,
+        format: 'email',
+        pattern: '@',
+      }),
     },
     {
       name: 'camelCase name: snake column',
@@ -47,8 +55,16 @@ describe('normalise: fields', () => {
     },
     {
       name: 'integer range, description, renamedFrom, writeOnly',
-      given: 'views: { type: integer, min: 0, max: 10, default: 0, description: Count, renamedFrom: hits, writeOnly: true }',
-      want: field('views', 'integer', { min: 0, max: 10, default: 0, description: 'Count', renamedFrom: 'hits', writeOnly: true }),
+      given:
+        'views: { type: integer, min: 0, max: 10, default: 0, description: Count, renamedFrom: hits, writeOnly: true }',
+      want: field('views', 'integer', {
+        min: 0,
+        max: 10,
+        default: 0,
+        description: 'Count',
+        renamedFrom: 'hits',
+        writeOnly: true,
+      }),
     },
     {
       name: 'an explicit null default is kept',
@@ -205,7 +221,10 @@ describe('normalise: api', () => {
   });
 
   it.each([
-    { given: '', want: { prefix: '', auth: { default: [{ kind: 'authenticated' }], adminRole: 'admin', roles: ['admin'] } } },
+    {
+      given: '',
+      want: { prefix: '', auth: { default: [{ kind: 'authenticated' }], adminRole: 'admin', roles: ['admin'] } },
+    },
     {
       given: 'prefix: /api/v2\nauth: { adminRole: boss, default: [authenticated, authenticated] }',
       want: { prefix: '/api/v2', auth: { default: [{ kind: 'authenticated' }], adminRole: 'boss', roles: ['boss'] } },
@@ -215,6 +234,9 @@ describe('normalise: api', () => {
   });
 
   it('keeps title and description', () => {
-    expect(normalised(head('title: Blog\ndescription: Posts.'))).toMatchObject({ title: 'Blog', description: 'Posts.' });
+    expect(normalised(head('title: Blog\ndescription: Posts.'))).toMatchObject({
+      title: 'Blog',
+      description: 'Posts.',
+    });
   });
 });

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+
+/** Every string of a definition lands escaped: the project compiles, and each value round-trips unchanged. */
+let server: RunningServer;
+
+beforeAll(async () => {
+  const dir = await generateFresh(`${ROOT}/test/e2e/fixtures/hostile.yaml`, 'e2e-hostile');
+  await typecheckAndBuild(dir);
+  server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:' });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const LABEL = 'it\'s a "quote", a `tick`, ${interpolation}, a \\ backslash and */';
+const KINDS = ["a'b", 'c"d', 'e`f', '${g}', '*/h', 'i\\j'];
+
+it('stores defaults exactly as written', async () => {
+  const r = await http('POST', `${server.url}/things`, {});
+  expect(r.status).toBe(201);
+  expect(r.body).toMatchObject({ label: LABEL, kind: "a'b" });
+});
+
+it('accepts every enum value exactly as written, and nothing else', async () => {
+  for (const kind of KINDS) {
+    const r = await http('POST', `${server.url}/things`, { kind });
+    expect(r.status, kind).toBe(201);
+    expect((r.body as { kind: string }).kind).toBe(kind);
+  }
+  expect((await http('POST', `${server.url}/things`, { kind: 'a\\\'b' })).status).toBe(400);
+});
+
+it('keeps a pattern with backslashes intact', async () => {
+  expect((await http('POST', `${server.url}/things`, { code: 'AB-12' })).status).toBe(201);
+  expect((await http('POST', `${server.url}/things`, { code: 'AB-1x' })).status).toBe(400);
+});

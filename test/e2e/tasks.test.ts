@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+
+/** The task tracker: integer ids, no prefix, and every onDelete rule, over real HTTP. */
+let server: RunningServer;
+let api: string;
+
+beforeAll(async () => {
+  const dir = await generateFresh(`${ROOT}/examples/tasks.yaml`, 'e2e-tasks');
+  await typecheckAndBuild(dir);
+  server = await startServer(dir, { DATABASE_URL: 'sqlite:./data/e2e.db' });
+  api = server.url;
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+type Rec = Record<string, unknown>;
+let counter = 0;
+
+async function create(path: string, body: Rec): Promise<Rec> {
+  const r = await http('POST', `${api}${path}`, body);
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body as Rec;
+}
+
+async function person(): Promise<Rec> {
+  counter += 1;
+  return create('/people', {
+    subject: `user-${counter}`,
+    email: `p${counter}@example.com`,
+    displayName: `Person ${counter}`,
+    calendarToken: 'secret',
+  });
+}
+
+async function project(leadId: unknown = null): Promise<Rec> {
+  counter += 1;
+  return create('/projects', { key: `P${counter}`, name: `Project ${counter}`, leadId });
+}
+
+describe('integer ids and no prefix', () => {
+  it('numbers records and points Location at them', async () => {
+    const first = await person();
+    const second = await person();
+    expect(typeof first.id).toBe('number');
+    expect(second.id).toBe((first.id as number) + 1);
+    const again = await http('GET', `${api}/people/${first.id}`);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: first.id, subject: first.subject });
+  });
+
+  it('never returns a write-only field', async () => {
+    const p = await person();
+    expect(p).not.toHaveProperty('calendarToken');
+    const read = await http('GET', `${api}/people/${p.id}`);
+    expect(read.text).not.toContain('secret');
+  });
+
+  it('answers a non-numeric id with a 404', async () => {
+    expect((await http('GET', `${api}/people/abc`)).status).toBe(404);
+    expect((await http('GET', `${api}/people/0`)).status).toBe(404);
+  });
+
+  it('pages integer ids with cursors', async () => {
+    for (let i = 0; i < 3; i += 1) await person();
+    const first = (await http('GET', `${api}/people?limit=2`)).body as { items: Rec[]; nextCursor: string };
+    const second = (await http('GET', `${api}/people?limit=2&cursor=${first.nextCursor}`)).body as { items: Rec[] };
+    expect(second.items[0]?.id as number).toBeGreaterThan(first.items[1]?.id as number);
+  });
+});
+
+describe('onDelete', () => {
+  it('restrict: a project with tasks cannot be deleted (409), and can once they are gone', async () => {
+    const p = await project();
+    const task = await create('/tasks', { projectId: p.id, title: 'Blocker' });
+    const blocked = await http('DELETE', `${api}/projects/${p.id}`);
+    expect(blocked.status).toBe(409);
+    expect((blocked.body as Rec).detail).toMatch(/refer/);
+    expect((await http('GET', `${api}/projects/${p.id}`)).status).toBe(200);
+    expect((await http('DELETE', `${api}/tasks/${task.id}`)).status).toBe(204);
+    expect((await http('DELETE', `${api}/projects/${p.id}`)).status).toBe(204);
+  });
+
+  it('setNull: deleting a person clears the lead of their projects and the assignee of their tasks', async () => {
+    const lead = await person();
+    const p = await project(lead.id);
+    const task = await create('/tasks', { projectId: p.id, title: 'Assigned', assigneeId: lead.id });
+    expect((await http('DELETE', `${api}/people/${lead.id}`)).status).toBe(204);
+    expect(((await http('GET', `${api}/projects/${p.id}`)).body as Rec).leadId).toBeNull();
+    expect(((await http('GET', `${api}/tasks/${task.id}`)).body as Rec).assigneeId).toBeNull();
+  });
+
+  it('cascade: deleting a task deletes its activity', async () => {
+    const p = await project();
+    const task = await create('/tasks', { projectId: p.id, title: 'Noisy' });
+    const entry = await create('/activity', { taskId: task.id, message: 'created' });
+    expect((await http('DELETE', `${api}/tasks/${task.id}`)).status).toBe(204);
+    expect((await http('GET', `${api}/activity/${entry.id}`)).status).toBe(404);
+  });
+});
+
+describe('field types', () => {
+  it('round-trips dates, enums with defaults, json, uuids and numbers; validates patterns', async () => {
+    const p = await project();
+    const task = await create('/tasks', {
+      projectId: p.id,
+      title: 'Typed',
+      dueOn: '2026-12-24',
+      estimate: 2.5,
+      labels: ['x', { y: 1 }],
+      externalId: '3f0c4a52-8f7e-4b8e-9d43-0e1f2a3b4c5d',
+    });
+    expect(task).toMatchObject({ status: 'todo', priority: 3, dueOn: '2026-12-24', estimate: 2.5, labels: ['x', { y: 1 }] });
+    const bad = await http('POST', `${api}/projects`, { key: 'lower', name: 'x' });
+    expect(bad.status).toBe(400);
+    const badDate = await http('POST', `${api}/tasks`, { projectId: p.id, title: 'x', dueOn: '24/12/2026', priority: 9 });
+    expect(((badDate.body as Rec).errors as Rec[]).map((e) => e.path).sort()).toEqual(['/dueOn', '/priority']);
+  });
+
+  it('takes a unique uuid once', async () => {
+    const p = await project();
+    const externalId = '11111111-2222-4333-8444-555555555555';
+    await create('/tasks', { projectId: p.id, title: 'One', externalId });
+    const again = await http('POST', `${api}/tasks`, { projectId: p.id, title: 'Two', externalId });
+    expect(again.status).toBe(409);
+  });
+});
+
+describe('operations switched off', () => {
+  it('activity has no update or delete routes', async () => {
+    const p = await project();
+    const task = await create('/tasks', { projectId: p.id, title: 'Logged' });
+    const entry = await create('/activity', { taskId: task.id, message: 'hello' });
+    expect((await http('GET', `${api}/activity/${entry.id}`)).status).toBe(200);
+    expect((await http('PATCH', `${api}/activity/${entry.id}`, { message: 'changed' })).status).not.toBe(200);
+    expect((await http('DELETE', `${api}/activity/${entry.id}`)).status).not.toBe(204);
+    expect((await http('GET', `${api}/activity/${entry.id}`)).body).toMatchObject({ message: 'hello' });
+  });
+});

@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, ROOT } from '../helpers/project.js';
+
+const run = promisify(execFile);
+const scratch = mkdtempSync(join(tmpdir(), 'restsmith-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the built binary as a user would, and returns its exit code and output. */
+async function bin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'bin/restsmith.js'), ...args], { cwd: scratch });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('exit codes and messages', () => {
+  it.each([
+    [['validate', join(ROOT, 'examples/blog.yaml')], 0],
+    [['validate', join(ROOT, 'examples/invalid/many-problems.yaml')], 1],
+    [['validate', join(ROOT, 'examples/nope.yaml')], 1],
+    [['validate'], 2],
+    [['frobnicate'], 2],
+    [['generate', join(ROOT, 'examples/blog.yaml'), '--no-such-option'], 2],
+    [['--help'], 0],
+    [['--version'], 0],
+  ])('restsmith %j exits %i', async (args, code) => {
+    expect((await bin(...args)).code).toBe(code);
+  });
+
+  it('prints the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect((await bin('--version')).stdout.trim()).toBe(version);
+  });
+
+  it('prints every problem of a broken definition as file:line:col  path  message, without a stack', async () => {
+    const { stderr } = await bin('validate', join(ROOT, 'examples/invalid/many-problems.yaml'));
+    const lines = stderr.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    for (const line of lines) expect(line).toMatch(/^\S+many-problems\.yaml:\d+:\d+ {2}\S+ {2}.+$/);
+    expect(stderr).not.toMatch(/\bat .+\.js:\d+/);
+  });
+});
+
+it('reports an internal error as a bug, with its stack and a request to report it', async () => {
+  const { main } = await import('../../src/cli.js');
+  const err: string[] = [];
+  const failingOut = (): void => {
+    throw new TypeError('boom');
+  };
+  const code = await main(['node', 'restsmith', 'validate', join(ROOT, 'examples/blog.yaml')], failingOut, (l) => err.push(l));
+  expect(code).toBe(1);
+  expect(err[0]).toMatch(/bug.*report/i);
+  expect(err[1]).toMatch(/TypeError: boom\n\s+at /);
+});
+
+describe('init', () => {
+  it('writes a starter that validates and generates, and never overwrites a file', async () => {
+    expect((await bin('init', 'starter.yaml')).code).toBe(0);
+    expect(readFileSync(join(scratch, 'starter.yaml'), 'utf8')).toMatch(/^#/);
+    expect((await bin('validate', 'starter.yaml')).code).toBe(0);
+    const again = await bin('init', 'starter.yaml');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already exists/);
+  });
+});
+
+describe('generate', () => {
+  it('--dry-run prints the plan and writes nothing', async () => {
+    const out = join(scratch, 'dry');
+    const result = await cli('generate', join(ROOT, 'examples/blog.yaml'), '--out', out, '--dry-run');
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^create\s+src\/app\.ts$/m);
+    expect(result.out).toMatch(/^create\s+src\/resources\/posts\/routes\.ts$/m);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('writes the project, then reports it unchanged, keeping user-owned files', async () => {
+    const out = join(scratch, 'twice');
+    expect((await cli('generate', join(ROOT, 'examples/blog.yaml'), '--out', out)).code).toBe(0);
+    expect(existsSync(join(out, '.restsmith/manifest.json'))).toBe(true);
+    const second = await cli('generate', join(ROOT, 'examples/blog.yaml'), '--out', out, '--dry-run');
+    expect(second.out).toMatch(/^unchanged\s+src\/app\.ts$/m);
+    expect(second.out).toMatch(/^keep\s+src\/main\.ts/m);
+    expect(second.out).not.toMatch(/^(create|update)\s/m);
+  });
+
+  it('defaults the target directory to ./<name>', async () => {
+    expect((await bin('generate', join(ROOT, 'examples/tasks.yaml'))).code).toBe(0);
+    expect(existsSync(join(scratch, 'tasks/package.json'))).toBe(true);
+  });
+});
+
+describe('schema', () => {
+  it('prints a JSON Schema of the definition format', async () => {
+    const { stdout, code } = await bin('schema');
+    expect(code).toBe(0);
+    const schema = JSON.parse(stdout) as Record<string, unknown>;
+    expect(schema.$schema).toMatch(/json-schema\.org/);
+    expect(JSON.stringify(schema)).toContain('resources');
+  });
+});

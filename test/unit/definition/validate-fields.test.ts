@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { problemsOf, withResources } from './helpers.js';
+
+/**
+ * Each row: a definition and every problem it must produce, exactly as printed. In `withResources`
+ * rows the body starts on line 4 and is shifted right by 2 columns.
+ */
+interface Row {
+  name: string;
+  given: string;
+  want: string[];
+}
+
+const fields: Row[] = [
+  {
+    name: 'contradictory options and ranges',
+    given: withResources(`
+      posts:
+        fields:
+          a: { type: string, required: true, readOnly: true, default: x }
+          b: { type: string, readOnly: true, writeOnly: true, nullable: true }
+          c: { type: integer, min: 5, max: 1 }
+          d: { type: text, minLength: 10, maxLength: 2 }
+          e: { type: enum, values: [x, y], readOnly: true }
+    `),
+    want: [
+      'api.yaml:6:42  resources.posts.fields.a.readOnly  a field cannot be both required and readOnly: clients cannot send it',
+      'api.yaml:7:42  resources.posts.fields.b.writeOnly  a field cannot be both readOnly and writeOnly',
+      'api.yaml:8:40  resources.posts.fields.c.max  max (1) is less than min (5)',
+      'api.yaml:9:50  resources.posts.fields.d.maxLength  maxLength (2) is less than minLength (10)',
+      'api.yaml:10:40  resources.posts.fields.e.readOnly  a readOnly field needs a default or nullable: true, since nothing can set it when a record is created',
+    ],
+  },
+  {
+    name: 'defaults must fit the type and the constraints',
+    given: withResources(`
+      posts:
+        fields:
+          a: { type: enum, values: [draft, live], default: dratf }
+          b: { type: integer, min: 0, default: -1 }
+          c: { type: string, maxLength: 2, default: abc }
+          d: { type: string, pattern: "^[A-Z]+$", default: abc }
+          e: { type: string, format: email, default: nobody }
+          f: { type: boolean, default: null }
+          g: { type: date, default: 2024-02-30 }
+          h: { type: integer, default: "3" }
+          i: { type: number, nullable: true, default: 2.5 }
+    `),
+    want: [
+      'api.yaml:6:56  resources.posts.fields.a.default  "dratf" is not one of "draft" or "live" (did you mean "draft"?)',
+      'api.yaml:7:44  resources.posts.fields.b.default  -1 is less than min 0',
+      'api.yaml:8:49  resources.posts.fields.c.default  "abc" is longer than maxLength 2',
+      'api.yaml:9:56  resources.posts.fields.d.default  "abc" does not match pattern ^[A-Z]+$',
+      'api.yaml:10:50  resources.posts.fields.e.default  "nobody" is not an email address',
+      'api.yaml:11:36  resources.posts.fields.f.default  null needs nullable: true',
+      'api.yaml:12:33  resources.posts.fields.g.default  "2024-02-30" is not a valid default: use a date written YYYY-MM-DD',
+      'api.yaml:13:36  resources.posts.fields.h.default  expected an integer, got "3"',
+    ],
+  },
+  {
+    name: 'refs: unknown target with or without a close name, setNull needs nullable, missing to',
+    given: withResources(`
+      users: { fields: {} }
+      posts:
+        fields:
+          authorId: { type: ref, to: user }
+          editorId: { type: ref, to: editors, onDelete: setNull }
+          reviewerId: { type: ref }
+    `),
+    want: [
+      'api.yaml:7:34  resources.posts.fields.authorId.to  unknown resource "user" (did you mean "users"?)',
+      'api.yaml:8:34  resources.posts.fields.editorId.to  unknown resource "editors" (expected "users" or "posts")',
+      'api.yaml:8:53  resources.posts.fields.editorId.onDelete  onDelete setNull needs nullable: true',
+      'api.yaml:9:19  resources.posts.fields.reviewerId.to  missing required key "to"',
+    ],
+  },
+  {
+    name: 'renamedFrom',
+    given: withResources(`
+      posts:
+        fields:
+          title: { type: string, renamedFrom: title }
+          heading: { type: string, renamedFrom: title }
+          name: { type: string, renamedFrom: label }
+          label2: { type: string, renamedFrom: label }
+          other: { type: string, renamedFrom: createdAt }
+    `),
+    want: [
+      `api.yaml:6:43  resources.posts.fields.title.renamedFrom  "title" is the field's own name`,
+      'api.yaml:7:45  resources.posts.fields.heading.renamedFrom  "title" is the name of another current field',
+      'api.yaml:9:44  resources.posts.fields.label2.renamedFrom  "name" is already renamed from "label"',
+      'api.yaml:10:43  resources.posts.fields.other.renamedFrom  "createdAt" is a system field',
+    ],
+  },
+  {
+    name: 'owner: must be a field, or id, of type string, uuid or ref',
+    given: withResources(`
+      posts:
+        owner: author
+        fields:
+          authorId: string
+      tags:
+        owner: count
+        fields:
+          count: integer
+      users:
+        owner: id
+        fields: {}
+    `),
+    want: [
+      'api.yaml:5:12  resources.posts.owner  owner "author" is not a field of "posts" (did you mean "authorId"?)',
+      'api.yaml:9:12  resources.tags.owner  the owner field must be of type string, uuid or ref; "count" is integer',
+    ],
+  },
+];
+
+describe.each([['fields', fields]])('validate: %s', (_, rows) => {
+  it.each(rows)('$name', ({ given, want }) => {
+    expect(problemsOf(given)).toEqual(want);
+  });
+});

@@ -1,0 +1,285 @@
+import { describe, expect, it } from 'vitest';
+import { dedent, problemsOf, withResources } from './helpers.js';
+
+/**
+ * Each row: a definition and every problem it must produce, exactly as printed. In `withResources`
+ * rows the body starts on line 4 and is shifted right by 2 columns.
+ */
+interface Row {
+  name: string;
+  given: string;
+  want: string[];
+}
+
+const structure: Row[] = [
+  {
+    name: 'unknown type in shorthand',
+    given: withResources(`
+      posts:
+        fields:
+          title: strng
+    `),
+    want: ['api.yaml:6:14  resources.posts.fields.title  unknown type "strng" (did you mean "string"?)'],
+  },
+  {
+    name: 'unknown type in a map, at the value of type (the SPEC example)',
+    given: withResources(`
+      posts:
+        fields:
+          title: { type: strng, required: true }
+    `),
+    want: ['api.yaml:6:22  resources.posts.fields.title.type  unknown type "strng" (did you mean "string"?)'],
+  },
+  {
+    name: 'unknown type without a close match lists the types',
+    given: withResources(`
+      posts:
+        fields:
+          title: { type: blob }
+    `),
+    want: [
+      'api.yaml:6:22  resources.posts.fields.title.type  unknown type "blob" (expected "string", "text", "integer", "number", "boolean", "date", "datetime", "uuid", "enum", "json" or "ref")',
+    ],
+  },
+  {
+    name: 'misspelled option, at its key',
+    given: withResources(`
+      posts:
+        fields:
+          title: { type: string, requried: true }
+    `),
+    want: [
+      'api.yaml:6:30  resources.posts.fields.title.requried  unknown option "requried" (did you mean "required"?)',
+    ],
+  },
+  {
+    name: 'option of another type',
+    given: withResources(`
+      posts:
+        fields:
+          views: { type: integer, minLength: 3, pattern: x }
+    `),
+    want: [
+      'api.yaml:6:31  resources.posts.fields.views.minLength  option minLength does not apply to type integer',
+      'api.yaml:6:45  resources.posts.fields.views.pattern  option pattern does not apply to type integer',
+    ],
+  },
+  {
+    name: 'enum and ref cannot be shorthands',
+    given: withResources(`
+      posts:
+        fields:
+          status: enum
+          authorId: ref
+    `),
+    want: [
+      'api.yaml:6:15  resources.posts.fields.status  type enum needs its values: write { type: enum, values: [a, b] }',
+      'api.yaml:7:17  resources.posts.fields.authorId  type ref needs its target: write { type: ref, to: <resource> }',
+    ],
+  },
+  {
+    name: 'missing type, at the map; a field that is neither name nor map',
+    given: withResources(`
+      posts:
+        fields:
+          title:
+            required: true
+          views: 3
+    `),
+    want: [
+      'api.yaml:7:9  resources.posts.fields.title.type  missing required key "type"',
+      'api.yaml:8:14  resources.posts.fields.views  expected a type name or a map with "type", got 3',
+    ],
+  },
+  {
+    name: 'enum values: required, not empty, unique',
+    given: withResources(`
+      posts:
+        fields:
+          a: { type: enum }
+          b: { type: enum, values: [] }
+          c: { type: enum, values: [x, y, x] }
+    `),
+    want: [
+      'api.yaml:6:10  resources.posts.fields.a.values  missing required key "values"',
+      'api.yaml:7:32  resources.posts.fields.b.values  must not be empty',
+      'api.yaml:8:39  resources.posts.fields.c.values[2]  "x" is listed twice',
+    ],
+  },
+  {
+    name: 'a pattern that does not compile',
+    given: withResources(`
+      posts:
+        fields:
+          code: { type: string, pattern: "[a-" }
+    `),
+    want: [
+      'api.yaml:6:38  resources.posts.fields.code.pattern  pattern is not a valid regular expression: Invalid regular expression: /[a-/u: Unterminated character class',
+    ],
+  },
+  {
+    name: 'unknown keys at the top level and in a resource; the implied missing key is not repeated',
+    given: dedent(`
+      name: t
+      version: "1"
+      prefx: /api
+      resources:
+        posts:
+          fileds: { title: string }
+    `),
+    want: [
+      'api.yaml:3:1  prefx  unknown key "prefx" (did you mean "prefix"?)',
+      'api.yaml:6:5  resources.posts.fileds  unknown key "fileds" (did you mean "fields"?)',
+    ],
+  },
+  {
+    name: 'missing top-level keys, at the first key of the map',
+    given: dedent(`
+      title: t
+      resources:
+        posts:
+          fields: {}
+    `),
+    want: ['api.yaml:1:1  name  missing required key "name"', 'api.yaml:1:1  version  missing required key "version"'],
+  },
+  {
+    name: 'an empty file',
+    given: '',
+    want: ['api.yaml:1:1  (root)  the file is empty; a definition is a map with name, version and resources'],
+  },
+  {
+    name: 'name, version, prefix, resources',
+    given: dedent(`
+      name: My Blog
+      version: 1.0
+      prefix: /api/
+      resources: {}
+    `),
+    want: [
+      `api.yaml:1:7  name  "My Blog" is not a valid name: use lower-case letters, digits and '-', starting with a letter`,
+      'api.yaml:2:10  version  expected a string, got a number (put it in quotes)',
+      'api.yaml:3:9  prefix  "/api/" is not a valid prefix: start with / and do not end with /, e.g. /api/v1',
+      'api.yaml:4:12  resources  define at least one resource',
+    ],
+  },
+  {
+    name: 'limits',
+    given: dedent(`
+      name: t
+      version: "1"
+      limits:
+        pageSize: { default: 200, max: 100 }
+        bodySize: 1 megabyte
+        rateLimit: { max: 0, window: 1 minute }
+      resources:
+        posts:
+          fields: {}
+    `),
+    want: [
+      'api.yaml:4:24  limits.pageSize.default  default (200) is more than max (100)',
+      'api.yaml:5:13  limits.bodySize  "1 megabyte" is not a valid size: use a number of bytes or a size like 512kb or 1mb',
+      'api.yaml:6:21  limits.rateLimit.max  must be at least 1 (got 0)',
+      'api.yaml:6:32  limits.rateLimit.window  "1 minute" is not a valid duration: use a duration like 500ms, 30s, 1m, 1h or 1d',
+    ],
+  },
+  {
+    name: 'bad names of resources, fields and actions, at their keys',
+    given: withResources(`
+      Posts:
+        fields: {}
+      tags:
+        fields:
+          Title: string
+          first-name: string
+        actions:
+          Archive: { on: item }
+    `),
+    want: [
+      `api.yaml:4:3  resources.Posts  "Posts" is not a valid resource name: use lower-case letters, digits and '-', starting with a letter`,
+      'api.yaml:8:7  resources.tags.fields.Title  "Title" is not a valid field name: use camelCase: a lower-case letter, then letters and digits',
+      'api.yaml:9:7  resources.tags.fields.first-name  "first-name" is not a valid field name: use camelCase: a lower-case letter, then letters and digits',
+      `api.yaml:11:7  resources.tags.actions.Archive  "Archive" is not a valid action name: use lower-case letters, digits and '-', starting with a letter`,
+    ],
+  },
+  {
+    name: 'operations and id kinds',
+    given: withResources(`
+      posts:
+        id: int
+        operations: [list, lst]
+        fields: {}
+    `),
+    want: [
+      'api.yaml:5:9  resources.posts.id  unknown id kind "int" (did you mean "integer"?)',
+      'api.yaml:6:24  resources.posts.operations[1]  unknown operation "lst" (did you mean "list"?)',
+    ],
+  },
+];
+
+const names: Row[] = [
+  {
+    name: 'reserved words, system fields, names that collide after case conversion',
+    given: withResources(`
+      posts:
+        fields:
+          class: string
+          authorId: string
+          authorID: string
+          userid: string
+          userId: string
+          createdAt: datetime
+          updatedat: datetime
+          version: integer
+    `),
+    want: [
+      'api.yaml:6:7  resources.posts.fields.class  "class" is a reserved word',
+      'api.yaml:8:7  resources.posts.fields.authorID  field "authorID" collides with field "authorId" (both become author_id)',
+      'api.yaml:10:7  resources.posts.fields.userId  field "userId" collides with field "userid" (they differ only in case)',
+      'api.yaml:11:7  resources.posts.fields.createdAt  "createdAt" is a system field: every record has it, do not declare it',
+      'api.yaml:12:7  resources.posts.fields.updatedat  "updatedat" collides with the system field "updatedAt"',
+      'api.yaml:13:7  resources.posts.fields.version  "version" is a system field: every record has it, do not declare it',
+    ],
+  },
+  {
+    name: 'resource names: reserved, server routes, same type name, same words',
+    given: withResources(`
+      import: { fields: {} }
+      healthz: { fields: {} }
+      docs: { fields: {} }
+      posts: { fields: {} }
+      post: { fields: {} }
+      blog-posts: { fields: {} }
+      blogposts: { fields: {} }
+    `),
+    want: [
+      'api.yaml:4:3  resources.import  "import" is a reserved word',
+      `api.yaml:5:3  resources.healthz  "healthz" collides with the server's own route /healthz`,
+      `api.yaml:6:3  resources.docs  "docs" collides with the server's own route /docs`,
+      'api.yaml:8:3  resources.post  resource "post" collides with resource "posts" (both have the type name Post)',
+      'api.yaml:10:3  resources.blogposts  resource "blogposts" collides with resource "blog-posts" (they differ only in case or "-")',
+    ],
+  },
+  {
+    name: 'action names are not reserved, but must not collide',
+    given: withResources(`
+      posts:
+        fields: {}
+        actions:
+          import: { on: collection }
+          mark-done: { on: item }
+          markdone: { on: collection }
+    `),
+    want: [
+      'api.yaml:9:7  resources.posts.actions.markdone  action "markdone" collides with action "mark-done" (they differ only in case)',
+    ],
+  },
+];
+
+describe.each([
+  ['structure', structure],
+  ['names', names],
+])('validate: %s', (_, rows) => {
+  it.each(rows)('$name', ({ given, want }) => {
+    expect(problemsOf(given)).toEqual(want);
+  });
+});

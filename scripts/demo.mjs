@@ -17,7 +17,9 @@ step(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
 step(['bin/restsmith.js', 'generate', definition, '--out', out]);
 step([`${root}node_modules/typescript7/bin/tsc`, '-p', 'tsconfig.build.json'], `${root}${out}`);
 
-console.log(`\nServing ${definition} from ${out} — try: curl http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/healthz\n`);
+console.log(
+  `\nServing ${definition} from ${out} — try: curl http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/healthz\n`,
+);
 const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
   cwd: `${root}${out}`,
   stdio: 'inherit',

@@ -23,7 +23,11 @@ function program(out: Print): Command {
     .argument('[file]', 'where to write it', 'api.yaml')
     .action((file: string) => {
       if (existsSync(file)) throw new UserError(`${file} already exists; restsmith init never overwrites a file`);
-      const name = basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^[^a-z]+/, '') || 'api';
+      const name =
+        basename(file, extname(file))
+          .toLowerCase()
+          .replace(/[^a-z0-9-]/g, '-')
+          .replace(/^[^a-z]+/, '') || 'api';
       writeFileSync(file, starterDefinition(name === 'api' ? 'my-api' : name));
       out(`wrote ${file}: edit it, then run \`restsmith generate ${file}\``);
     });
@@ -59,7 +63,11 @@ function program(out: Print): Command {
 }
 
 /** Runs the CLI; resolves to the exit code: 0 success, 1 invalid definition or conflict, 2 wrong usage. */
-export async function main(argv: readonly string[], out: Print = console.log, err: Print = console.error): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: Print = console.log,
+  err: Print = console.error,
+): Promise<number> {
   try {
     await program(out).parseAsync(argv);
     return 0;

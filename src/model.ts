@@ -28,10 +28,7 @@ export type OnDelete = 'restrict' | 'cascade' | 'setNull';
 
 /** One alternative of an access rule; a rule grants when any of its terms does. */
 export type AccessTerm =
-  | { kind: 'public' }
-  | { kind: 'authenticated' }
-  | { kind: 'owner' }
-  | { kind: 'role'; role: string };
+  { kind: 'public' } | { kind: 'authenticated' } | { kind: 'owner' } | { kind: 'role'; role: string };
 export type AccessRule = AccessTerm[];
 
 export interface Names {

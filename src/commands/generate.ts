@@ -23,5 +23,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
 }
 
 export function describeChanges(changes: readonly Change[]): string[] {
-  return changes.map((c) => `${c.kind.padEnd(9)} ${c.path}${c.kind === 'keep' ? `  (${c.owner}-owned, left as it is)` : ''}`);
+  return changes.map(
+    (c) => `${c.kind.padEnd(9)} ${c.path}${c.kind === 'keep' ? `  (${c.owner}-owned, left as it is)` : ''}`,
+  );
 }

@@ -55,7 +55,12 @@ function checkFieldNames(ctx: CheckContext, scope: FieldScope): void {
 
 export function collisionMessage(what: string, name: string, earlier: string): string {
   const [a, b] = [namesOf(name).snake, namesOf(earlier).snake];
-  const why = a === b ? `both become ${a}` : 'they differ only in case';
+  const why =
+    a === b
+      ? `both become ${a}`
+      : name.toLowerCase() === earlier.toLowerCase()
+        ? 'they differ only in case'
+        : `they differ only in case or "-"`;
   return `${what} "${name}" collides with ${what} "${earlier}" (${why})`;
 }
 

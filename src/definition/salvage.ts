@@ -115,7 +115,7 @@ function salvageField(raw: unknown): FieldObject | undefined {
 }
 
 function salvageAction(raw: unknown): SalvagedAction | undefined {
-  const shape = parts.action.shape;
+  const shape = parts.action;
   const action = isRecord(raw) ? raw : {};
   const on = part(shape.on, action.on);
   if (on === undefined) return undefined;

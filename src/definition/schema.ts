@@ -200,8 +200,7 @@ export type LimitsDef = z.output<typeof limitsSchema>;
 export const parts = {
   definition: definitionSchema.shape,
   resource: resourceSchema.shape,
-  action: actionSchema,
-  field: fieldSchema,
+  action: actionSchema.shape,
 } as const;
 
 /** Keys each kind of map accepts, for "did you mean" on unknown keys. */

@@ -2,7 +2,7 @@
  * Rules zod cannot express because they relate several parts of a definition. They run on the parts
  * that are valid (see salvage.ts), so that they report alongside zod's problems, never instead of them.
  */
-import { RESERVED_WORDS, typeNameOf } from '../naming.js';
+import { RESERVED_TYPE_NAMES, RESERVED_WORDS, typeNameOf } from '../naming.js';
 import { checkAuth, checkSite, operationSites } from './access-checks.js';
 import { checkActions } from './action-checks.js';
 import { CheckContext, collisionKey, reportCollisions } from './check-context.js';
@@ -39,6 +39,13 @@ function checkResourceNames(ctx: CheckContext): void {
   const at = (name: string): PathSeg[] => ['resources', name];
   for (const name of names) {
     if (RESERVED_WORDS.has(name)) ctx.report(at(name), `"${name}" is a reserved word`, 'key');
+    if (RESERVED_TYPE_NAMES.has(typeNameOf(name))) {
+      ctx.report(
+        at(name),
+        `"${name}" would be the type ${typeNameOf(name)}, which the generated code needs for itself: choose another name`,
+        'key',
+      );
+    }
     if ((SERVER_ROUTES as readonly string[]).includes(name)) {
       ctx.report(at(name), `"${name}" collides with the server's own route /${name}`, 'key');
     }

@@ -57,7 +57,10 @@ const compilerOptions = {
 };
 
 /** tsconfig.json type-checks sources and tests; tsconfig.build.json compiles the server into dist/. */
-export const tsconfig = (): object => ({ compilerOptions: { ...compilerOptions, noEmit: true }, include: ['src', 'test'] });
+export const tsconfig = (): object => ({
+  compilerOptions: { ...compilerOptions, noEmit: true },
+  include: ['src', 'test'],
+});
 
 export const tsconfigBuild = (): object => ({
   extends: './tsconfig.json',

@@ -104,7 +104,9 @@ export function resourceView(api: Api, resource: Resource, dialects: readonly Sq
       { key: 'updatedAt', type: 'string', doc: 'when the record was last written (ISO 8601, UTC)' },
     ],
     inputProperties: writable.map((f) => ({ key: f.name, type: inputType(api, f), optional: !f.required })),
-    writeOnlyProperties: resource.fields.filter((f) => f.writeOnly).map((f) => ({ key: f.name, type: outputType(api, f) })),
+    writeOnlyProperties: resource.fields
+      .filter((f) => f.writeOnly)
+      .map((f) => ({ key: f.name, type: outputType(api, f) })),
     decoders,
     inputOf,
     writableParams,

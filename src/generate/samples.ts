@@ -130,7 +130,8 @@ function changeOf(resource: Resource): Fixture['change'] {
     if (field.ref !== undefined || field.writeOnly || field.unique) continue;
     const first = sampleValue(field, 1);
     const second = sampleValue(field, 2);
-    if (second !== undefined && JSON.stringify(first) !== JSON.stringify(second)) return { field: field.name, value: second };
+    if (second !== undefined && JSON.stringify(first) !== JSON.stringify(second))
+      return { field: field.name, value: second };
   }
   return undefined;
 }

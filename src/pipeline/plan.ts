@@ -13,8 +13,7 @@ import { projectView } from '../generate/project-view.js';
 export type Owner = 'generator' | 'user' | 'migration';
 
 export type PlannedFile = { path: string; owner: Owner } & (
-  | { template: string; context: object }
-  | { content: string }
+  { template: string; context: object } | { content: string }
 );
 
 /** The SQL dialects whose statements every generated project carries. */

@@ -14,7 +14,10 @@ handlebars.registerHelper({
   /** SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate */
   sqlText: (value: unknown) => `\`${String(value).replace(/[\\`]/g, '\\$&').replaceAll('${', '\\${')}\``,
   /** text inside a block comment: cannot close it */
-  comment: (value: unknown) => String(value ?? '').replaceAll('*/', '*\\/').replace(/\s*\n\s*/g, ' '),
+  comment: (value: unknown) =>
+    String(value ?? '')
+      .replaceAll('*/', '*\\/')
+      .replace(/\s*\n\s*/g, ' '),
   /** text inside Markdown: cannot open markup */
   md: (value: unknown) => String(value ?? '').replace(/([\\`*_{}[\]<>()#+!|])/g, '\\$1'),
   lower: (value: unknown) => {

@@ -29,7 +29,8 @@ export function compare(outDir: string, files: readonly RenderedFile[]): Change[
 /** Writes every created or updated file, each through a temporary file and a rename, then the manifest. */
 export function apply(outDir: string, changes: readonly Change[], generatorVersion: string): void {
   for (const change of changes) {
-    if (change.kind === 'create' || change.kind === 'update') writeAtomically(join(outDir, change.path), change.content);
+    if (change.kind === 'create' || change.kind === 'update')
+      writeAtomically(join(outDir, change.path), change.content);
   }
   writeAtomically(join(outDir, MANIFEST), manifest(changes, generatorVersion));
 }

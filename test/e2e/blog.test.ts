@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
 
 /** The SPEC's blog, generated, type-checked, built and served on SQLite; every route over real HTTP. */
 let server: RunningServer;
 let api: string;
+let dir: string;
 
 beforeAll(async () => {
-  const dir = await generateFresh(`${ROOT}/examples/blog.yaml`, 'e2e-blog');
+  dir = await generateFresh(`${ROOT}/examples/blog.yaml`, 'e2e-blog');
   await typecheckAndBuild(dir);
   server = await startServer(dir, { DATABASE_URL: 'sqlite:./data/e2e.db' }, '/api/v1/healthz');
   api = `${server.url}/api/v1`;
@@ -19,7 +22,13 @@ afterAll(async () => {
 type Rec = Record<string, unknown>;
 const problem = (r: { headers: Headers; body: unknown }) => {
   expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  return r.body as { type: string; title: string; status: number; detail: string; errors?: { path: string; message: string }[] };
+  return r.body as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    errors?: { path: string; message: string }[];
+  };
 };
 
 async function newUser(email: string): Promise<Rec> {
@@ -49,7 +58,14 @@ describe('POST /posts', () => {
     const r = await http('POST', `${api}/posts`, { title: 'Hello', authorId: author.id, meta: { tags: ['a'] } });
     expect(r.status).toBe(201);
     const post = r.body as Rec;
-    expect(post).toMatchObject({ title: 'Hello', status: 'draft', views: 0, featured: false, rating: null, body: null });
+    expect(post).toMatchObject({
+      title: 'Hello',
+      status: 'draft',
+      views: 0,
+      featured: false,
+      rating: null,
+      body: null,
+    });
     expect(post.meta).toEqual({ tags: ['a'] });
     expect(post.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(post.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -60,7 +76,9 @@ describe('POST /posts', () => {
   it('lists every broken field of a body at once', async () => {
     const r = await http('POST', `${api}/posts`, { title: '', views: -1, rating: 9, authorId: 'not-a-uuid', extra: 1 });
     expect(r.status).toBe(400);
-    const paths = problem(r).errors?.map((e) => e.path).sort();
+    const paths = problem(r)
+      .errors?.map((e) => e.path)
+      .sort();
     expect(paths).toEqual(['/authorId', '/extra', '/rating', '/title', '/views']);
   });
 
@@ -149,7 +167,10 @@ describe('GET /posts', () => {
     let pages = 0;
     do {
       const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
-      const page = (await http('GET', `${api}/posts?limit=3${query}`)).body as { items: Rec[]; nextCursor: string | null };
+      const page = (await http('GET', `${api}/posts?limit=3${query}`)).body as {
+        items: Rec[];
+        nextCursor: string | null;
+      };
       expect(page.items.length).toBeLessThanOrEqual(3);
       seen.push(...page.items.map((p) => p.id));
       cursor = page.nextCursor;
@@ -179,7 +200,15 @@ describe('GET /posts', () => {
 describe('PUT and PATCH /posts/{id}', () => {
   async function freshPost(): Promise<{ post: Rec; author: Rec }> {
     const author = await newUser(`w${Math.random().toString(36).slice(2)}@example.com`);
-    const body = { title: 'Draft', body: 'text', views: 5, rating: 3, featured: true, authorId: author.id, meta: { a: 1, b: { c: 2 } } };
+    const body = {
+      title: 'Draft',
+      body: 'text',
+      views: 5,
+      rating: 3,
+      featured: true,
+      authorId: author.id,
+      meta: { a: 1, b: { c: 2 } },
+    };
     const post = (await http('POST', `${api}/posts`, body)).body as Rec;
     return { post, author };
   }
@@ -188,7 +217,16 @@ describe('PUT and PATCH /posts/{id}', () => {
     const { post, author } = await freshPost();
     const r = await http('PUT', `${api}/posts/${post.id}`, { title: 'Replaced', authorId: author.id });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: post.id, title: 'Replaced', body: null, views: 0, rating: null, featured: false, meta: null, status: 'draft' });
+    expect(r.body).toMatchObject({
+      id: post.id,
+      title: 'Replaced',
+      body: null,
+      views: 0,
+      rating: null,
+      featured: false,
+      meta: null,
+      status: 'draft',
+    });
     expect(r.headers.get('etag')).toBe('"2"');
     expect((r.body as Rec).createdAt).toBe(post.createdAt);
   });
@@ -197,12 +235,20 @@ describe('PUT and PATCH /posts/{id}', () => {
     const { post } = await freshPost();
     const r = await http('PUT', `${api}/posts/${post.id}`, { body: 'no title' });
     expect(r.status).toBe(400);
-    expect(problem(r).errors?.map((e) => e.path).sort()).toEqual(['/authorId', '/title']);
+    expect(
+      problem(r)
+        .errors?.map((e) => e.path)
+        .sort(),
+    ).toEqual(['/authorId', '/title']);
   });
 
   it('PATCH is a JSON Merge Patch: absent unchanged, null clears, json merged', async () => {
     const { post } = await freshPost();
-    const r = await http('PATCH', `${api}/posts/${post.id}`, { title: 'Patched', rating: null, meta: { b: { c: null, d: 3 } } });
+    const r = await http('PATCH', `${api}/posts/${post.id}`, {
+      title: 'Patched',
+      rating: null,
+      meta: { b: { c: null, d: 3 } },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ title: 'Patched', body: 'text', views: 5, rating: null, featured: true });
     expect((r.body as Rec).meta).toEqual({ a: 1, b: { d: 3 } });
@@ -249,5 +295,25 @@ describe('users', () => {
     const bad = await http('POST', `${api}/users`, { email: 'not-an-email' });
     expect(bad.status).toBe(400);
     expect(problem(bad).errors?.[0]?.path).toBe('/email');
+  });
+});
+
+describe('a bug', () => {
+  it('answers 500 with a generic problem document: no stack, no SQL, no path', async () => {
+    const author = await newUser('corrupt@example.com');
+    const post = (await http('POST', `${api}/posts`, { title: 'soon corrupt', authorId: author.id })).body as Rec;
+    // a row no API call can write: an enum value outside the definition
+    const db = new Database(join(dir, 'data/e2e.db'));
+    db.prepare('UPDATE posts SET status = ? WHERE id = ?').run('bogus', post.id);
+    db.close();
+    const r = await http('GET', `${api}/posts/${post.id}`);
+    expect(r.status).toBe(500);
+    expect(problem(r)).toEqual({
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'the server failed to answer this request; it has been logged',
+    });
+    expect(r.text).not.toMatch(/at |\.ts|\.js|SELECT|bogus/);
   });
 });

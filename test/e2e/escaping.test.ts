@@ -29,7 +29,7 @@ it('accepts every enum value exactly as written, and nothing else', async () => 
     expect(r.status, kind).toBe(201);
     expect((r.body as { kind: string }).kind).toBe(kind);
   }
-  expect((await http('POST', `${server.url}/things`, { kind: 'a\\\'b' })).status).toBe(400);
+  expect((await http('POST', `${server.url}/things`, { kind: "a\\'b" })).status).toBe(400);
 });
 
 it('keeps a pattern with backslashes intact', async () => {

@@ -15,7 +15,9 @@ describe.each(examples)('examples/%s', (example) => {
   it('generates a project that type-checks, builds and passes its generated tests', async () => {
     const dir = await generateFresh(join(ROOT, 'examples', example), `example-${example.replace(/\W/g, '-')}`);
     await typecheckAndBuild(dir);
-    const testFiles = readdirSync(join(dir, 'test')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/${f}`);
+    const testFiles = readdirSync(join(dir, 'test'))
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `test/${f}`);
     const { stdout } = await run(process.execPath, [TSX, '--test', ...testFiles], { cwd: dir });
     expect(stdout).toMatch(/# fail 0/);
     const passed = Number(/# pass (\d+)/.exec(stdout)?.[1] ?? 0);

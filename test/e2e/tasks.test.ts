@@ -112,10 +112,21 @@ describe('field types', () => {
       labels: ['x', { y: 1 }],
       externalId: '3f0c4a52-8f7e-4b8e-9d43-0e1f2a3b4c5d',
     });
-    expect(task).toMatchObject({ status: 'todo', priority: 3, dueOn: '2026-12-24', estimate: 2.5, labels: ['x', { y: 1 }] });
+    expect(task).toMatchObject({
+      status: 'todo',
+      priority: 3,
+      dueOn: '2026-12-24',
+      estimate: 2.5,
+      labels: ['x', { y: 1 }],
+    });
     const bad = await http('POST', `${api}/projects`, { key: 'lower', name: 'x' });
     expect(bad.status).toBe(400);
-    const badDate = await http('POST', `${api}/tasks`, { projectId: p.id, title: 'x', dueOn: '24/12/2026', priority: 9 });
+    const badDate = await http('POST', `${api}/tasks`, {
+      projectId: p.id,
+      title: 'x',
+      dueOn: '24/12/2026',
+      priority: 9,
+    });
     expect(((badDate.body as Rec).errors as Rec[]).map((e) => e.path).sort()).toEqual(['/dueOn', '/priority']);
   });
 

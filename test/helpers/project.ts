@@ -17,7 +17,11 @@ export const TSC7 = join(ROOT, 'node_modules/typescript7/bin/tsc');
 export async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(['node', 'restsmith', ...args], (l) => out.push(l), (l) => err.push(l));
+  const code = await main(
+    ['node', 'restsmith', ...args],
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -57,7 +61,11 @@ export interface RunningServer {
 }
 
 /** Starts a built project (`node dist/main.js`) on a free port of 127.0.0.1 and waits for /healthz. */
-export async function startServer(dir: string, env: Record<string, string> = {}, healthPath = '/healthz'): Promise<RunningServer> {
+export async function startServer(
+  dir: string,
+  env: Record<string, string> = {},
+  healthPath = '/healthz',
+): Promise<RunningServer> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['dist/main.js'], {

@@ -55,7 +55,9 @@ it('reports an internal error as a bug, with its stack and a request to report i
   const failingOut = (): void => {
     throw new TypeError('boom');
   };
-  const code = await main(['node', 'restsmith', 'validate', join(ROOT, 'examples/blog.yaml')], failingOut, (l) => err.push(l));
+  const code = await main(['node', 'restsmith', 'validate', join(ROOT, 'examples/blog.yaml')], failingOut, (l) =>
+    err.push(l),
+  );
   expect(code).toBe(1);
   expect(err[0]).toMatch(/bug.*report/i);
   expect(err[1]).toMatch(/TypeError: boom\n\s+at /);

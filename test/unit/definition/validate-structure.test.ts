@@ -202,6 +202,32 @@ const structure: Row[] = [
     ],
   },
   {
+    name: 'values of the wrong kind',
+    given: dedent(`
+      name: t
+      version: "1"
+      auth:
+        default: 3
+      resources:
+        posts:
+          fields:
+          access: { read: [public, 5], list: "3rd" }
+          actions:
+            go: { on: 3 }
+            stop: { on: item, when: { x: { a: 1 } } }
+        tags: []
+    `),
+    want: [
+      'api.yaml:4:12  auth.default  expected a string or a list, got 3',
+      'api.yaml:7:5  resources.posts.fields  expected a map, got nothing',
+      'api.yaml:8:30  resources.posts.access.read[1]  expected a string, got a number (put it in quotes)',
+      'api.yaml:8:40  resources.posts.access.list  "3rd" is not a valid access rule: use public, authenticated, owner or a role name',
+      'api.yaml:10:17  resources.posts.actions.go.on  expected "item" or "collection", got 3',
+      'api.yaml:11:36  resources.posts.actions.stop.when.x  expected a string, a number, a boolean, null or a list, got a map',
+      'api.yaml:12:9  resources.tags  expected a map, got a list',
+    ],
+  },
+  {
     name: 'operations and id kinds',
     given: withResources(`
       posts:
@@ -250,6 +276,7 @@ const names: Row[] = [
       post: { fields: {} }
       blog-posts: { fields: {} }
       blogposts: { fields: {} }
+      errors: { fields: {} }
     `),
     want: [
       'api.yaml:4:3  resources.import  "import" is a reserved word',
@@ -257,6 +284,7 @@ const names: Row[] = [
       `api.yaml:6:3  resources.docs  "docs" collides with the server's own route /docs`,
       'api.yaml:8:3  resources.post  resource "post" collides with resource "posts" (both have the type name Post)',
       'api.yaml:10:3  resources.blogposts  resource "blogposts" collides with resource "blog-posts" (they differ only in case or "-")',
+      'api.yaml:11:3  resources.errors  "errors" would be the type Error, which the generated code needs for itself: choose another name',
     ],
   },
   {
@@ -270,7 +298,7 @@ const names: Row[] = [
           markdone: { on: collection }
     `),
     want: [
-      'api.yaml:9:7  resources.posts.actions.markdone  action "markdone" collides with action "mark-done" (they differ only in case)',
+      'api.yaml:9:7  resources.posts.actions.markdone  action "markdone" collides with action "mark-done" (they differ only in case or "-")',
     ],
   },
 ];

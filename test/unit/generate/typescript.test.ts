@@ -24,7 +24,11 @@ describe('row decoding and encoding', () => {
   it.each([
     [field('title', 'string', { required: true }), 'text(row.title)', 'input.title'],
     [field('body', 'text'), 'orNull(row.body, text)', 'input.body ?? null'],
-    [field('featured', 'boolean', { default: false }), 'flag(row.featured)', 'toFlag(orDefault(input.featured, false))'],
+    [
+      field('featured', 'boolean', { default: false }),
+      'flag(row.featured)',
+      'toFlag(orDefault(input.featured, false))',
+    ],
     [field('meta', 'json'), 'orNull(row.meta, json)', 'toJson(input.meta ?? null)'],
     [field('dueAt', 'datetime'), 'orNull(row.due_at, text)', 'toUtc(input.dueAt ?? null)'],
     [
@@ -40,8 +44,16 @@ describe('row decoding and encoding', () => {
 
 describe('JSON Schemas of fields', () => {
   it.each([
-    [field('title', 'string', { minLength: 1, maxLength: 5 }), { type: 'string', minLength: 1, maxLength: 5 }, { type: ['string', 'null'] }],
-    [field('site', 'string', { format: 'url', required: true }), { type: 'string', format: 'uri' }, { type: 'string', format: 'uri' }],
+    [
+      field('title', 'string', { minLength: 1, maxLength: 5 }),
+      { type: 'string', minLength: 1, maxLength: 5 },
+      { type: ['string', 'null'] },
+    ],
+    [
+      field('site', 'string', { format: 'url', required: true }),
+      { type: 'string', format: 'uri' },
+      { type: 'string', format: 'uri' },
+    ],
     [field('n', 'integer', { min: 0, default: 3 }), { type: 'integer', minimum: 0, default: 3 }, { type: 'integer' }],
     [
       field('s', 'enum', { values: ['x'], nullable: true, description: 'the state' }),
@@ -58,13 +70,22 @@ describe('JSON Schemas of fields', () => {
 
 describe('sample values for generated tests', () => {
   it.each([
-    [field('title', 'string', { minLength: 30, maxLength: 40 }), (v: unknown) => typeof v === 'string' && v.length === 30],
+    [
+      field('title', 'string', { minLength: 30, maxLength: 40 }),
+      (v: unknown) => typeof v === 'string' && v.length === 30,
+    ],
     [field('code', 'string', { maxLength: 3 }), (v: unknown) => v === 'Sam'],
     [field('n', 'integer', { min: 5, max: 9 }), (v: unknown) => v === 5],
     [field('x', 'number', { max: 1 }), (v: unknown) => v === 1],
     [field('s', 'enum', { values: ['a', 'b'] }), (v: unknown) => v === 'b'],
-    [field('p', 'string', { pattern: '^[A-Z][A-Z0-9]{1,9}$' }), (v: unknown) => typeof v === 'string' && /^[A-Z][A-Z0-9]{1,9}$/.test(v)],
-    [field('q', 'string', { pattern: '^a+$', minLength: 3, maxLength: 4 }), (v: unknown) => typeof v === 'string' && /^a{3,4}$/.test(v)],
+    [
+      field('p', 'string', { pattern: '^[A-Z][A-Z0-9]{1,9}$' }),
+      (v: unknown) => typeof v === 'string' && /^[A-Z][A-Z0-9]{1,9}$/.test(v),
+    ],
+    [
+      field('q', 'string', { pattern: '^a+$', minLength: 3, maxLength: 4 }),
+      (v: unknown) => typeof v === 'string' && /^a{3,4}$/.test(v),
+    ],
     [field('r', 'string', { pattern: '^(?!x)x$' }), (v: unknown) => v === undefined],
   ])('%o', (given, valid) => expect(valid(sampleValue(given, 1))).toBe(true));
 });

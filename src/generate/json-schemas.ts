@@ -94,7 +94,8 @@ export function recordSchema(api: Api, resource: Resource): JsonSchema {
 /** POST and PUT bodies: required fields must be present; read-only ones may not be sent. */
 export function inputSchema(api: Api, resource: Resource): JsonSchema {
   const fields = writableFields(resource);
-  const required = fields.filter((f) => f.required).map((f) => f.name);
+  // the owner field defaults to the caller on create and keeps its value on PUT
+  const required = fields.filter((f) => f.required && f.name !== resource.owner).map((f) => f.name);
   return {
     type: 'object',
     properties: Object.fromEntries(fields.map((f) => [f.name, inputFieldSchema(api, f)])),

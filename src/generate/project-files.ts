@@ -9,6 +9,7 @@ export const DEPENDENCIES = {
   'ajv-formats': '^3.0.1',
   'better-sqlite3': '^12.4.1',
   fastify: '^5.6.1',
+  jose: '^6.1.0',
   kysely: '~0.28.8',
   uuid: '^13.0.0',
 } as const;
@@ -34,6 +35,7 @@ export function packageJson(api: Api): object {
       start: 'node --enable-source-maps dist/main.js',
       dev: 'tsx watch src/main.ts',
       typecheck: 'tsc -p tsconfig.json',
+      token: 'tsx src/token.ts',
       test: 'tsx --test test/*.test.ts',
     },
     dependencies: DEPENDENCIES,

@@ -1,4 +1,5 @@
 import type { Api } from '../model.js';
+import { needsTokens } from './access-view.js';
 import type { SqlDialect } from './sql/dialect.js';
 import { resourceView, type ResourceView } from './resource-view.js';
 import { fixtures, type Fixture } from './samples.js';
@@ -16,6 +17,8 @@ export interface ProjectView {
   resources: ResourceView[];
   migrations: { name: string; ident: string }[];
   fixtures: Fixture[];
+  needsTokens: boolean;
+  adminRole: string;
 }
 
 export function projectView(api: Api, source: string, dialects: readonly SqlDialect[]): ProjectView {
@@ -31,5 +34,7 @@ export function projectView(api: Api, source: string, dialects: readonly SqlDial
     resources: api.resources.map((r) => resourceView(api, r, dialects)),
     migrations: [{ name: '0001-initial', ident: 'm0001' }],
     fixtures: fixtures(api),
+    needsTokens: needsTokens(api),
+    adminRole: api.auth.adminRole,
   };
 }

@@ -1,4 +1,6 @@
 import type { Api, Field, Operation, Resource } from '../model.js';
+import { accessRules } from './access-view.js';
+import { actionView, type ActionView } from './action-view.js';
 import {
   inputSchema,
   listQuerySchema,
@@ -9,7 +11,7 @@ import {
 } from './json-schemas.js';
 import { isNotNull, serverFields, writableFields } from './sql/columns.js';
 import type { SqlDialect } from './sql/dialect.js';
-import { resourceStatements } from './sql/statements.js';
+import { ownerColumn, resourceStatements } from './sql/statements.js';
 import {
   codecNames,
   decodeExpression,
@@ -18,6 +20,7 @@ import {
   inputType,
   insertDefault,
   outputType,
+  valueType,
 } from './typescript.js';
 
 /** Everything the templates of one resource print; computed here so that templates hold no logic. */
@@ -55,6 +58,39 @@ export interface ResourceView {
   patch: JsonSchema;
   params: JsonSchema;
   listQuery: JsonSchema;
+  owner?: OwnerView;
+  /** flat copies of `owner`'s flags, for templates (false without an owner) */
+  ownerReadOnly: boolean;
+  ownerWritable: boolean;
+  ownerRequired: boolean;
+  ownerInteger: boolean;
+  accessRules: { key: string; rule: Record<string, unknown> }[];
+  actions: ActionView[];
+  setActions: ActionView[];
+  handlerActions: ActionView[];
+  hasActions: boolean;
+  hasSetActions: boolean;
+  hasHandlerActions: boolean;
+  hasItemHandlers: boolean;
+  actionTypeImports: string;
+  methodGuards: { url: string; allowed: string[] }[];
+}
+
+/** The field that `owner` rules compare with the token subject, as the routes and the store need it. */
+export interface OwnerView {
+  key: string;
+  /** the TypeScript type of the field's value */
+  type: string;
+  /** a field a client writes (else the server sets it, or it is the id) */
+  writable: boolean;
+  readOnly: boolean;
+  required: boolean;
+  /** an integer id: subjects are converted with subjectAsId */
+  integer: boolean;
+  /** the field's value for `scope.caller.subject` */
+  fromSubject: string;
+  /** the column value for `owner: string | null` */
+  valueExpr: string;
 }
 
 export function resourceView(api: Api, resource: Resource, dialects: readonly SqlDialect[]): ResourceView {
@@ -69,7 +105,9 @@ export function resourceView(api: Api, resource: Resource, dialects: readonly Sq
     { key: 'createdAt', expr: 'text(row.created_at)' },
     { key: 'updatedAt', expr: 'text(row.updated_at)' },
   ];
-  const writableParams = writable.map((f) => encodeExpression(f, 'input'));
+  // the owner field may be left out: it defaults to the caller on create and keeps its value on PUT
+  const optionalOwner = (f: Field): Field => (f.name === resource.owner ? { ...f, required: false } : f);
+  const writableParams = writable.map((f) => encodeExpression(optionalOwner(f), 'input'));
   const inputOf = writable.map((f) => ({ key: f.name, expr: inputOfExpression(f) }));
   const perDialect = dialects.map((d) => ({ dialect: d.name, statements: resourceStatements(resource, d) }));
   const statements = (perDialect[0]?.statements ?? []).map((s, i) => ({
@@ -77,6 +115,10 @@ export function resourceView(api: Api, resource: Resource, dialects: readonly Sq
     doc: s.doc,
     sql: Object.fromEntries(perDialect.map((p) => [p.dialect, p.statements[i]?.sql ?? ''])),
   }));
+  const owner = ownerView(api, resource);
+  const actions = resource.actions.map((a) => actionView(api, resource, a));
+  const setActions = actions.filter((a) => a.generated);
+  const handlerActions = actions.filter((a) => !a.generated);
   const refFields = resource.fields.filter((f) => f.ref !== undefined).map((f) => f.name);
   const uniqueFields = resource.fields.filter((f) => f.unique).map((f) => f.name);
 
@@ -103,15 +145,21 @@ export function resourceView(api: Api, resource: Resource, dialects: readonly Sq
       { key: 'createdAt', type: 'string', doc: 'when the record was created (ISO 8601, UTC)' },
       { key: 'updatedAt', type: 'string', doc: 'when the record was last written (ISO 8601, UTC)' },
     ],
-    inputProperties: writable.map((f) => ({ key: f.name, type: inputType(api, f), optional: !f.required })),
+    inputProperties: writable.map((f) => ({
+      key: f.name,
+      type: inputType(api, f),
+      optional: !optionalOwner(f).required,
+    })),
     writeOnlyProperties: resource.fields
       .filter((f) => f.writeOnly)
       .map((f) => ({ key: f.name, type: outputType(api, f) })),
     decoders,
     inputOf,
     writableParams,
-    insertOnlyParams: serverFields(resource).map(insertDefault),
-    codecImports: codecNames([...decoders.map((d) => d.expr), ...writableParams]).join(', '),
+    insertOnlyParams: serverFields(resource).map((f) =>
+      f.name === resource.owner ? 'ownerValue(owner)' : insertDefault(f),
+    ),
+    codecImports: codecNames([...decoders.map((d) => d.expr), ...writableParams, owner?.valueExpr ?? '']).join(', '),
     statements,
     readOnlyNames: ['id', ...resource.fields.filter((f) => f.readOnly).map((f) => f.name), 'createdAt', 'updatedAt'],
     uniqueMessage:
@@ -129,7 +177,58 @@ export function resourceView(api: Api, resource: Resource, dialects: readonly Sq
     patch: patchSchema(api, resource),
     params: paramsSchema(resource),
     listQuery: listQuerySchema(api),
+    ...(owner !== undefined && { owner }),
+    ownerReadOnly: owner?.readOnly ?? false,
+    ownerWritable: owner?.writable ?? false,
+    ownerRequired: owner?.required ?? false,
+    ownerInteger: owner?.integer ?? false,
+    accessRules: accessRules(resource),
+    actions,
+    setActions,
+    handlerActions,
+    hasActions: actions.length > 0,
+    hasSetActions: setActions.length > 0,
+    hasHandlerActions: handlerActions.length > 0,
+    hasItemHandlers: handlerActions.some((a) => a.item),
+    actionTypeImports: [
+      ...(handlerActions.length > 0 ? ['ActionResult'] : []),
+      ...(resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? ['JsonValue'] : []),
+    ].join(', '),
+    methodGuards: methodGuards(resource),
   };
+}
+
+function ownerView(api: Api, resource: Resource): OwnerView | undefined {
+  const column = ownerColumn(resource);
+  if (resource.owner === undefined || column === undefined) return undefined;
+  const field = resource.fields.find((f) => f.name === resource.owner);
+  const type = field === undefined ? idType(resource.id) : valueType(api, field);
+  const integer = type === 'number';
+  return {
+    key: resource.owner,
+    type,
+    writable: field !== undefined && !field.readOnly,
+    readOnly: field?.readOnly ?? false,
+    required: field?.required ?? false,
+    integer,
+    fromSubject: integer ? 'subjectAsId(scope.caller.subject)' : 'scope.caller.subject',
+    valueExpr: integer ? 'owner === null ? null : subjectAsId(owner)' : 'owner',
+  };
+}
+
+/** The methods each known path takes; the others answer 405 with `Allow`. */
+function methodGuards(resource: Resource): { url: string; allowed: string[] }[] {
+  const has = (op: Operation): boolean => resource.operations.includes(op);
+  const collection = [...(has('list') ? ['GET'] : []), ...(has('create') ? ['POST'] : [])];
+  const item = [
+    ...(has('read') ? ['GET'] : []),
+    ...(has('update') ? ['PUT', 'PATCH'] : []),
+    ...(has('delete') ? ['DELETE'] : []),
+  ];
+  return [
+    ...(collection.length > 0 ? [{ url: `/${resource.name}`, allowed: collection }] : []),
+    ...(item.length > 0 ? [{ url: `/${resource.name}/:id`, allowed: item }] : []),
+  ];
 }
 
 /** A stored value as a full input: an optional field that is not nullable reads back as absent, not null. */

@@ -18,6 +18,8 @@ export interface Fixture {
   change?: { field: string; value: JsonValue };
   /** fields the API never returns */
   writeOnly: string[];
+  /** whether POST needs no token */
+  publicCreate: boolean;
 }
 
 const clampInteger = (value: number, field: Field): number =>
@@ -29,13 +31,26 @@ function sizedText(base: string, field: Field): string {
   return base.padEnd(min, 'x').slice(0, max);
 }
 
+/** mulberry32: a small, well-known seeded generator, so that samples are the same on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** A string that matches `pattern` and the field's lengths, varied by `n`; undefined when none is found. */
 function matching(pattern: string, field: Field, n: number): string | undefined {
   const generator = new RandExp(pattern);
   generator.max = 8;
   for (let attempt = 0; attempt < 20; attempt += 1) {
-    // deterministic: every choice is picked by n and the attempt, not by chance
-    generator.randInt = (low, high) => low + ((n + attempt) % (high - low + 1));
+    // deterministic: the same n always gives the same string, different n most likely different ones
+    const random = seededRandom(n * 7919 + attempt);
+    generator.randInt = (low, high) => low + Math.floor(random() * (high - low + 1));
     const value = generator.gen();
     const fits = value.length >= (field.minLength ?? 0) && value.length <= (field.maxLength ?? Infinity);
     if (fits && new RegExp(pattern, 'u').test(value)) return value;
@@ -110,6 +125,7 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
     refs,
     change: changeOf(resource),
     writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
+    publicCreate: resource.access.create.some((term) => term.kind === 'public'),
   };
 }
 

@@ -84,15 +84,33 @@ export function encodeExpression(field: Field, source: string): string {
 
 /** The value a server-set (read-only) field takes on insert: its default, or NULL. */
 export function insertDefault(field: Field): string {
-  if (field.default === undefined) return 'null';
-  if (field.type === 'boolean') return field.default === true ? '1' : '0';
-  if (field.type === 'json') return js(JSON.stringify(field.default));
-  return js(field.default);
+  return field.default === undefined ? 'null' : encodeLiteral(field, field.default);
 }
 
 /** The codec helpers an expression uses, so that a store imports exactly those. */
 export function codecNames(expressions: readonly string[]): string[] {
-  const all = ['text', 'numeric', 'flag', 'json', 'member', 'orNull', 'orDefault', 'toFlag', 'toJson', 'toUtc'];
+  const all = [
+    'text',
+    'numeric',
+    'flag',
+    'json',
+    'member',
+    'orNull',
+    'orDefault',
+    'toFlag',
+    'toJson',
+    'toUtc',
+    'subjectAsId',
+  ];
   const used = all.filter((name) => expressions.some((e) => new RegExp(`\\b${name}\\b`).test(e)));
   return [...new Set(['numeric', 'now', ...used])].sort();
+}
+
+/** A literal of the definition (a `set` or `when` value) as the column value it is stored as. */
+export function encodeLiteral(field: Field, value: unknown): string {
+  if (value === null) return 'null';
+  if (field.type === 'boolean') return value === true ? '1' : '0';
+  if (field.type === 'json') return js(JSON.stringify(value));
+  if (field.type === 'datetime' && typeof value === 'string') return js(new Date(value).toISOString());
+  return js(value);
 }

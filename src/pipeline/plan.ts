@@ -35,12 +35,16 @@ const INFRASTRUCTURE = [
   'src/http/cursor.ts',
   'src/http/etag.ts',
   'src/http/merge-patch.ts',
+  'src/http/methods.ts',
+  'src/auth/verify.ts',
+  'src/auth/authorize.ts',
+  'src/token.ts',
   'src/resources/index.ts',
   'README.md',
   'test/api.test.ts',
 ];
 
-const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'sql.ts', 'store.ts', 'routes.ts'];
+const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'sql.ts', 'store.ts', 'access.ts', 'routes.ts'];
 
 const json = (value: object): string => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -71,13 +75,22 @@ export function plan(api: Api, source: string): PlannedFile[] {
         ...Object.fromEntries(DIALECTS.map((d) => [d.name, createSchema(api, d)])),
       },
     },
-    ...project.resources.flatMap((view) =>
-      RESOURCE_FILES.map((file) => ({
+    ...project.resources.flatMap((view) => {
+      const files = view.hasActions ? [...RESOURCE_FILES, 'actions.ts'] : RESOURCE_FILES;
+      return files.map((file): PlannedFile => ({
         path: `src/resources/${view.kebab}/${file}`,
-        owner: 'generator' as const,
+        owner: 'generator',
         template: `resource/${file}.hbs`,
         context: view,
+      }));
+    }),
+    ...project.resources
+      .filter((view) => view.hasHandlerActions)
+      .map((view): PlannedFile => ({
+        path: `src/handlers/${view.kebab}.ts`,
+        owner: 'user',
+        template: 'project/src/handlers.ts.hbs',
+        context: view,
       })),
-    ),
   ];
 }

@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import { generateFresh, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import { as, SECRET, token } from '../helpers/tokens.js';
 
 /** The task tracker: integer ids, no prefix, and every onDelete rule, over real HTTP. */
 let server: RunningServer;
 let api: string;
+/** as the administrator: access rules have their own suite (guards.test.ts) */
+let http: ReturnType<typeof as>;
 
 beforeAll(async () => {
   const dir = await generateFresh(`${ROOT}/examples/tasks.yaml`, 'e2e-tasks');
   await typecheckAndBuild(dir);
-  server = await startServer(dir, { DATABASE_URL: 'sqlite:./data/e2e.db' });
+  server = await startServer(dir, { DATABASE_URL: 'sqlite:./data/e2e.db', JWT_SECRET: SECRET });
   api = server.url;
+  http = as(await token('admin-1', { roles: ['admin'] }));
 });
 
 afterAll(async () => {
@@ -145,8 +149,13 @@ describe('operations switched off', () => {
     const task = await create('/tasks', { projectId: p.id, title: 'Logged' });
     const entry = await create('/activity', { taskId: task.id, message: 'hello' });
     expect((await http('GET', `${api}/activity/${entry.id}`)).status).toBe(200);
-    expect((await http('PATCH', `${api}/activity/${entry.id}`, { message: 'changed' })).status).not.toBe(200);
-    expect((await http('DELETE', `${api}/activity/${entry.id}`)).status).not.toBe(204);
+    const patch = await http('PATCH', `${api}/activity/${entry.id}`, { message: 'changed' });
+    expect(patch.status).toBe(405);
+    expect(patch.headers.get('allow')).toBe('GET, HEAD');
+    expect((await http('DELETE', `${api}/activity/${entry.id}`)).status).toBe(405);
+    const collection = await http('DELETE', `${api}/activity`);
+    expect(collection.status).toBe(405);
+    expect(collection.headers.get('allow')).toBe('GET, HEAD, POST');
     expect((await http('GET', `${api}/activity/${entry.id}`)).body).toMatchObject({ message: 'hello' });
   });
 });

@@ -14,6 +14,8 @@ export interface SqlDialect {
   /** a literal for a DEFAULT clause, escaped */
   literal(value: JsonValue, field: Field): string;
   onDelete(action: OnDelete): string;
+  /** `a` equals `b`, NULL equal to NULL */
+  nullSafeEquals(a: string, b: string): string;
 }
 
 const quote = (s: string): string => `'${s.replaceAll("'", "''")}'`;
@@ -44,4 +46,5 @@ export const sqlite: SqlDialect = {
     return quote(String(value));
   },
   onDelete: (action) => ({ restrict: 'RESTRICT', cascade: 'CASCADE', setNull: 'SET NULL' })[action],
+  nullSafeEquals: (a, b) => `${a} IS ${b}`,
 };

@@ -1,11 +1,9 @@
-import type { Resource } from '../../model.js';
+import type { Action, Field, Resource } from '../../model.js';
 import { serverFields, writableFields } from './columns.js';
 import type { SqlDialect } from './dialect.js';
 
-export type StatementKey = 'get' | 'listFirst' | 'listAfter' | 'insert' | 'update' | 'delete';
-
 export interface StatementText {
-  key: StatementKey;
+  key: string;
   doc: string;
   sql: string;
 }
@@ -16,18 +14,34 @@ function parameters(d: SqlDialect): () => string {
   return () => d.param(++n);
 }
 
+/** The column an `owner` rule compares with the token subject, if the resource has one. */
+export function ownerColumn(resource: Resource): string | undefined {
+  if (resource.owner === undefined) return undefined;
+  if (resource.owner === 'id') return 'id';
+  return resource.fields.find((f) => f.name === resource.owner)?.column;
+}
+
 /**
- * The data-access statements of one resource. Parameter order is the same in every dialect:
+ * The data-access statements of one resource. Parameter order is the same in every dialect, and `owner`
+ * (the subject a request is restricted to, or NULL for none) follows the id wherever the resource has an owner:
+ * - get, delete: [id, owner?]
  * - insert: [id (uuid ids only), …writable fields, …server fields, createdAt, updatedAt]
- * - update: […writable fields, updatedAt, id, expected version or null]
+ * - update: […writable fields, updatedAt, id, owner?, expected version or NULL]
+ * - listFirst: [limit]; listAfter: [after, limit]; listFirstOwned: [owner, limit]; listAfterOwned: [owner, after, limit]
+ * - an action: […set values, updatedAt, id, owner?, …when values]
  */
 export function resourceStatements(resource: Resource, d: SqlDialect): StatementText[] {
   const table = d.ident(resource.table);
   const id = d.ident('id');
   const version = d.ident('version');
+  const owner = ownerColumn(resource);
   const selectList = ['id', ...resource.fields.map((f) => f.column), 'created_at', 'updated_at', 'version']
     .map((c) => d.ident(c))
     .join(', ');
+  /** `AND owner IS coalesce(?, owner)`: a NULL parameter leaves the statement unrestricted */
+  const ownerGuard = (next: () => string): string =>
+    owner === undefined ? '' : ` AND ${d.nullSafeEquals(d.ident(owner), `coalesce(${next()}, ${d.ident(owner)})`)}`;
+  const byId = (next: () => string): string => `${id} = ${next()}${ownerGuard(next)}`;
 
   const insertColumns = [
     ...(resource.id === 'uuid' ? ['id'] : []),
@@ -42,19 +56,20 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
     `VALUES (${insertColumns.map(() => insertParam()).join(', ')}) RETURNING ${selectList}`;
 
   const updateParam = parameters(d);
-  const assignments = [...writableFields(resource).map((f) => f.column), 'updated_at'].map(
-    (c) => `${d.ident(c)} = ${updateParam()}`,
+  // an owner field left out of a PUT keeps its owner (NULL parameter)
+  const assignments = [...writableFields(resource).map((f) => f.column), 'updated_at'].map((c) =>
+    c === owner ? `${d.ident(c)} = coalesce(${updateParam()}, ${d.ident(c)})` : `${d.ident(c)} = ${updateParam()}`,
   );
   const update =
     `UPDATE ${table} SET ${assignments.join(', ')}, ${version} = ${version} + 1 ` +
-    `WHERE ${id} = ${updateParam()} AND ${version} = coalesce(${updateParam()}, ${version}) RETURNING ${selectList}`;
+    `WHERE ${byId(updateParam)} AND ${version} = coalesce(${updateParam()}, ${version}) RETURNING ${selectList}`;
 
-  const one = parameters(d);
+  const get = parameters(d);
+  const remove = parameters(d);
   const first = parameters(d);
   const after = parameters(d);
-  const remove = parameters(d);
-  return [
-    { key: 'get', doc: 'one record by id', sql: `SELECT ${selectList} FROM ${table} WHERE ${id} = ${one()}` },
+  const statements: StatementText[] = [
+    { key: 'get', doc: 'one record by id', sql: `SELECT ${selectList} FROM ${table} WHERE ${byId(get)}` },
     {
       key: 'listFirst',
       doc: 'the first page, in id order',
@@ -67,6 +82,62 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
     },
     { key: 'insert', doc: 'a new record', sql: insert },
     { key: 'update', doc: 'every writable field, guarded by an optional expected version', sql: update },
-    { key: 'delete', doc: 'one record by id', sql: `DELETE FROM ${table} WHERE ${id} = ${remove()}` },
+    { key: 'delete', doc: 'one record by id', sql: `DELETE FROM ${table} WHERE ${byId(remove)}` },
   ];
+  if (owner !== undefined) {
+    const ownedFirst = parameters(d);
+    const ownedAfter = parameters(d);
+    const column = d.ident(owner);
+    statements.push(
+      {
+        key: 'listFirstOwned',
+        doc: "the first page of one owner's records",
+        sql: `SELECT ${selectList} FROM ${table} WHERE ${column} = ${ownedFirst()} ORDER BY ${id} LIMIT ${ownedFirst()}`,
+      },
+      {
+        key: 'listAfterOwned',
+        doc: "the page of one owner's records after a cursor",
+        sql: `SELECT ${selectList} FROM ${table} WHERE ${column} = ${ownedAfter()} AND ${id} > ${ownedAfter()} ORDER BY ${id} LIMIT ${ownedAfter()}`,
+      },
+    );
+  }
+  for (const action of resource.actions.filter((a) => a.set.length > 0)) {
+    statements.push(actionStatement(resource, action, d, selectList, byId));
+  }
+  return statements;
+}
+
+/** The single UPDATE of a `set` action: its `when` is part of the WHERE clause, so check and write are atomic. */
+function actionStatement(
+  resource: Resource,
+  action: Action,
+  d: SqlDialect,
+  selectList: string,
+  byId: (next: () => string) => string,
+): StatementText {
+  const next = parameters(d);
+  const column = (name: string): string => d.ident(fieldNamed(resource, name).column);
+  const assignments = [...action.set.map((s) => column(s.field)), d.ident('updated_at')].map((c) => `${c} = ${next()}`);
+  const where = [byId(next), ...action.when.map((w) => whenCondition(column(w.field), w.values, next))];
+  const version = d.ident('version');
+  return {
+    key: action.names.camel,
+    doc: `the ${action.name} action: ${action.set.map((s) => s.field).join(', ')} set where ${action.when.map((w) => w.field).join(', ') || 'the record exists'}`,
+    sql:
+      `UPDATE ${d.ident(resource.table)} SET ${assignments.join(', ')}, ${version} = ${version} + 1 ` +
+      `WHERE ${where.join(' AND ')} RETURNING ${selectList}`,
+  };
+}
+
+function whenCondition(column: string, values: readonly unknown[], next: () => string): string {
+  const listed = values.filter((v) => v !== null);
+  const inList = listed.length === 0 ? undefined : `${column} IN (${listed.map(() => next()).join(', ')})`;
+  if (listed.length === values.length) return inList ?? 'FALSE';
+  return inList === undefined ? `${column} IS NULL` : `(${inList} OR ${column} IS NULL)`;
+}
+
+export function fieldNamed(resource: Resource, name: string): Field {
+  const field = resource.fields.find((f) => f.name === name);
+  if (field === undefined) throw new Error(`no field ${name} in ${resource.name}: the definition was not validated`);
+  return field;
 }

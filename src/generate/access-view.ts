@@ -1,0 +1,29 @@
+import type { AccessRule, Api, Resource } from '../model.js';
+
+/** An access rule as the generated `AccessRule` object literal (see the generated auth/authorize.ts). */
+export function ruleObject(rule: AccessRule): Record<string, unknown> {
+  const roles = rule.flatMap((term) => (term.kind === 'role' ? [term.role] : []));
+  return {
+    ...(rule.some((t) => t.kind === 'public') && { public: true }),
+    ...(rule.some((t) => t.kind === 'authenticated') && { authenticated: true }),
+    ...(roles.length > 0 && { roles }),
+    ...(rule.some((t) => t.kind === 'owner') && { owner: true }),
+  };
+}
+
+/** Every rule of a resource, operations and actions alike, keyed as the routes name them. */
+export function accessRules(resource: Resource): { key: string; rule: Record<string, unknown> }[] {
+  return [
+    ...resource.operations.map((op) => ({ key: op, rule: ruleObject(resource.access[op]) })),
+    ...resource.actions.map((a) => ({ key: a.names.camel, rule: ruleObject(a.access) })),
+  ];
+}
+
+/** Whether any rule of the API needs a token, so that the server refuses to start without a way to verify one. */
+export function needsTokens(api: Api): boolean {
+  return api.resources.some(
+    (r) =>
+      r.operations.some((op) => !r.access[op].some((t) => t.kind === 'public')) ||
+      r.actions.some((a) => !a.access.some((t) => t.kind === 'public')),
+  );
+}

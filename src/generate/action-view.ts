@@ -1,0 +1,59 @@
+import type { Action, Api, Field, Resource } from '../model.js';
+import { inputFieldSchema, type JsonSchema } from './json-schemas.js';
+import { fieldNamed } from './sql/statements.js';
+import { encodeLiteral, inputType } from './typescript.js';
+
+/** What the templates print for one action. */
+export interface ActionView {
+  name: string;
+  camel: string;
+  pascal: string;
+  item: boolean;
+  path: string;
+  doc: string;
+  /** a `set` action runs one generated UPDATE; the others call a handler in a user-owned file */
+  generated: boolean;
+  inputProperties: { key: string; type: string; optional: boolean }[];
+  hasInput: boolean;
+  inputSchema: JsonSchema;
+  /** expressions of the UPDATE's parameters before the id, and after it (when values) */
+  setParams: string[];
+  whenParams: string[];
+  /** the 409 detail when `when` fails: names each condition */
+  whenText: string;
+  whenFields: string[];
+}
+
+export function actionView(api: Api, resource: Resource, action: Action): ActionView {
+  const path = action.on === 'item' ? `/${resource.name}/:id/${action.name}` : `/${resource.name}/${action.name}`;
+  const field = (name: string): Field => fieldNamed(resource, name);
+  const required = action.input.filter((f) => f.required).map((f) => f.name);
+  return {
+    name: action.name,
+    camel: action.names.camel,
+    pascal: action.names.pascal,
+    item: action.on === 'item',
+    path,
+    doc: action.description ?? `POST ${path.replace(':id', '{id}')}`,
+    generated: action.set.length > 0,
+    inputProperties: action.input.map((f) => ({ key: f.name, type: inputType(api, f), optional: !f.required })),
+    hasInput: action.input.length > 0,
+    inputSchema: {
+      type: 'object',
+      properties: Object.fromEntries(action.input.map((f) => [f.name, inputFieldSchema(api, f)])),
+      ...(required.length > 0 && { required }),
+      additionalProperties: false,
+    },
+    setParams: action.set.map((s) => (s.value.kind === 'now' ? 'at' : encodeLiteral(field(s.field), s.value.value))),
+    whenParams: action.when.flatMap((w) =>
+      w.values.filter((v) => v !== null).map((v) => encodeLiteral(field(w.field), v)),
+    ),
+    whenText: action.when
+      .map(
+        (w) =>
+          `${w.field} ${w.values.length === 1 ? 'to be' : 'to be one of'} ${w.values.map((v) => JSON.stringify(v)).join(', ')}`,
+      )
+      .join(' and '),
+    whenFields: action.when.map((w) => w.field),
+  };
+}

@@ -2,28 +2,57 @@
 // `npm start`: generate examples/blog.yaml into .demo/blog and serve it on SQLite at http://127.0.0.1:3000.
 // The demo project resolves its dependencies from this repository's node_modules, so no second install is needed.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const definition = process.argv[2] ?? 'examples/blog.yaml';
-const out = '.demo/blog';
+const project = `${root}.demo/blog`;
+// a development secret, made up for this run unless one is set: never use it in production
+const env = { ...process.env, JWT_SECRET: process.env.JWT_SECRET || randomBytes(32).toString('hex') };
+env.PORT ??= '3000';
+env.HOST ??= '127.0.0.1';
 
 function step(args, cwd = root) {
-  const result = spawnSync(process.execPath, args, { cwd, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], env });
+  if (result.status !== 0) {
+    process.stdout.write(result.stdout);
+    process.exit(result.status ?? 1);
+  }
+  return result.stdout.toString();
 }
 
 step(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
-step(['bin/restsmith.js', 'generate', definition, '--out', out]);
-step([`${root}node_modules/typescript7/bin/tsc`, '-p', 'tsconfig.build.json'], `${root}${out}`);
-
-console.log(
-  `\nServing ${definition} from ${out} — try: curl http://127.0.0.1:${process.env.PORT ?? 3000}/api/v1/healthz\n`,
+process.stdout.write(
+  step(['bin/restsmith.js', 'generate', definition, '--out', project]).split('\n').slice(-2).join('\n'),
 );
+step([`${root}node_modules/typescript7/bin/tsc`, '-p', 'tsconfig.build.json'], project);
+const token = step(
+  [
+    `${root}node_modules/tsx/dist/cli.mjs`,
+    'src/token.ts',
+    '--sub',
+    'demo-admin',
+    '--roles',
+    'admin',
+    '--expires',
+    '12h',
+  ],
+  project,
+).trim();
+
+console.log(`
+Serving ${definition} from .demo/blog at http://${env.HOST}:${env.PORT}/api/v1 (its routes: .demo/blog/README.md)
+An administrator token for this run (12 hours):
+
+  TOKEN=${token}
+
+  curl http://${env.HOST}:${env.PORT}/api/v1/users -H "authorization: Bearer $TOKEN"
+`);
 const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
-  cwd: `${root}${out}`,
+  cwd: project,
   stdio: 'inherit',
-  env: { ...process.env, PORT: process.env.PORT ?? '3000', HOST: process.env.HOST ?? '127.0.0.1' },
+  env,
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

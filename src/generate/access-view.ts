@@ -27,3 +27,16 @@ export function needsTokens(api: Api): boolean {
       r.actions.some((a) => !a.access.some((t) => t.kind === 'public')),
   );
 }
+
+/** A rule as the generated README shows it: `admin, owner`. */
+export function ruleText(rule: AccessRule): string {
+  return rule.map((term) => (term.kind === 'role' ? term.role : term.kind)).join(', ');
+}
+
+/** Who may do what, for the generated README: one row per operation and action. */
+export function accessSummary(resource: Resource): { what: string; who: string }[] {
+  return [
+    ...resource.operations.map((op) => ({ what: op, who: ruleText(resource.access[op]) })),
+    ...resource.actions.map((a) => ({ what: `${a.name} (action)`, who: ruleText(a.access) })),
+  ];
+}

@@ -10,6 +10,8 @@ export interface ActionView {
   pascal: string;
   item: boolean;
   path: string;
+  /** the path as documentation writes it: `/posts/{id}/publish` */
+  displayPath: string;
   doc: string;
   /** a `set` action runs one generated UPDATE; the others call a handler in a user-owned file */
   generated: boolean;
@@ -34,6 +36,7 @@ export function actionView(api: Api, resource: Resource, action: Action): Action
     pascal: action.names.pascal,
     item: action.on === 'item',
     path,
+    displayPath: path.replace(':id', '{id}'),
     doc: action.description ?? `POST ${path.replace(':id', '{id}')}`,
     generated: action.set.length > 0,
     inputProperties: action.input.map((f) => ({ key: f.name, type: inputType(api, f), optional: !f.required })),

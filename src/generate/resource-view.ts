@@ -1,5 +1,5 @@
 import type { Api, Field, Operation, Resource } from '../model.js';
-import { accessRules } from './access-view.js';
+import { accessRules, accessSummary } from './access-view.js';
 import { actionView, type ActionView } from './action-view.js';
 import {
   inputSchema,
@@ -65,6 +65,7 @@ export interface ResourceView {
   ownerRequired: boolean;
   ownerInteger: boolean;
   accessRules: { key: string; rule: Record<string, unknown> }[];
+  accessSummary: { what: string; who: string }[];
   actions: ActionView[];
   setActions: ActionView[];
   handlerActions: ActionView[];
@@ -183,6 +184,7 @@ export function resourceView(api: Api, resource: Resource, dialects: readonly Sq
     ownerRequired: owner?.required ?? false,
     ownerInteger: owner?.integer ?? false,
     accessRules: accessRules(resource),
+    accessSummary: accessSummary(resource),
     actions,
     setActions,
     handlerActions,

@@ -143,6 +143,34 @@ describe('field types', () => {
   });
 });
 
+describe('owner scoping', () => {
+  it("lists only the caller's own tasks where the rule admits them only as owner, and every task for a manager", async () => {
+    const p = await project();
+    const member = (subject: string) => token(subject, { roles: ['member'] }).then(as);
+    const ann = await member('ann');
+    const ben = await member('ben');
+    for (const title of ['a1', 'a2', 'a3'])
+      expect((await ann('POST', `${api}/tasks`, { projectId: p.id, title })).status).toBe(201);
+    expect((await ben('POST', `${api}/tasks`, { projectId: p.id, title: 'b1' })).status).toBe(201);
+    const listed = async (caller: ReturnType<typeof as>, query = '') =>
+      ((await caller('GET', `${api}/tasks?limit=200${query}`)).body as { items: Rec[] }).items;
+    const mine = await listed(ann);
+    expect(mine.map((t) => t.title).sort()).toEqual(['a1', 'a2', 'a3']);
+    expect(mine.every((t) => t.reporterId === 'ann')).toBe(true);
+    // the owner's pages hold only the owner's records, cursor after cursor
+    const page = (await ann('GET', `${api}/tasks?limit=2`)).body as { items: Rec[]; nextCursor: string };
+    const next = (await ann('GET', `${api}/tasks?limit=2&cursor=${page.nextCursor}`)).body as {
+      items: Rec[];
+      nextCursor: null;
+    };
+    expect([...page.items, ...next.items].map((t) => t.title).sort()).toEqual(['a1', 'a2', 'a3']);
+    expect(next.nextCursor).toBeNull();
+    const manager = as(await token('mia', { roles: ['manager'] }));
+    const all = await listed(manager);
+    expect(all.map((t) => t.title)).toEqual(expect.arrayContaining(['a1', 'a2', 'a3', 'b1']));
+  });
+});
+
 describe('operations switched off', () => {
   it('activity has no update or delete routes', async () => {
     const p = await project();

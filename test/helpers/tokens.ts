@@ -34,19 +34,26 @@ export function unsignedToken(subject: string, roles: string[] = []): string {
   return `${part({ alg: 'none', typ: 'JWT' })}.${part({ sub: subject, roles, iat: now, exp: now + 600 })}.`;
 }
 
+export interface KeyPair {
+  /** the public key, for a JWKS */
+  jwk: JWK;
+  /** a token signed with the private key */
+  sign: (subject: string, options?: Pick<TokenOptions, 'roles' | 'issuer' | 'audience'>) => Promise<string>;
+}
+
 /** A key pair whose public half is served as a JWKS, and tokens signed with the private half. */
-export async function keyPair(
-  alg: 'RS256' | 'ES256',
-  kid: string,
-): Promise<{ jwk: JWK; sign: (subject: string, roles?: string[]) => Promise<string> }> {
+export async function keyPair(alg: 'RS256' | 'ES256', kid: string): Promise<KeyPair> {
   const { publicKey, privateKey } = await generateKeyPair(alg);
   const jwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
-  const sign = (subject: string, roles: string[] = []): Promise<string> =>
-    new SignJWT({ roles })
+  const sign: KeyPair['sign'] = (subject, options = {}) => {
+    let jwt = new SignJWT({ roles: options.roles ?? [] })
       .setProtectedHeader({ alg, kid })
       .setSubject(subject)
-      .setExpirationTime('10m')
-      .sign(privateKey);
+      .setExpirationTime('10m');
+    if (options.issuer !== undefined) jwt = jwt.setIssuer(options.issuer);
+    if (options.audience !== undefined) jwt = jwt.setAudience(options.audience);
+    return jwt.sign(privateKey);
+  };
   return { jwk, sign };
 }
 

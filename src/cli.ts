@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { describeChanges, generate } from './commands/generate.js';
+import { describeChanges, generate, type GenerateOptions } from './commands/generate.js';
 import { definitionJsonSchema } from './definition/json-schema.js';
 import { starterDefinition } from './definition/starter.js';
 import { UserError } from './errors.js';
@@ -46,12 +46,27 @@ function program(out: Print): Command {
     .description('generate or regenerate a project from a definition')
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
     .option('-o, --out <dir>', 'target directory (default: ./<name>)')
-    .option('--dry-run', 'print the plan, write nothing')
-    .action(async (file: string, options: { out?: string; dryRun?: boolean }) => {
-      const { outDir, changes } = await generate(file, options);
-      for (const line of describeChanges(changes)) out(line);
-      const written = changes.filter((c) => c.kind === 'create' || c.kind === 'update').length;
-      out(options.dryRun ? `dry run: nothing written to ${outDir}` : `wrote ${written} files to ${outDir}`);
+    .option('--dry-run', 'print the plan (create / update / unchanged / delete / conflict / migration), write nothing')
+    .option('--check', 'write nothing; exit 1 if the target is not exactly what generate would write')
+    .option('--force', 'overwrite generator-owned files that were edited by hand (user-owned files: never)')
+    .option('--allow-data-loss', 'permit a migration that drops a table or column or narrows a type')
+    .action(async (file: string, options: GenerateOptions) => {
+      const result = await generate(file, options);
+      const pending = result.changes.filter((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
+      if (options.check) {
+        for (const c of pending) out(`${c.kind.padEnd(9)} ${c.path}`);
+        if (pending.length > 0 || result.migration !== undefined) {
+          throw new UserError(`${result.outDir} is not what generate would write (${pending.length} files differ)`);
+        }
+        out(`${result.outDir} is up to date`);
+        return;
+      }
+      for (const line of describeChanges(result)) out(line);
+      out(
+        options.dryRun
+          ? `dry run: nothing written to ${result.outDir}`
+          : `wrote ${pending.length} files to ${result.outDir}`,
+      );
     });
 
   cli

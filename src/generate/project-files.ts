@@ -58,16 +58,21 @@ const compilerOptions = {
   types: ['node'],
 };
 
-/** tsconfig.json type-checks sources and tests; tsconfig.build.json compiles the server into dist/. */
-export const tsconfig = (): object => ({
+/**
+ * tsconfig.json type-checks sources and tests; tsconfig.build.json compiles the server into dist/.
+ * Orphaned user-owned files (their resource or actions are gone) are left out of both until the user deletes them.
+ */
+export const tsconfig = (orphans: readonly string[]): object => ({
   compilerOptions: { ...compilerOptions, noEmit: true },
   include: ['src', 'test'],
+  ...(orphans.length > 0 && { exclude: orphans }),
 });
 
-export const tsconfigBuild = (): object => ({
+export const tsconfigBuild = (orphans: readonly string[]): object => ({
   extends: './tsconfig.json',
   compilerOptions: { noEmit: false, rootDir: 'src', outDir: 'dist', sourceMap: true },
   include: ['src'],
+  ...(orphans.length > 0 && { exclude: orphans }),
 });
 
 /** The same formatting restsmith applies to what it writes, so that users' tools agree with it. */

@@ -21,7 +21,12 @@ export interface ProjectView {
   adminRole: string;
 }
 
-export function projectView(api: Api, source: string, dialects: readonly SqlDialect[]): ProjectView {
+export function projectView(
+  api: Api,
+  context: { source: string; migrations: readonly string[]; orphanHandlers: ReadonlyMap<string, readonly string[]> },
+  dialects: readonly SqlDialect[],
+): ProjectView {
+  const { source } = context;
   return {
     name: api.name,
     version: api.version,
@@ -31,8 +36,10 @@ export function projectView(api: Api, source: string, dialects: readonly SqlDial
     defaultDatabaseUrl: `sqlite:./data/${api.name}.db`,
     bodyLimit: api.limits.bodySize,
     pageSize: api.limits.pageSize,
-    resources: api.resources.map((r) => resourceView(api, r, dialects)),
-    migrations: [{ name: '0001-initial', ident: 'm0001' }],
+    resources: api.resources.map((r) =>
+      resourceView(api, r, dialects, context.orphanHandlers.get(r.names.kebab) ?? []),
+    ),
+    migrations: context.migrations.map((name) => ({ name, ident: `m${name.slice(0, 4)}` })),
     fixtures: fixtures(api),
     needsTokens: needsTokens(api),
     adminRole: api.auth.adminRole,

@@ -75,6 +75,8 @@ export interface ResourceView {
   hasItemHandlers: boolean;
   actionTypeImports: string;
   methodGuards: { url: string; allowed: string[] }[];
+  /** handlers in the user-owned file whose actions were removed: typed so that they still compile */
+  orphanHandlers: string[];
 }
 
 /** The field that `owner` rules compare with the token subject, as the routes and the store need it. */
@@ -94,7 +96,12 @@ export interface OwnerView {
   valueExpr: string;
 }
 
-export function resourceView(api: Api, resource: Resource, dialects: readonly SqlDialect[]): ResourceView {
+export function resourceView(
+  api: Api,
+  resource: Resource,
+  dialects: readonly SqlDialect[],
+  orphanHandlers: readonly string[] = [],
+): ResourceView {
   const { names } = resource;
   const lower = resource.typeName.charAt(0).toLowerCase() + resource.typeName.slice(1);
   const path = `/${resource.name}`;
@@ -197,6 +204,7 @@ export function resourceView(api: Api, resource: Resource, dialects: readonly Sq
       ...(resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? ['JsonValue'] : []),
     ].join(', '),
     methodGuards: methodGuards(resource),
+    orphanHandlers: [...orphanHandlers],
   };
 }
 

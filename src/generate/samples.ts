@@ -1,5 +1,6 @@
 import RandExp from 'randexp';
 import type { Api, Field, JsonValue, Resource } from '../model.js';
+import { snapshotOf } from '../migrate/snapshot.js';
 import { dependencyOrder } from './sql/ddl.js';
 import { writableFields } from './sql/columns.js';
 
@@ -96,7 +97,10 @@ export function sampleValue(field: Field, n: number): JsonValue | undefined {
 export function fixtures(api: Api): Fixture[] {
   const creatable = new Set<string>();
   const result: Fixture[] = [];
-  for (const resource of dependencyOrder(api.resources)) {
+  const ordered = dependencyOrder(snapshotOf(api).tables).flatMap((t) =>
+    api.resources.filter((r) => r.name === t.resource),
+  );
+  for (const resource of ordered) {
     const fixture = fixtureOf(resource, creatable);
     if (fixture === undefined) continue;
     creatable.add(resource.name);

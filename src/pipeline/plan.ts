@@ -1,5 +1,5 @@
 import type { Api } from '../model.js';
-import { createSchema } from '../generate/sql/ddl.js';
+import type { PlannedMigration } from '../migrate/plan-migration.js';
 import { sqlite, type SqlDialect } from '../generate/sql/dialect.js';
 import { packageJson, PRETTIER_OPTIONS, tsconfig, tsconfigBuild } from '../generate/project-files.js';
 import { projectView } from '../generate/project-view.js';
@@ -48,33 +48,50 @@ const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'sql.ts', 'store.ts', 'access.
 
 const json = (value: object): string => `${JSON.stringify(value, null, 2)}\n`;
 
+/** What plan needs to know of the target besides the definition. */
+export interface PlanContext {
+  /** the definition's file name, for headers */
+  source: string;
+  /** every migration, already written or new, in order */
+  migrations: readonly string[];
+  /** the migration this run adds, if the data model changed */
+  newMigration?: PlannedMigration;
+  /** user-owned files whose resource or actions are gone: kept, but left out of compilation */
+  orphanFiles: readonly string[];
+  /** per collection, handlers in its user-owned file whose actions are gone */
+  orphanHandlers: ReadonlyMap<string, readonly string[]>;
+}
+
 /** Every file of the generated project, with its owner and how to make it. */
-export function plan(api: Api, source: string): PlannedFile[] {
-  const project = projectView(api, source, DIALECTS);
-  const generated = (path: string, context: object = project): PlannedFile => ({
+export function plan(api: Api, context: PlanContext): PlannedFile[] {
+  const project = projectView(api, context, DIALECTS);
+  const generated = (path: string, view: object = project): PlannedFile => ({
     path,
     owner: 'generator',
     template: `project/${path}.hbs`,
-    context,
+    context: view,
   });
+  const migration = context.newMigration;
   return [
     { path: 'package.json', owner: 'generator', content: json(packageJson(api)) },
-    { path: 'tsconfig.json', owner: 'generator', content: json(tsconfig()) },
-    { path: 'tsconfig.build.json', owner: 'generator', content: json(tsconfigBuild()) },
+    { path: 'tsconfig.json', owner: 'generator', content: json(tsconfig(context.orphanFiles)) },
+    { path: 'tsconfig.build.json', owner: 'generator', content: json(tsconfigBuild(context.orphanFiles)) },
     { path: '.prettierrc.json', owner: 'generator', content: json(PRETTIER_OPTIONS) },
     { path: '.gitignore', owner: 'user', template: 'project/gitignore.hbs', context: project },
     { path: 'src/main.ts', owner: 'user', template: 'project/src/main.ts.hbs', context: project },
+    { path: 'src/hooks.ts', owner: 'user', template: 'project/src/hooks.ts.hbs', context: project },
     ...INFRASTRUCTURE.map((path) => generated(path)),
     generated('src/db/migrations/index.ts'),
-    {
-      path: 'src/db/migrations/0001-initial.ts',
-      owner: 'migration',
-      template: 'project/src/db/migrations/migration.ts.hbs',
-      context: {
-        summary: 'Creates the schema of the first version of the definition.',
-        ...Object.fromEntries(DIALECTS.map((d) => [d.name, createSchema(api, d)])),
-      },
-    },
+    ...(migration === undefined
+      ? []
+      : [
+          {
+            path: `src/db/migrations/${migration.name}.ts`,
+            owner: 'migration' as const,
+            template: 'project/src/db/migrations/migration.ts.hbs',
+            context: migration,
+          },
+        ]),
     ...project.resources.flatMap((view) => {
       const files = view.hasActions ? [...RESOURCE_FILES, 'actions.ts'] : RESOURCE_FILES;
       return files.map((file): PlannedFile => ({
@@ -87,10 +104,12 @@ export function plan(api: Api, source: string): PlannedFile[] {
     ...project.resources
       .filter((view) => view.hasHandlerActions)
       .map((view): PlannedFile => ({
-        path: `src/handlers/${view.kebab}.ts`,
+        path: handlersPath(view.kebab),
         owner: 'user',
         template: 'project/src/handlers.ts.hbs',
         context: view,
       })),
   ];
 }
+
+export const handlersPath = (kebab: string): string => `src/handlers/${kebab}.ts`;

@@ -1,48 +1,25 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Owner } from './plan.js';
-import type { RenderedFile } from './render.js';
+import type { Change } from './compare.js';
+import { MANIFEST, manifestContent, type Manifest } from './manifest.js';
 
-export type ChangeKind = 'create' | 'update' | 'unchanged' | 'keep';
-
-export interface Change {
-  path: string;
-  owner: Owner;
-  kind: ChangeKind;
-  content: string;
-}
-
-export const MANIFEST = '.restsmith/manifest.json';
-
-/** Compares what generate would write with what the target directory holds. */
-export function compare(outDir: string, files: readonly RenderedFile[]): Change[] {
-  return files.map((file) => {
-    const target = join(outDir, file.path);
-    if (!existsSync(target)) return { ...file, kind: 'create' };
-    // user-owned files and migrations are created once and never rewritten
-    if (file.owner !== 'generator') return { ...file, kind: 'keep' };
-    return { ...file, kind: readFileSync(target, 'utf8') === file.content ? 'unchanged' : 'update' };
-  });
-}
-
-/** Writes every created or updated file, each through a temporary file and a rename, then the manifest. */
-export function apply(outDir: string, changes: readonly Change[], generatorVersion: string): void {
+/**
+ * Writes a run's changes: every file through a temporary file and a rename, so that a run killed midway leaves
+ * each file old or new (never half-written), and the manifest last, so that the next run finishes the job.
+ * Conflicts are written only when forced.
+ */
+export function apply(outDir: string, changes: readonly Change[], manifest: Manifest, force: boolean): void {
   for (const change of changes) {
-    if (change.kind === 'create' || change.kind === 'update')
-      writeAtomically(join(outDir, change.path), change.content);
+    const target = join(outDir, change.path);
+    const forced = change.kind === 'conflict' && force;
+    if (change.kind === 'delete' || (forced && change.content === undefined)) {
+      rmSync(target, { force: true });
+      afterWrite();
+    } else if (change.content !== undefined && (forced || ['create', 'update', 'grow'].includes(change.kind))) {
+      writeAtomically(target, change.content);
+    }
   }
-  writeAtomically(join(outDir, MANIFEST), manifest(changes, generatorVersion));
-}
-
-/** The record of what restsmith wrote: the hash of every generator-owned file, to tell hand edits apart. */
-function manifest(changes: readonly Change[], generatorVersion: string): string {
-  const files = Object.fromEntries(
-    changes
-      .filter((c) => c.owner === 'generator')
-      .map((c) => [c.path, createHash('sha256').update(c.content).digest('hex')]),
-  );
-  return `${JSON.stringify({ generator: `restsmith ${generatorVersion}`, files }, null, 2)}\n`;
+  writeAtomically(join(outDir, MANIFEST), manifestContent(manifest));
 }
 
 export function writeAtomically(path: string, content: string): void {
@@ -50,4 +27,16 @@ export function writeAtomically(path: string, content: string): void {
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, content);
   renameSync(temporary, path);
+  afterWrite();
+}
+
+/**
+ * A test hook: RESTSMITH_CRASH_AFTER_WRITES=N kills the process after its N-th write, as a power cut would,
+ * so that tests can prove a later run completes the job. Unset, it does nothing.
+ */
+let writes = 0;
+function afterWrite(): void {
+  writes += 1;
+  const limit = Number(process.env.RESTSMITH_CRASH_AFTER_WRITES);
+  if (Number.isInteger(limit) && limit > 0 && writes >= limit) process.kill(process.pid, 'SIGKILL');
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
 import { cli, http, ROOT, startServer } from '../helpers/project.js';
+import { SECRET } from '../helpers/tokens.js';
 
 const run = promisify(execFile);
 
@@ -28,7 +29,7 @@ it('installs, type-checks, tests and serves on its own', { timeout: 900_000 }, a
   expect(tests.stdout).toMatch(/# pass [1-9]/);
   await npm('run', 'build');
 
-  const server = await startServer(dir, {}, '/api/v1/healthz');
+  const server = await startServer(dir, { JWT_SECRET: SECRET }, '/api/v1/healthz');
   try {
     const health = await http('GET', `${server.url}/api/v1/healthz`);
     expect(health.body).toEqual({ status: 'ok' });

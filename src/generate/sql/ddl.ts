@@ -1,58 +1,74 @@
-import type { Api, Field, Resource } from '../../model.js';
-import { isNotNull } from './columns.js';
+import type { ColumnSnapshot, Snapshot, TableSnapshot } from '../../migrate/snapshot.js';
 import type { SqlDialect } from './dialect.js';
 
-/** The statements that create the whole schema of an API from nothing, tables in dependency order. */
-export function createSchema(api: Api, d: SqlDialect): string[] {
-  return dependencyOrder(api.resources).flatMap((r) => [createTable(api, r, d), ...createIndexes(r, d)]);
+/** The statements that create a whole schema from nothing, tables in dependency order. */
+export function createSchema(snapshot: Snapshot, d: SqlDialect): string[] {
+  return dependencyOrder(snapshot.tables).flatMap((table) => createTableWithIndexes(table, d));
 }
 
-export function createTable(api: Api, resource: Resource, d: SqlDialect): string {
+export function createTableWithIndexes(table: TableSnapshot, d: SqlDialect): string[] {
+  return [createTable(table, d), ...indexesOf(table).map((index) => createIndex(table.name, index, d))];
+}
+
+/** CREATE TABLE, under another name when a table is being rebuilt. */
+export function createTable(table: TableSnapshot, d: SqlDialect, name = table.name): string {
   const columns = [
-    `${d.ident('id')} ${d.idColumn(resource.id)}`,
-    ...resource.fields.map((f) => columnDefinition(api, f, d)),
-    `${d.ident('created_at')} TEXT NOT NULL`,
-    `${d.ident('updated_at')} TEXT NOT NULL`,
+    `${d.ident('id')} ${d.idColumn(table.id)}`,
+    ...table.columns.map((c) => columnDefinition(c, d)),
+    `${d.ident('created_at')} ${d.timestampType} NOT NULL`,
+    `${d.ident('updated_at')} ${d.timestampType} NOT NULL`,
     `${d.ident('version')} INTEGER NOT NULL DEFAULT 1`,
   ];
-  return `CREATE TABLE ${d.ident(resource.table)} (\n  ${columns.join(',\n  ')}\n)`;
+  return `CREATE TABLE ${d.ident(name)} (\n  ${columns.join(',\n  ')}\n)`;
 }
 
-export function columnDefinition(api: Api, field: Field, d: SqlDialect): string {
-  const target = field.ref === undefined ? undefined : api.resources.find((r) => r.name === field.ref?.to);
-  const parts = [d.ident(field.column), d.columnType(field, target?.id)];
-  if (isNotNull(field)) parts.push('NOT NULL');
-  if (field.default !== undefined) parts.push(`DEFAULT ${d.literal(field.default, field)}`);
-  if (field.ref !== undefined && target !== undefined) {
-    parts.push(`REFERENCES ${d.ident(target.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(field.ref.onDelete)}`);
+export function columnDefinition(column: ColumnSnapshot, d: SqlDialect): string {
+  const parts = [d.ident(column.name), d.columnType(column)];
+  if (column.notNull) parts.push('NOT NULL');
+  if (column.default !== undefined) parts.push(`DEFAULT ${d.literal(column.default, column)}`);
+  if (column.ref !== undefined) {
+    parts.push(
+      `REFERENCES ${d.ident(column.ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(column.ref.onDelete)}`,
+    );
   }
   return parts.join(' ');
 }
 
+export interface IndexSnapshot {
+  name: string;
+  column: string;
+  unique: boolean;
+}
+
 /** Unique indexes for `unique`, plain ones for `index` and for every `ref` (joins, cascades, restrict checks). */
-export function createIndexes(resource: Resource, d: SqlDialect): string[] {
-  return resource.fields.flatMap((f) => {
-    const on = `ON ${d.ident(resource.table)} (${d.ident(f.column)})`;
-    if (f.unique) return [`CREATE UNIQUE INDEX ${d.ident(`${resource.table}_${f.column}_key`)} ${on}`];
-    if (f.index || f.ref !== undefined) return [`CREATE INDEX ${d.ident(`${resource.table}_${f.column}_idx`)} ${on}`];
+export function indexesOf(table: TableSnapshot): IndexSnapshot[] {
+  return table.columns.flatMap((c): IndexSnapshot[] => {
+    if (c.unique) return [{ name: `${table.name}_${c.name}_key`, column: c.name, unique: true }];
+    if (c.index) return [{ name: `${table.name}_${c.name}_idx`, column: c.name, unique: false }];
     return [];
   });
 }
 
-/** Resources with every referenced resource first; a cycle keeps the definition's order. */
-export function dependencyOrder(resources: readonly Resource[]): Resource[] {
+export function createIndex(table: string, index: IndexSnapshot, d: SqlDialect): string {
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${d.ident(index.name)} ON ${d.ident(table)} (${d.ident(index.column)})`;
+}
+
+/** Tables with every referenced table first; a cycle keeps the given order. */
+export function dependencyOrder<T extends { name: string; columns: { ref?: { table: string } }[] }>(
+  tables: readonly T[],
+): T[] {
   const done = new Set<string>();
-  const ordered: Resource[] = [];
-  const visit = (r: Resource, path: Set<string>): void => {
-    if (done.has(r.name) || path.has(r.name)) return;
-    path.add(r.name);
-    for (const f of r.fields) {
-      const target = resources.find((t) => t.name === f.ref?.to);
-      if (target !== undefined && target !== r) visit(target, path);
+  const ordered: T[] = [];
+  const visit = (table: T, path: Set<string>): void => {
+    if (done.has(table.name) || path.has(table.name)) return;
+    path.add(table.name);
+    for (const column of table.columns) {
+      const target = tables.find((t) => t.name === column.ref?.table);
+      if (target !== undefined && target !== table) visit(target, path);
     }
-    done.add(r.name);
-    ordered.push(r);
+    done.add(table.name);
+    ordered.push(table);
   };
-  for (const r of resources) visit(r, new Set());
+  for (const table of tables) visit(table, new Set());
   return ordered;
 }

@@ -1,4 +1,5 @@
-import type { Field, IdKind, JsonValue, OnDelete } from '../../model.js';
+import type { ColumnSnapshot } from '../../migrate/snapshot.js';
+import type { IdKind, JsonValue, OnDelete } from '../../model.js';
 
 /** What differs between SQL dialects; statements are built from it once per dialect at generation time. */
 export interface SqlDialect {
@@ -10,9 +11,11 @@ export interface SqlDialect {
   /** the column definition of a primary key of this kind */
   idColumn(kind: IdKind): string;
   /** the column type of a field (refs take the type of the target's id) */
-  columnType(field: Field, refIdKind: IdKind | undefined): string;
-  /** a literal for a DEFAULT clause, escaped */
-  literal(value: JsonValue, field: Field): string;
+  columnType(column: ColumnSnapshot): string;
+  /** the type of createdAt and updatedAt */
+  readonly timestampType: string;
+  /** a literal for a DEFAULT clause or a rebuild, escaped */
+  literal(value: JsonValue, column: ColumnSnapshot): string;
   onDelete(action: OnDelete): string;
   /** `a` equals `b`, NULL equal to NULL */
   nullSafeEquals(a: string, b: string): string;
@@ -25,23 +28,24 @@ export const sqlite: SqlDialect = {
   ident: (name) => `"${name.replaceAll('"', '""')}"`,
   param: () => '?',
   idColumn: (kind) => (kind === 'integer' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'TEXT PRIMARY KEY NOT NULL'),
-  columnType(field, refIdKind) {
-    switch (field.type) {
+  timestampType: 'TEXT',
+  columnType(column) {
+    switch (column.type) {
       case 'integer':
       case 'boolean':
         return 'INTEGER';
       case 'number':
         return 'REAL';
       case 'ref':
-        return refIdKind === 'integer' ? 'INTEGER' : 'TEXT';
+        return column.ref?.idKind === 'integer' ? 'INTEGER' : 'TEXT';
       default:
         return 'TEXT';
     }
   },
-  literal(value, field) {
+  literal(value, column) {
     if (value === null) return 'NULL';
-    if (field.type === 'boolean') return value === true ? '1' : '0';
-    if (field.type === 'json') return quote(JSON.stringify(value));
+    if (column.type === 'boolean') return value === true ? '1' : '0';
+    if (column.type === 'json') return quote(JSON.stringify(value));
     if (typeof value === 'number') return String(value);
     return quote(String(value));
   },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { columnDefinition, createIndexes, dependencyOrder } from '../../../src/generate/sql/ddl.js';
+import { columnDefinition, createIndex, dependencyOrder, indexesOf } from '../../../src/generate/sql/ddl.js';
+import { columnOf, snapshotOf } from '../../../src/migrate/snapshot.js';
 import { sqlite } from '../../../src/generate/sql/dialect.js';
 import { resourceStatements } from '../../../src/generate/sql/statements.js';
 import { api, field, resource } from '../../helpers/model.js';
@@ -25,7 +26,7 @@ describe('SQLite column definitions', () => {
       field('taskId', 'ref', { nullable: true, ref: { to: 'tasks', onDelete: 'setNull' } }),
       '"task_id" INTEGER REFERENCES "tasks" ("id") ON DELETE SET NULL',
     ],
-  ])('%o', (given, want) => expect(columnDefinition(model, given, sqlite)).toBe(want));
+  ])('%o', (given, want) => expect(columnDefinition(columnOf(model, given), sqlite)).toBe(want));
 });
 
 describe('indexes', () => {
@@ -36,7 +37,7 @@ describe('indexes', () => {
       field('authorId', 'ref', { ref: { to: 'users', onDelete: 'restrict' } }),
       field('plain', 'string'),
     ]);
-    expect(createIndexes(posts, sqlite)).toEqual([
+    expect(indexesOf(snapshotOf(api([users, posts])).tables[1]!).map((i) => createIndex('posts', i, sqlite))).toEqual([
       'CREATE UNIQUE INDEX "posts_slug_key" ON "posts" ("slug")',
       'CREATE INDEX "posts_rank_idx" ON "posts" ("rank")',
       'CREATE INDEX "posts_author_id_idx" ON "posts" ("author_id")',
@@ -50,7 +51,7 @@ describe('dependency order', () => {
     const b = resource('b', [field('cId', 'ref', { ref: { to: 'c', onDelete: 'restrict' } })]);
     const c = resource('c', [field('aId', 'ref', { ref: { to: 'a', onDelete: 'restrict' } })]);
     const d = resource('d', []);
-    expect(dependencyOrder([a, d, b, c]).map((r) => r.name)).toEqual(['c', 'b', 'a', 'd']);
+    expect(dependencyOrder(snapshotOf(api([a, d, b, c])).tables).map((t) => t.name)).toEqual(['c', 'b', 'a', 'd']);
   });
 });
 

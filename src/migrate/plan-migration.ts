@@ -1,0 +1,86 @@
+import { UserError } from '../errors.js';
+import type { Api } from '../model.js';
+import { lossesOf } from './data-loss.js';
+import { diff, isEmpty, renamesOf, type Diff, type Step } from './diff.js';
+import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from './snapshot.js';
+import { sqliteMigration } from './sqlite.js';
+
+/** A new migration: its file name, what it does in words, and its statements per dialect. */
+export interface PlannedMigration {
+  name: string;
+  summary: string[];
+  sqlite: string[];
+}
+
+/** A migration that would lose data, refused until the user says --allow-data-loss. */
+export class DataLossError extends UserError {
+  constructor(readonly losses: string[]) {
+    super(
+      [
+        'this change to the data model would lose data, so nothing was written:',
+        ...losses.map((loss) => `  - ${loss}`),
+        'To keep the data: rename with `renamedFrom`, give new required fields a `default`, or keep the field.',
+        'To accept the loss: run generate again with --allow-data-loss.',
+      ].join('\n'),
+    );
+    this.name = 'DataLossError';
+  }
+}
+
+/**
+ * The migration from the model of the last run (`previous`, absent on the first) to `api`'s; undefined when
+ * the data model did not change. `existing` are the names of the migrations already written.
+ */
+export function planMigration(
+  api: Api,
+  previous: Snapshot | undefined,
+  existing: readonly string[],
+  allowDataLoss: boolean,
+): PlannedMigration | undefined {
+  const changes = diff(previous ?? EMPTY_SNAPSHOT, snapshotOf(api), renamesOf(api));
+  if (isEmpty(changes)) return undefined;
+  const losses = lossesOf(changes);
+  if (losses.length > 0 && !allowDataLoss) throw new DataLossError(losses);
+  const number = String(existing.length + 1).padStart(4, '0');
+  return {
+    name: `${number}-${previous === undefined ? 'initial' : slug(changes)}`,
+    summary: describe(changes),
+    sqlite: sqliteMigration(changes),
+  };
+}
+
+function slug(changes: Diff): string {
+  const words = [
+    ...changes.created.map((t) => `create-${t.resource}`),
+    ...changes.changed.map((c) => `change-${c.after.resource}`),
+    ...changes.dropped.map((t) => `drop-${t.resource}`),
+  ];
+  return words.slice(0, 3).join('-').slice(0, 60).replace(/-+$/, '');
+}
+
+/** The migration in words, one line a step, for its doc comment and --dry-run. */
+export function describe(changes: Diff): string[] {
+  const step = (resource: string, s: Step): string => {
+    switch (s.kind) {
+      case 'addColumn':
+        return `add ${resource}.${s.column.field}`;
+      case 'dropColumn':
+        return `drop ${resource}.${s.column.field}`;
+      case 'renameColumn':
+        return `rename ${resource}.${s.from} to ${s.to} (data kept)`;
+      case 'alterColumn':
+        return `change ${resource}.${s.to.field}`;
+      default:
+        return `${s.kind} ${resource}`;
+    }
+  };
+  return [
+    ...changes.created.map((t) => `create the table of ${t.resource}`),
+    ...changes.changed.flatMap((c) =>
+      c.before.id !== c.after.id
+        ? [`recreate the table of ${c.after.resource} (new id kind)`]
+        : c.steps.map((s) => step(c.after.resource, s)),
+    ),
+    ...changes.dropped.map((t) => `drop the table of ${t.resource}`),
+  ];
+}

@@ -1,0 +1,64 @@
+import type { Api, Field, FieldType, IdKind, JsonValue, OnDelete, Resource } from '../model.js';
+import { isNotNull } from '../generate/sql/columns.js';
+
+/**
+ * The data model as the database sees it: tables and columns, nothing about HTTP or access.
+ * The manifest of a generated project keeps the snapshot of its last run; the next run diffs against it.
+ */
+export interface ColumnSnapshot {
+  name: string;
+  /** the field's name in the API, for messages */
+  field: string;
+  type: FieldType;
+  notNull: boolean;
+  default?: JsonValue;
+  unique: boolean;
+  /** a plain index: `index: true`, or a ref */
+  index: boolean;
+  /** `enum` only */
+  values?: string[];
+  ref?: { table: string; idKind: IdKind; onDelete: OnDelete };
+}
+
+export interface TableSnapshot {
+  name: string;
+  /** the collection, for messages */
+  resource: string;
+  id: IdKind;
+  columns: ColumnSnapshot[];
+}
+
+export interface Snapshot {
+  tables: TableSnapshot[];
+}
+
+export const EMPTY_SNAPSHOT: Snapshot = { tables: [] };
+
+export function snapshotOf(api: Api): Snapshot {
+  return { tables: api.resources.map((resource) => tableOf(api, resource)) };
+}
+
+function tableOf(api: Api, resource: Resource): TableSnapshot {
+  return {
+    name: resource.table,
+    resource: resource.name,
+    id: resource.id,
+    columns: resource.fields.map((f) => columnOf(api, f)),
+  };
+}
+
+export function columnOf(api: Api, field: Field): ColumnSnapshot {
+  const target = field.ref === undefined ? undefined : api.resources.find((r) => r.name === field.ref?.to);
+  return {
+    name: field.column,
+    field: field.name,
+    type: field.type,
+    notNull: isNotNull(field),
+    ...(field.default !== undefined && { default: field.default }),
+    unique: field.unique,
+    index: !field.unique && (field.index || field.ref !== undefined),
+    ...(field.values !== undefined && { values: field.values }),
+    ...(field.ref !== undefined &&
+      target !== undefined && { ref: { table: target.table, idKind: target.id, onDelete: field.ref.onDelete } }),
+  };
+}

@@ -1,0 +1,118 @@
+import {
+  columnDefinition,
+  createIndex,
+  createTable,
+  createTableWithIndexes,
+  dependencyOrder,
+  indexesOf,
+} from '../generate/sql/ddl.js';
+import { sqlite as d } from '../generate/sql/dialect.js';
+import { columnLoss } from './data-loss.js';
+import type { Diff, Step, TableChange } from './diff.js';
+import type { ColumnSnapshot } from './snapshot.js';
+
+/**
+ * The SQLite statements of a migration. What ALTER TABLE can do is done with it (add, rename and drop
+ * plain columns, indexes); anything else rebuilds the table as SQLite documents it (create the new table,
+ * copy every row, drop the old one, rename), inside the migration's transaction with foreign keys off.
+ */
+export function sqliteMigration(diff: Diff): string[] {
+  return [
+    ...dependencyOrder(diff.created).flatMap((table) => createTableWithIndexes(table, d)),
+    ...diff.changed.flatMap((change) => (canAlter(change) ? alterStatements(change) : rebuildStatements(change))),
+    ...diff.dropped.map((table) => `DROP TABLE ${d.ident(table.name)}`),
+  ];
+}
+
+function canAlter(change: TableChange): boolean {
+  return change.before.id === change.after.id && change.steps.every(alterable);
+}
+
+/** SQLite's ALTER TABLE adds a column only when it is nullable or has a default, and without UNIQUE or REFERENCES. */
+function alterable(step: Step): boolean {
+  switch (step.kind) {
+    case 'renameColumn':
+      return true;
+    case 'addColumn':
+      return (
+        !(step.column.notNull && step.column.default === undefined) &&
+        !step.column.unique &&
+        step.column.ref === undefined
+      );
+    case 'dropColumn':
+      return step.column.ref === undefined;
+    default:
+      return false;
+  }
+}
+
+function alterStatements({ before, after, steps }: TableChange): string[] {
+  const table = d.ident(after.name);
+  const oldIndexes = indexesOf(before);
+  const newIndexes = indexesOf(after);
+  const key = (i: { name: string; unique: boolean }): string => `${i.name}:${i.unique}`;
+  const dropped = oldIndexes.filter((i) => !newIndexes.some((n) => key(n) === key(i)));
+  const added = newIndexes.filter((i) => !oldIndexes.some((o) => key(o) === key(i)));
+  return [
+    ...dropped.map((i) => `DROP INDEX ${d.ident(i.name)}`),
+    ...steps.flatMap((step) => {
+      if (step.kind === 'renameColumn')
+        return [`ALTER TABLE ${table} RENAME COLUMN ${d.ident(step.from)} TO ${d.ident(step.to)}`];
+      if (step.kind === 'addColumn') return [`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(step.column, d)}`];
+      if (step.kind === 'dropColumn') return [`ALTER TABLE ${table} DROP COLUMN ${d.ident(step.column.name)}`];
+      return [];
+    }),
+    ...added.map((i) => createIndex(after.name, i, d)),
+  ];
+}
+
+/** SQLite's table rebuild: every row is copied; a value is converted, defaulted or dropped only as lossesOf says. */
+function rebuildStatements({ before, after, steps }: TableChange): string[] {
+  const rebuilt = `${after.name}__rebuild`;
+  if (before.id !== after.id) {
+    return [`DROP TABLE ${d.ident(before.name)}`, ...createTableWithIndexes(after, d)];
+  }
+  const sourceOf = (column: ColumnSnapshot): ColumnSnapshot | undefined => {
+    const renamed = steps.find((s) => s.kind === 'renameColumn' && s.to === column.name);
+    const name = renamed?.kind === 'renameColumn' ? renamed.from : column.name;
+    return before.columns.find((c) => c.name === name);
+  };
+  const filters: string[] = [];
+  const values = after.columns.map((column) => {
+    const source = sourceOf(column);
+    if (source === undefined) {
+      if (column.notNull && column.default === undefined) filters.push('FALSE');
+      return column.default === undefined ? 'NULL' : d.literal(column.default, column);
+    }
+    const loss = columnLoss(after.name, source, column);
+    const value = d.ident(source.name);
+    if (loss?.deletes === 'null') filters.push(`${value} IS NOT NULL`);
+    if (loss?.deletes === 'unreferenced' && column.ref !== undefined) {
+      filters.push(`(${value} IS NULL OR ${value} IN (SELECT ${d.ident('id')} FROM ${d.ident(column.ref.table)}))`);
+    }
+    return convert(source, column);
+  });
+  const system = ['created_at', 'updated_at', 'version'].map((c) => d.ident(c));
+  const targetColumns = [d.ident('id'), ...after.columns.map((c) => d.ident(c.name)), ...system];
+  const where = filters.length === 0 ? '' : ` WHERE ${filters.join(' AND ')}`;
+  return [
+    createTable(after, d, rebuilt),
+    `INSERT INTO ${d.ident(rebuilt)} (${targetColumns.join(', ')}) SELECT ${[d.ident('id'), ...values, ...system].join(', ')} FROM ${d.ident(before.name)}${where}`,
+    `DROP TABLE ${d.ident(before.name)}`,
+    `ALTER TABLE ${d.ident(rebuilt)} RENAME TO ${d.ident(after.name)}`,
+    ...indexesOf(after).map((i) => createIndex(after.name, i, d)),
+  ];
+}
+
+/** The expression that carries a stored value into the rebuilt column. */
+function convert(from: ColumnSnapshot, to: ColumnSnapshot): string {
+  const column = d.ident(from.name);
+  const fallback = to.default === undefined ? 'NULL' : d.literal(to.default, to);
+  if (to.type === 'enum') {
+    const values = (to.values ?? []).map((v) => d.literal(v, to)).join(', ');
+    return `CASE WHEN ${column} IN (${values}) THEN ${column} ELSE ${fallback} END`;
+  }
+  const target = d.columnType(to);
+  const value = d.columnType(from) === target ? column : `CAST(${column} AS ${target})`;
+  return to.notNull && !from.notNull && to.default !== undefined ? `coalesce(${value}, ${fallback})` : value;
+}

@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hash, type Manifest } from './manifest.js';
+import type { Owner } from './plan.js';
+import type { RenderedFile } from './render.js';
+
+/**
+ * What a run does to one file:
+ * - create, update, unchanged, delete: generator-owned files (a file of a removed resource is deleted)
+ * - keep: a user-owned file or migration that exists (never rewritten)
+ * - grow: a user-owned file that gains stubs (every other byte kept)
+ * - conflict: a generator-owned file edited by hand since the last run; nothing is written unless --force
+ * - orphan: a user-owned file whose resource or actions are gone; kept, and reported
+ */
+export type ChangeKind = 'create' | 'update' | 'unchanged' | 'delete' | 'keep' | 'grow' | 'conflict' | 'orphan';
+
+export interface Change {
+  path: string;
+  owner: Owner;
+  kind: ChangeKind;
+  /** what to write (create, update, grow, and a conflict forced over) */
+  content?: string;
+  note?: string;
+}
+
+export interface CompareInput {
+  outDir: string;
+  files: readonly RenderedFile[];
+  manifest: Manifest | undefined;
+  /** new contents of user-owned files that gain stubs, by path */
+  grown: ReadonlyMap<string, { text: string; note: string }>;
+  /** user-owned files to report as orphaned, with why */
+  orphans: ReadonlyMap<string, string>;
+  /** user-owned files kept as they are, with what the user must do */
+  notes: ReadonlyMap<string, string>;
+}
+
+export function compare({ outDir, files, manifest, grown, orphans, notes }: CompareInput): Change[] {
+  const recorded = manifest?.files ?? {};
+  const current = (path: string): string | undefined => {
+    const target = join(outDir, path);
+    return existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+  };
+  const changes = files.map((file): Change => {
+    const existing = current(file.path);
+    const base = { path: file.path, owner: file.owner };
+    if (existing === undefined) return { ...base, kind: 'create', content: file.content };
+    if (file.owner !== 'generator') {
+      const growth = grown.get(file.path);
+      const note = notes.get(file.path);
+      if (growth !== undefined) {
+        return { ...base, kind: 'grow', content: growth.text, note: [growth.note, note].filter(Boolean).join('; ') };
+      }
+      return { ...base, kind: 'keep', ...(note !== undefined && { note }) };
+    }
+    if (existing === file.content) return { ...base, kind: 'unchanged' };
+    // unrecorded (not written by restsmith) or changed since it was written: edited by hand
+    const edited = recorded[file.path] !== hash(existing);
+    return {
+      ...base,
+      kind: edited ? 'conflict' : 'update',
+      content: file.content,
+      ...(edited && { note: 'edited by hand' }),
+    };
+  });
+  const planned = new Set(files.map((f) => f.path));
+  for (const [path, recordedHash] of Object.entries(recorded)) {
+    const existing = planned.has(path) ? undefined : current(path);
+    if (existing === undefined) continue;
+    const edited = hash(existing) !== recordedHash;
+    changes.push({
+      path,
+      owner: 'generator',
+      kind: edited ? 'conflict' : 'delete',
+      ...(edited && { note: 'edited by hand, and no longer generated' }),
+    });
+  }
+  for (const [path, why] of orphans) changes.push({ path, owner: 'user', kind: 'orphan', note: why });
+  return changes;
+}

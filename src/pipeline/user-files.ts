@@ -1,0 +1,99 @@
+import {
+  IndentationText,
+  Project,
+  QuoteKind,
+  SyntaxKind,
+  type ObjectLiteralExpression,
+  type SourceFile,
+} from 'ts-morph';
+
+/**
+ * Edits of user-owned files, with ts-morph: a handler stub is inserted into the handlers object and an import
+ * added where one is missing; every other byte stays as the user wrote it. A file that does not parse, or no
+ * longer has the handlers object, is left alone and the caller tells the user what to add by hand.
+ */
+const project = new Project({
+  useInMemoryFileSystem: true,
+  // what is inserted looks like the rest of a generated project (see its .prettierrc.json)
+  manipulationSettings: {
+    indentationText: IndentationText.TwoSpaces,
+    quoteKind: QuoteKind.Single,
+    useTrailingCommas: true,
+  },
+});
+
+export interface HandlerStub {
+  /** the property of the handlers object */
+  name: string;
+  doc: string;
+  /** the route, for the 501 message */
+  path: string;
+}
+
+export type Growth =
+  { kind: 'grown'; text: string; added: string[] } | { kind: 'untouched' } | { kind: 'unreadable'; reason: string };
+
+function parse(text: string): SourceFile | string {
+  const file = project.createSourceFile(`/handlers-${Math.random().toString(36).slice(2)}.ts`, text, {
+    overwrite: true,
+  });
+  const errors = project.getProgram().getSyntacticDiagnostics(file);
+  if (errors.length > 0) {
+    project.removeSourceFile(file);
+    return `it does not parse (${String(errors[0]?.getMessageText())})`;
+  }
+  return file;
+}
+
+function handlersObject(file: SourceFile, variable: string): ObjectLiteralExpression | undefined {
+  return file.getVariableDeclaration(variable)?.getInitializerIfKind(SyntaxKind.ObjectLiteralExpression);
+}
+
+/** The names of the handlers in a handlers file, or undefined when it cannot be read as one. */
+export function handlerNames(text: string, variable: string): string[] | undefined {
+  const file = parse(text);
+  if (typeof file === 'string') return undefined;
+  const names = handlersObject(file, variable)
+    ?.getProperties()
+    .flatMap((p) =>
+      p.isKind(SyntaxKind.MethodDeclaration) || p.isKind(SyntaxKind.PropertyAssignment) ? [p.getName()] : [],
+    );
+  project.removeSourceFile(file);
+  return names;
+}
+
+/** Adds a stub for every handler in `stubs` that the file does not have yet. */
+export function growHandlers(text: string, variable: string, stubs: readonly HandlerStub[]): Growth {
+  const file = parse(text);
+  if (typeof file === 'string') return { kind: 'unreadable', reason: file };
+  try {
+    const object = handlersObject(file, variable);
+    if (object === undefined) return { kind: 'unreadable', reason: `it has no \`export const ${variable} = { … }\`` };
+    const missing = stubs.filter((stub) => object.getProperty(stub.name) === undefined);
+    if (missing.length === 0) return { kind: 'untouched' };
+    for (const stub of missing) {
+      object.addMethod({
+        name: stub.name,
+        isAsync: true,
+        docs: [stub.doc],
+        parameters: [{ name: '_context' }],
+        statements: [`throw notImplemented(${singleQuoted(stub.path)});`],
+      });
+    }
+    ensureImport(file, 'notImplemented', '../http/problem.js');
+    return { kind: 'grown', text: file.getFullText(), added: missing.map((s) => s.name) };
+  } finally {
+    project.removeSourceFile(file);
+  }
+}
+
+const singleQuoted = (text: string): string => `'${text.replace(/[\\']/g, '\\$&').replace(/\n/g, '\\n')}'`;
+
+function ensureImport(file: SourceFile, name: string, from: string): void {
+  const declaration = file.getImportDeclaration((d) => d.getModuleSpecifierValue() === from);
+  if (declaration === undefined) {
+    file.addImportDeclaration({ namedImports: [name], moduleSpecifier: from });
+  } else if (!declaration.getNamedImports().some((i) => i.getName() === name)) {
+    declaration.addNamedImport(name);
+  }
+}

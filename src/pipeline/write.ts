@@ -1,5 +1,5 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Change } from './compare.js';
 import { MANIFEST, manifestContent, type Manifest } from './manifest.js';
 
@@ -14,12 +14,22 @@ export function apply(outDir: string, changes: readonly Change[], manifest: Mani
     const forced = change.kind === 'conflict' && force;
     if (change.kind === 'delete' || (forced && change.content === undefined)) {
       rmSync(target, { force: true });
+      removeEmptyFolders(dirname(target), outDir);
       afterWrite();
     } else if (change.content !== undefined && (forced || ['create', 'update', 'grow'].includes(change.kind))) {
       writeAtomically(target, change.content);
     }
   }
   writeAtomically(join(outDir, MANIFEST), manifestContent(manifest));
+}
+
+/** Removes the folders a deletion left empty, up to (not including) the project's own. */
+function removeEmptyFolders(folder: string, outDir: string): void {
+  let current = resolve(folder);
+  while (current !== resolve(outDir) && current.startsWith(resolve(outDir)) && readdirSync(current).length === 0) {
+    rmdirSync(current);
+    current = dirname(current);
+  }
 }
 
 export function writeAtomically(path: string, content: string): void {

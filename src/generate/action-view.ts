@@ -21,8 +21,10 @@ export interface ActionView {
   /** expressions of the UPDATE's parameters before the id, and after it (when values) */
   setParams: string[];
   whenParams: string[];
-  /** the 409 detail when `when` fails: names each condition */
+  /** the conditions of `when` in words (from the definition: escape wherever it is printed) */
   whenText: string;
+  /** the start of the 409 detail when `when` fails */
+  refusal: string;
   whenFields: string[];
 }
 
@@ -51,12 +53,17 @@ export function actionView(api: Api, resource: Resource, action: Action): Action
     whenParams: action.when.flatMap((w) =>
       w.values.filter((v) => v !== null).map((v) => encodeLiteral(field(w.field), v)),
     ),
-    whenText: action.when
-      .map(
-        (w) =>
-          `${w.field} ${w.values.length === 1 ? 'to be' : 'to be one of'} ${w.values.map((v) => JSON.stringify(v)).join(', ')}`,
-      )
-      .join(' and '),
+    whenText: whenText(action),
     whenFields: action.when.map((w) => w.field),
+    refusal: `${action.name} needs ${whenText(action)}`,
   };
+}
+
+function whenText(action: Action): string {
+  return action.when
+    .map(
+      (w) =>
+        `${w.field} ${w.values.length === 1 ? 'to be' : 'to be one of'} ${w.values.map((v) => JSON.stringify(v)).join(', ')}`,
+    )
+    .join(' and ');
 }

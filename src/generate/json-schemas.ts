@@ -22,9 +22,15 @@ function valueSchema(api: Api, field: Field): JsonSchema {
         ...(field.format !== undefined && { format: field.format === 'url' ? 'uri' : 'email' }),
       };
     case 'integer':
+      // an integer column holds what JavaScript holds exactly; beyond it values would be rounded
+      return {
+        type: 'integer',
+        minimum: Math.max(field.min ?? -Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER),
+        maximum: Math.min(field.max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+      };
     case 'number':
       return {
-        type: field.type,
+        type: 'number',
         ...(field.min !== undefined && { minimum: field.min }),
         ...(field.max !== undefined && { maximum: field.max }),
       };
@@ -39,7 +45,8 @@ function valueSchema(api: Api, field: Field): JsonSchema {
     case 'enum':
       return { type: 'string', enum: field.values ?? [] };
     case 'json':
-      return {};
+      // see MAX_JSON_DEPTH in the generated http/validator.ts
+      return { maxDepth: 32 };
     case 'ref': {
       const target = api.resources.find((r) => r.name === field.ref?.to);
       return idSchema(target?.id ?? 'uuid');
@@ -70,7 +77,7 @@ export function inputFieldSchema(api: Api, field: Field): JsonSchema {
 
 /** A field in a response: null wherever the column may hold NULL. Constraints are left to the request side. */
 export function outputFieldSchema(api: Api, field: Field): JsonSchema {
-  const schema = omit(valueSchema(api, field), ['minLength', 'maxLength', 'pattern', 'minimum', 'maximum']);
+  const schema = omit(valueSchema(api, field), ['minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'maxDepth']);
   return described(isNotNull(field) ? schema : withNull(schema, field), field);
 }
 

@@ -75,6 +75,12 @@ export interface ResourceView {
   hasItemHandlers: boolean;
   actionTypeImports: string;
   methodGuards: { url: string; allowed: string[] }[];
+  /** what actions.ts imports from http/problem.ts and ./schemas.ts */
+  actionProblemImports: string;
+  actionSchemaImports: string;
+  actionModelImports: string;
+  /** the model types routes.ts uses, for its import */
+  routeModelImports: string;
   /** handlers in the user-owned file whose actions were removed: typed so that they still compile */
   orphanHandlers: string[];
 }
@@ -204,6 +210,26 @@ export function resourceView(
       ...(resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? ['JsonValue'] : []),
     ].join(', '),
     methodGuards: methodGuards(resource),
+    actionProblemImports: [
+      ...(setActions.length > 0 ? ['conflict'] : []),
+      ...(setActions.length > 0 || handlerActions.some((a) => a.item) ? ['notFound'] : []),
+    ].join(', '),
+    actionSchemaImports: [
+      ...(actions.some((a) => a.item) ? ['params'] : []),
+      ...(setActions.length > 0 ? ['record'] : []),
+    ].join(', '),
+    actionModelImports: [
+      ...(setActions.length > 0 || handlerActions.some((a) => a.item) ? [resource.typeName] : []),
+      ...(actions.some((a) => a.item) ? [`${resource.typeName}Params`] : []),
+    ].join(', '),
+    routeModelImports: [
+      ...(resource.operations.includes('create') || resource.operations.includes('update') ? ['Input'] : []),
+      ...(resource.operations.includes('list') ? ['ListQuery'] : []),
+      ...(['read', 'update', 'delete'].some((op) => resource.operations.includes(op as Operation)) ? ['Params'] : []),
+      ...(resource.operations.includes('update') ? ['Patch'] : []),
+    ]
+      .map((suffix) => resource.typeName + suffix)
+      .join(', '),
     orphanHandlers: [...orphanHandlers],
   };
 }

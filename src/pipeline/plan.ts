@@ -38,6 +38,8 @@ const INFRASTRUCTURE = [
   'src/http/methods.ts',
   'src/auth/verify.ts',
   'src/auth/authorize.ts',
+  'src/auth/owner.ts',
+  'src/http/content-types.ts',
   'src/token.ts',
   'src/resources/index.ts',
   'README.md',

@@ -50,6 +50,25 @@ describe('401 and 403', () => {
     expect(malformed.status).toBe(401);
   });
 
+  it('checks access before it reads the body: no token is a 401 even for a broken body', async () => {
+    const broken = await http('POST', `${api}/posts`, '{"bogus": ');
+    expect(broken.status).toBe(401);
+    const user = as(await token('nobody'));
+    expect((await user('POST', `${api}/users`, { bogus: 1 })).status).toBe(403);
+    expect((await http('GET', `${api}/users/not-a-uuid`)).status).toBe(401);
+  });
+
+  it('refuses a token without an expiry; on a public route a refused token leaves the caller anonymous', async () => {
+    const { SignJWT } = await import('jose');
+    const forever = await new SignJWT({ roles: ['admin'] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('root')
+      .sign(new TextEncoder().encode(SECRET));
+    expect((await http('GET', `${api}/users`, undefined, { authorization: `Bearer ${forever}` })).status).toBe(401);
+    const publicList = await http('GET', `${api}/posts`, undefined, { authorization: `Bearer ${forever}` });
+    expect(publicList.status).toBe(200);
+  });
+
   it('answers a valid token that the rule does not admit with a 403 problem', async () => {
     const u = await user();
     const r = await u.as('GET', `${api}/users`);

@@ -119,6 +119,33 @@ describe('POST /posts', () => {
     problem(r);
   });
 
+  it('refuses numbers JSON can write but no column can hold, and json nested too deep, with 400s', async () => {
+    const author = await newUser('numbers@example.com');
+    const infinite = await admin('POST', `${api}/posts`, { title: 'x', authorId: author.id, views: 1e400 });
+    expect(infinite.status).toBe(400);
+    const unsafe = await admin('POST', `${api}/posts`, { title: 'x', authorId: author.id, views: 9007199254740993 });
+    expect(unsafe.status).toBe(400);
+    const rating = await admin('POST', `${api}/posts`, '{"title":"x","authorId":"' + author.id + '","rating":-1e400}');
+    expect(rating.status).toBe(400);
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const nested = await admin('POST', `${api}/posts`, `{"title":"x","authorId":"${author.id}","meta":${deep}}`);
+    expect(nested.status).toBe(400);
+    expect(problem(nested).errors?.[0]?.path).toBe('/meta');
+    expect((await admin('GET', `${api}/posts?limit=100`)).status).toBe(200);
+  });
+
+  it('takes application/merge-patch+json for PATCH and refuses text/plain with a 415', async () => {
+    const author = await newUser('types@example.com');
+    const post = (await admin('POST', `${api}/posts`, { title: 'typed', authorId: author.id })).body as Rec;
+    const merge = await admin('PATCH', `${api}/posts/${post.id}`, '{"title":"merged"}', {
+      'content-type': 'application/merge-patch+json',
+    });
+    expect(merge.status).toBe(200);
+    expect((merge.body as Rec).title).toBe('merged');
+    const text = await admin('POST', `${api}/posts`, '{"title":"x"}', { 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+  });
+
   it('answers a body over limits.bodySize (1mb) with a 413', async () => {
     const r = await admin('POST', `${api}/posts`, { title: 'big', body: 'x'.repeat(1_100_000) });
     expect(r.status).toBe(413);

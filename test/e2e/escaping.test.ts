@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 const LABEL = 'it\'s a "quote", a `tick`, ${interpolation}, a \\ backslash and */';
-const KINDS = ["a'b", 'c"d', 'e`f', '${g}', '*/h', 'i\\j'];
+const KINDS = ["a'b", 'c"d', 'e`f', '${g}', '*/h', 'i\\j', '${process.exit(42)}', 'a`+b+`'];
 
 it('stores defaults exactly as written', async () => {
   const r = await http('POST', `${server.url}/things`, {});
@@ -35,4 +35,16 @@ it('accepts every enum value exactly as written, and nothing else', async () => 
 it('keeps a pattern with backslashes intact', async () => {
   expect((await http('POST', `${server.url}/things`, { code: 'AB-12' })).status).toBe(201);
   expect((await http('POST', `${server.url}/things`, { code: 'AB-1x' })).status).toBe(400);
+});
+
+it('prints an action precondition with interpolation-like values as text, and runs none of it', async () => {
+  const thing = (await http('POST', `${server.url}/things`, { kind: '${process.exit(42)}' })).body as { id: string };
+  const moved = await http('POST', `${server.url}/things/${thing.id}/go`);
+  expect(moved.status).toBe(200);
+  const again = await http('POST', `${server.url}/things/${thing.id}/go`);
+  expect(again.status).toBe(409);
+  expect((again.body as { detail: string }).detail).toBe(
+    'go needs kind to be one of "${process.exit(42)}", "a`+b+`"; kind is "*/h"',
+  );
+  expect((await http('GET', `${server.url}/healthz`)).status).toBe(200);
 });

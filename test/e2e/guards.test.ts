@@ -34,8 +34,9 @@ const INVALID_TOKENS = ['expired', 'not yet valid', 'wrongly signed', 'alg none'
 /** The status SPEC §3 asks for: 401 for a missing or bad token, 403 for a rule that refuses, 404 for another's record. */
 function expected(api: Api, c: Case, caller: Callers): number {
   const success = successStatus(c);
-  if (INVALID_TOKENS.includes(caller)) return 401;
+  // a public rule needs no token: one that is refused leaves the caller anonymous (SPEC §3: 401 only where a rule needs one)
   if (c.rule.some((t) => t.kind === 'public')) return success;
+  if (INVALID_TOKENS.includes(caller)) return 401;
   if (caller === 'none') return 401;
   if (caller === 'admin') return success;
   if (c.rule.some((t) => t.kind === 'authenticated')) return success;

@@ -143,6 +143,21 @@ describe('field types', () => {
   });
 });
 
+describe('datetimes', () => {
+  it('stores any ISO 8601 offset in UTC with a Z, and refuses what JavaScript cannot read (a leap second)', async () => {
+    const p = await project();
+    const task = await create('/tasks', { projectId: p.id, title: 'Timed', startedAt: '2026-03-01T10:30:00+02:00' });
+    expect(task.startedAt).toBe('2026-03-01T08:30:00.000Z');
+    const leap = await http('POST', `${api}/tasks`, {
+      projectId: p.id,
+      title: 'Leap',
+      startedAt: '2016-12-31T23:59:60Z',
+    });
+    expect(leap.status).toBe(400);
+    expect(((leap.body as Rec).errors as Rec[])[0]?.path).toBe('/startedAt');
+  });
+});
+
 describe('owner scoping', () => {
   it("lists only the caller's own tasks where the rule admits them only as owner, and every task for a manager", async () => {
     const p = await project();

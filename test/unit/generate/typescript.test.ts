@@ -54,14 +54,18 @@ describe('JSON Schemas of fields', () => {
       { type: 'string', format: 'uri' },
       { type: 'string', format: 'uri' },
     ],
-    [field('n', 'integer', { min: 0, default: 3 }), { type: 'integer', minimum: 0, default: 3 }, { type: 'integer' }],
+    [
+      field('n', 'integer', { min: 0, default: 3 }),
+      { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 3 },
+      { type: 'integer' },
+    ],
     [
       field('s', 'enum', { values: ['x'], nullable: true, description: 'the state' }),
       { description: 'the state', type: ['string', 'null'], enum: ['x', null] },
       { description: 'the state', type: ['string', 'null'], enum: ['x', null] },
     ],
     [field('when', 'date', { required: true }), { type: 'string', format: 'date' }, { type: 'string', format: 'date' }],
-    [field('meta', 'json'), {}, {}],
+    [field('meta', 'json'), { maxDepth: 32 }, {}],
   ])('%o', (given, input, output) => {
     expect(inputFieldSchema(model, given)).toEqual(input);
     expect(outputFieldSchema(model, given)).toEqual(output);

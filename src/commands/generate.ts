@@ -3,15 +3,13 @@ import { basename, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { planMigration } from '../migrate/plan-migration.js';
 import { snapshotOf } from '../migrate/snapshot.js';
-import type { Api } from '../model.js';
-import { names } from '../naming.js';
 import { compare, type Change } from '../pipeline/compare.js';
-import { format } from '../pipeline/format.js';
+import { formatAll } from '../pipeline/format.js';
 import { hash, readManifest, type Manifest } from '../pipeline/manifest.js';
-import { handlersPath, plan } from '../pipeline/plan.js';
+import { plan } from '../pipeline/plan.js';
 import { readDefinition } from '../pipeline/read-definition.js';
 import { render } from '../pipeline/render.js';
-import { growHandlers, handlerNames } from '../pipeline/user-files.js';
+import { scanUserFiles } from '../pipeline/scan-user-files.js';
 import { apply } from '../pipeline/write.js';
 import { VERSION } from '../version.js';
 
@@ -52,9 +50,19 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const source = basename(file);
   const outDir = resolve(options.out ?? api.name);
   const manifest = readManifest(outDir);
+  const input = inputHash(file, source);
+  if (manifest !== undefined && upToDate(outDir, manifest, input)) {
+    const changes = [
+      ...Object.keys(manifest.files).map((path): Change => ({ path, owner: 'generator', kind: 'unchanged' })),
+      ...Object.entries(manifest.userFiles ?? {})
+        .filter(([, recorded]) => recorded !== null)
+        .map(([path]): Change => ({ path, owner: 'user', kind: 'keep' })),
+    ];
+    return { outDir, changes, migration: undefined, written: false };
+  }
   const migration = planMigration(api, manifest?.model, manifest?.migrations ?? [], options.allowDataLoss ?? false);
   const migrations = [...(manifest?.migrations ?? []), ...(migration === undefined ? [] : [migration.name])];
-  const users = userFiles(outDir, api);
+  const users = await scanUserFiles(outDir, api);
 
   const planned = plan(api, {
     source,
@@ -63,7 +71,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
     orphanFiles: [...users.orphans.keys()],
     orphanHandlers: users.orphanHandlers,
   });
-  const files = await Promise.all(planned.map((p) => format(render(p, source))));
+  const files = await formatAll(planned.map((p) => render(p, source)));
   const changes = compare({ outDir, files, manifest, grown: users.grown, orphans: users.orphans, notes: users.notes });
 
   const conflicts = changes.filter((c) => c.kind === 'conflict').map((c) => c.path);
@@ -73,6 +81,12 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   if (conflicts.length > 0 && !options.force) throw new ConflictError(conflicts);
   const next: Manifest = {
     generator: `restsmith ${VERSION}`,
+    input,
+    userFiles: userFileHashes(
+      outDir,
+      [...files.filter((f) => f.owner !== 'generator').map((f) => f.path), ...users.orphans.keys()],
+      changes,
+    ),
     files: Object.fromEntries(files.filter((f) => f.owner === 'generator').map((f) => [f.path, hash(f.content)])),
     migrations,
     model: snapshotOf(api),
@@ -81,62 +95,47 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   return { ...result, written: pending || manifest === undefined };
 }
 
-interface UserFiles {
-  grown: Map<string, { text: string; note: string }>;
-  /** user-owned files left out of compilation, with why */
-  orphans: Map<string, string>;
-  /** user-owned files kept as they are, with something the user must do */
-  notes: Map<string, string>;
-  orphanHandlers: Map<string, string[]>;
+/** What decides the output besides the project's own files: restsmith's version, the definition and its name. */
+function inputHash(file: string, source: string): string {
+  return hash(`${VERSION}\n${source}\n${readFileSync(file, 'utf8')}`);
 }
 
-/** Reads the user-owned handlers files: what stubs they gain, which handlers and files are orphaned. */
-function userFiles(outDir: string, api: Api): UserFiles {
-  const result: UserFiles = { grown: new Map(), orphans: new Map(), notes: new Map(), orphanHandlers: new Map() };
+/**
+ * The fast path of a no-op run: the same input as last time, every generator-owned file as it was written, and
+ * every user-owned file as it was then (a user-owned file decides stubs and orphans). Nothing to render.
+ */
+function upToDate(outDir: string, manifest: Manifest, input: string): boolean {
+  if (manifest.input !== input || manifest.userFiles === undefined) return false;
+  const same = (path: string, recorded: string | null): boolean => {
+    const target = join(outDir, path);
+    const current = existsSync(target) ? hash(readFileSync(target, 'utf8')) : null;
+    return current === recorded;
+  };
   const handlersDir = join(outDir, 'src/handlers');
-  const existing = existsSync(handlersDir) ? readdirSync(handlersDir).filter((f) => f.endsWith('.ts')) : [];
-  for (const fileName of existing) {
-    const kebab = fileName.slice(0, -3);
-    const path = handlersPath(kebab);
-    const resource = api.resources.find((r) => r.names.kebab === kebab);
-    const actions = resource?.actions.filter((a) => a.set.length === 0) ?? [];
-    if (resource === undefined || actions.length === 0) {
-      result.orphans.set(
-        path,
-        `${resource === undefined ? 'its resource was removed' : 'its resource has no handler actions left'}: it is kept but left out of compilation; delete it when its code is no longer needed`,
-      );
-      continue;
-    }
-    const variable = `${names(kebab).camel}Handlers`;
-    const text = readFileSync(join(outDir, path), 'utf8');
-    const present = handlerNames(text, variable);
-    const stubs = actions.map((a) => ({
-      name: a.names.camel,
-      doc: a.description ?? `POST /${resource.name}${a.on === 'item' ? '/{id}' : ''}/${a.name}`,
-      path: `/${resource.name}${a.on === 'item' ? '/:id' : ''}/${a.name}`,
-    }));
-    if (present === undefined) {
-      const missing = stubs.filter((s) => !text.includes(s.name)).map((s) => s.name);
-      result.notes.set(
-        path,
-        `restsmith cannot edit it (${readReason(text, variable)})${missing.length > 0 ? `; add by hand the handlers ${missing.join(', ')}` : ''}`,
-      );
-      continue;
-    }
-    const orphaned = present.filter((name) => !stubs.some((s) => s.name === name));
-    if (orphaned.length > 0) {
-      result.orphanHandlers.set(kebab, orphaned);
-      result.notes.set(path, `its handlers ${orphaned.join(', ')} have no action any more: delete them`);
-    }
-    const growth = growHandlers(text, variable, stubs);
-    if (growth.kind === 'grown') result.grown.set(path, { text: growth.text, note: `adds ${growth.added.join(', ')}` });
-  }
-  return result;
+  const handlers = existsSync(handlersDir) ? readdirSync(handlersDir).map((f) => `src/handlers/${f}`) : [];
+  return (
+    Object.entries(manifest.files).every(([path, recorded]) => same(path, recorded)) &&
+    Object.entries(manifest.userFiles).every(([path, recorded]) => same(path, recorded)) &&
+    handlers.every((path) => path in (manifest.userFiles ?? {}))
+  );
 }
 
-function readReason(text: string, variable: string): string {
-  const growth = growHandlers(text, variable, []);
-  return growth.kind === 'unreadable' ? growth.reason : 'unknown';
+/** The hash of each user-owned file as this run leaves it (null: it does not exist). */
+function userFileHashes(
+  outDir: string,
+  paths: readonly string[],
+  changes: readonly Change[],
+): Record<string, string | null> {
+  return Object.fromEntries(
+    paths.map((path) => {
+      const written = changes.find(
+        (c) => c.path === path && c.content !== undefined && (c.kind === 'create' || c.kind === 'grow'),
+      );
+      const target = join(outDir, path);
+      const content = written?.content ?? (existsSync(target) ? readFileSync(target, 'utf8') : undefined);
+      return [path, content === undefined ? null : hash(content)];
+    }),
+  );
 }
 
 export function describeChanges(result: GenerateResult): string[] {

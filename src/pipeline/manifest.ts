@@ -10,7 +10,11 @@ import type { Snapshot } from '../migrate/snapshot.js';
  */
 export interface Manifest {
   generator: string;
+  /** the hash of what decided the last run's output (restsmith's version, the definition): a no-op run skips all work */
+  input?: string;
   files: Record<string, string>;
+  /** the hash of each user-owned file as the last run left it (null: absent) */
+  userFiles?: Record<string, string | null>;
   migrations: string[];
   model: Snapshot;
 }

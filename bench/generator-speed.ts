@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { median } from './lib.js';
+
+/** A definition of `count` resources, each with a ref to the previous one and a field of every common type. */
+function definition(count: number): string {
+  const resources = Array.from({ length: count }, (_, i) => {
+    const ref = i === 0 ? '' : `\n      parentId: { type: ref, to: r${i - 1}, nullable: true, onDelete: setNull }`;
+    return `  r${i}:
+    fields:
+      title: { type: string, required: true, maxLength: 200 }
+      body: text
+      count: { type: integer, default: 0 }
+      score: { type: number, nullable: true }
+      done: { type: boolean, default: false }
+      kind: { type: enum, values: [a, b, c], default: a }
+      dueOn: date
+      meta: json${ref}`;
+  });
+  return `name: speed\nversion: 1.0.0\nauth: { default: public }\nresources:\n${resources.join('\n')}\n`;
+}
+
+export interface Speed {
+  resources: number;
+  coldMs: number;
+  noopMs?: number;
+}
+
+/** Wall time of `restsmith generate` in a new process: cold, for 1, 10 and 100 resources; and a no-op regenerate. */
+export function generatorSpeed(root: string, work: string, smoke: boolean): Speed[] {
+  const dir = join(work, 'speed');
+  mkdirSync(dir, { recursive: true });
+  const timed = (file: string, out: string): number => {
+    const started = process.hrtime.bigint();
+    execFileSync(process.execPath, [join(root, 'bin/restsmith.js'), 'generate', file, '--out', out], {
+      stdio: 'ignore',
+    });
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  const repeats = smoke ? 1 : 3;
+  return [1, 10, 100].map((count) => {
+    const file = join(dir, `speed-${count}.yaml`);
+    writeFileSync(file, definition(count));
+    const out = join(dir, `out-${count}`);
+    const cold = Array.from({ length: repeats }, () => {
+      rmSync(out, { recursive: true, force: true });
+      return timed(file, out);
+    });
+    const noop = count === 100 ? Array.from({ length: repeats }, () => timed(file, out)) : [];
+    return { resources: count, coldMs: median(cold), ...(noop.length > 0 && { noopMs: median(noop) }) };
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * `npm run bench`: the generated server against a hand-written baseline and a node:http hello world, in the
+ * same run, servers in alternation, on a pinned core with wrk on another; then the generator's own speed, and
+ * keyset paging at scale. Writes bench/RESULTS.md (or --out). `--smoke` runs one short round (CI).
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SignJWT } from 'jose';
+import { generatorSpeed } from './generator-speed.js';
+import { ensureWrk, median, startServer, wrk, CORES, type Server, type WrkResult } from './lib.js';
+import { report, type Measured } from './report.js';
+import { scale } from './scale.js';
+import { cursorAfter, seed } from './seed.js';
+import { writeScripts } from './scripts.js';
+
+const { values: options } = parseArgs({
+  options: { smoke: { type: 'boolean', default: false }, out: { type: 'string' }, rounds: { type: 'string' } },
+});
+const smoke = options.smoke ?? false;
+const ROOT = resolve(import.meta.dirname, '..');
+const WORK = join(ROOT, '.bench');
+const SECRET = 'a-benchmark-secret-of-32-bytes-or-more';
+const ROUNDS = Number(options.rounds ?? (smoke ? 1 : 3));
+const SECONDS = smoke ? 1 : 8;
+const WARMUP = smoke ? 1 : 3;
+const CONNECTIONS = 32;
+const ROWS = smoke ? 1_000 : 10_000;
+
+ensureWrk();
+rmSync(WORK, { recursive: true, force: true });
+mkdirSync(WORK, { recursive: true });
+const run = (command: string, args: string[], cwd = ROOT): void => {
+  execFileSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+};
+
+// the generated server: generate, build, migrate an empty database, then seed it and copy it for the baseline
+console.log('generating and building the benchmark API…');
+const generated = join(WORK, 'generated');
+run(process.execPath, ['bin/restsmith.js', 'generate', 'bench/definition.yaml', '--out', generated]);
+run(process.execPath, [join(ROOT, 'node_modules/typescript7/bin/tsc'), '-p', 'tsconfig.build.json'], generated);
+const generatedDb = join(generated, 'data/bench.db');
+const env = { JWT_SECRET: SECRET };
+const migrated = await startServer(
+  'migrate',
+  ['dist/main.js'],
+  generated,
+  { ...env, DATABASE_URL: `sqlite:${generatedDb}` },
+  '/healthz',
+);
+await migrated.stop();
+const ids = seed(generatedDb, ROWS);
+const baselineDb = join(WORK, 'baseline.db');
+copyFileSync(generatedDb, baselineDb);
+
+const token = await new SignJWT({ roles: [] })
+  .setProtectedHeader({ alg: 'HS256' })
+  .setSubject('bench')
+  .setExpirationTime('2h')
+  .sign(new TextEncoder().encode(SECRET));
+const scripts = writeScripts(WORK, ids, token);
+const deep = cursorAfter(ids.posts[Math.floor(ids.posts.length * 0.9)] ?? '');
+
+interface Test {
+  name: string;
+  path: string;
+  script?: string;
+  target: number;
+}
+const tests: Test[] = [
+  { name: 'GET item (random ids)', path: '/', script: scripts.getItem, target: 0.9 },
+  { name: 'GET list, first page of 20', path: '/posts?limit=20', target: 0.9 },
+  { name: 'GET list, deep page (cursor at 90%)', path: `/posts?limit=20&cursor=${deep}`, target: 0.9 },
+  { name: 'POST create', path: '/', script: scripts.post, target: 0.9 },
+  { name: 'PATCH', path: '/', script: scripts.patch, target: 0.9 },
+  { name: 'GET item with a bearer token', path: '/', script: scripts.authItem, target: 0.8 },
+];
+
+const servers: Record<'generated' | 'baseline' | 'hello', () => Promise<Server>> = {
+  generated: () =>
+    startServer(
+      'generated',
+      ['dist/main.js'],
+      generated,
+      { ...env, DATABASE_URL: `sqlite:${generatedDb}` },
+      '/healthz',
+    ),
+  baseline: () =>
+    startServer(
+      'baseline',
+      ['bench/baseline/server.mjs'],
+      ROOT,
+      { ...env, DATABASE_FILE: baselineDb },
+      '/posts?limit=1',
+    ),
+  hello: () => startServer('hello', ['bench/baseline/hello.mjs'], ROOT, {}),
+};
+
+const results: Measured[] = tests.map((t) => ({
+  name: t.name,
+  target: t.target,
+  generated: [],
+  baseline: [],
+  hello: [],
+}));
+const rss: { generated: number[]; baseline: number[] } = { generated: [], baseline: [] };
+
+for (let round = 1; round <= ROUNDS; round += 1) {
+  console.log(`round ${round} of ${ROUNDS}`);
+  const order = round % 2 === 1 ? (['generated', 'baseline'] as const) : (['baseline', 'generated'] as const);
+  for (const name of order) {
+    const server = await servers[name]();
+    try {
+      tests.forEach((test, i) => {
+        wrk(server.url + test.path, WARMUP, CONNECTIONS, test.script);
+        const measured = wrk(server.url + test.path, SECONDS, CONNECTIONS, test.script);
+        if (measured.non2xx > 0) throw new Error(`${name}: ${test.name} answered ${measured.non2xx} non-2xx responses`);
+        results[i]?.[name].push(measured);
+        console.log(
+          `  ${name.padEnd(9)} ${test.name.padEnd(40)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${measured.p99Ms.toFixed(2)} ms`,
+        );
+      });
+      rss[name].push(server.peakRssMiB());
+    } finally {
+      await server.stop();
+    }
+  }
+  const hello = await servers.hello();
+  try {
+    wrk(hello.url, WARMUP, CONNECTIONS);
+    const measured: WrkResult = wrk(hello.url, SECONDS, CONNECTIONS);
+    results[0]?.hello.push(measured);
+    console.log(
+      `  hello     ${'node:http hello world'.padEnd(40)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s`,
+    );
+  } finally {
+    await hello.stop();
+  }
+}
+
+console.log('generator speed…');
+const speed = generatorSpeed(ROOT, WORK, smoke);
+console.log('keyset paging at scale…');
+const paging = await scale(generated, WORK, smoke ? [ROWS] : [10_000, 1_000_000], SECRET);
+
+const out = options.out ?? join(ROOT, 'bench/RESULTS.md');
+report(out, {
+  machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${CORES} cores, Node ${process.version}`,
+  date: new Date().toISOString().slice(0, 10),
+  command: `npm run bench${smoke ? ' -- --smoke' : ''}`,
+  method: `${ROUNDS} round(s); per test ${WARMUP}s warm-up then ${SECONDS}s measured with wrk -t1 -c${CONNECTIONS} on its own core, servers pinned to core 0, in alternation; ${ROWS} seeded rows; medians of rounds`,
+  results,
+  rss: { generated: median(rss.generated), baseline: median(rss.baseline) },
+  speed,
+  paging,
+});
+console.log(`wrote ${out}`);

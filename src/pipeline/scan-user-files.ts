@@ -1,0 +1,68 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Api } from '../model.js';
+import { names } from '../naming.js';
+import { handlersPath } from './plan.js';
+
+/**
+ * What the user-owned handlers files of a project become in this run: the stubs they gain, the handlers and
+ * files that are orphaned. ts-morph is loaded only when there are such files: it is the slowest import.
+ */
+export interface UserFiles {
+  grown: Map<string, { text: string; note: string }>;
+  /** user-owned files left out of compilation, with why */
+  orphans: Map<string, string>;
+  /** user-owned files kept as they are, with something the user must do */
+  notes: Map<string, string>;
+  orphanHandlers: Map<string, string[]>;
+}
+
+/** Reads the user-owned handlers files: what stubs they gain, which handlers and files are orphaned. */
+export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles> {
+  const result: UserFiles = { grown: new Map(), orphans: new Map(), notes: new Map(), orphanHandlers: new Map() };
+  const handlersDir = join(outDir, 'src/handlers');
+  const existing = existsSync(handlersDir) ? readdirSync(handlersDir).filter((f) => f.endsWith('.ts')) : [];
+  if (existing.length === 0) return result;
+  const { growHandlers, handlerNames } = await import('./user-files.js');
+  const readReason = (text: string, variable: string): string => {
+    const growth = growHandlers(text, variable, []);
+    return growth.kind === 'unreadable' ? growth.reason : 'unknown';
+  };
+  for (const fileName of existing) {
+    const kebab = fileName.slice(0, -3);
+    const path = handlersPath(kebab);
+    const resource = api.resources.find((r) => r.names.kebab === kebab);
+    const actions = resource?.actions.filter((a) => a.set.length === 0) ?? [];
+    if (resource === undefined || actions.length === 0) {
+      result.orphans.set(
+        path,
+        `${resource === undefined ? 'its resource was removed' : 'its resource has no handler actions left'}: it is kept but left out of compilation; delete it when its code is no longer needed`,
+      );
+      continue;
+    }
+    const variable = `${names(kebab).camel}Handlers`;
+    const text = readFileSync(join(outDir, path), 'utf8');
+    const present = handlerNames(text, variable);
+    const stubs = actions.map((a) => ({
+      name: a.names.camel,
+      doc: a.description ?? `POST /${resource.name}${a.on === 'item' ? '/{id}' : ''}/${a.name}`,
+      path: `/${resource.name}${a.on === 'item' ? '/:id' : ''}/${a.name}`,
+    }));
+    if (present === undefined) {
+      const missing = stubs.filter((s) => !text.includes(s.name)).map((s) => s.name);
+      result.notes.set(
+        path,
+        `restsmith cannot edit it (${readReason(text, variable)})${missing.length > 0 ? `; add by hand the handlers ${missing.join(', ')}` : ''}`,
+      );
+      continue;
+    }
+    const orphaned = present.filter((name) => !stubs.some((s) => s.name === name));
+    if (orphaned.length > 0) {
+      result.orphanHandlers.set(kebab, orphaned);
+      result.notes.set(path, `its handlers ${orphaned.join(', ')} have no action any more: delete them`);
+    }
+    const growth = growHandlers(text, variable, stubs);
+    if (growth.kind === 'grown') result.grown.set(path, { text: growth.text, note: `adds ${growth.added.join(', ')}` });
+  }
+  return result;
+}

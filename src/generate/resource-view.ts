@@ -9,13 +9,14 @@ import {
   recordSchema,
   type JsonSchema,
 } from './json-schemas.js';
-import { isNotNull, serverFields, writableFields } from './sql/columns.js';
+import { serverFields, writableFields } from './sql/columns.js';
 import type { SqlDialect } from './sql/dialect.js';
 import { ownerColumn, resourceStatements } from './sql/statements.js';
 import {
   codecNames,
   decodeExpression,
   encodeExpression,
+  patchExpression,
   idType,
   inputType,
   insertDefault,
@@ -43,8 +44,8 @@ export interface ResourceView {
   inputProperties: { key: string; type: string; optional: boolean }[];
   writeOnlyProperties: { key: string; type: string }[];
   decoders: { key: string; expr: string }[];
-  inputOf: { key: string; expr: string }[];
   writableParams: string[];
+  patchParams: string[];
   insertOnlyParams: string[];
   codecImports: string;
   statements: { key: string; doc: string; sql: Record<string, string> }[];
@@ -122,7 +123,7 @@ export function resourceView(
   // the owner field may be left out: it defaults to the caller on create and keeps its value on PUT
   const optionalOwner = (f: Field): Field => (f.name === resource.owner ? { ...f, required: false } : f);
   const writableParams = writable.map((f) => encodeExpression(optionalOwner(f), 'input'));
-  const inputOf = writable.map((f) => ({ key: f.name, expr: inputOfExpression(f) }));
+  const patchParams = writable.map((f) => patchExpression(f, 'patch'));
   const perDialect = dialects.map((d) => ({ dialect: d.name, statements: resourceStatements(resource, d) }));
   const statements = (perDialect[0]?.statements ?? []).map((s, i) => ({
     key: s.key,
@@ -168,12 +169,17 @@ export function resourceView(
       .filter((f) => f.writeOnly)
       .map((f) => ({ key: f.name, type: outputType(api, f) })),
     decoders,
-    inputOf,
     writableParams,
+    patchParams,
     insertOnlyParams: serverFields(resource).map((f) =>
       f.name === resource.owner ? 'ownerValue(owner)' : insertDefault(f),
     ),
-    codecImports: codecNames([...decoders.map((d) => d.expr), ...writableParams, owner?.valueExpr ?? '']).join(', '),
+    codecImports: codecNames([
+      ...decoders.map((d) => d.expr),
+      ...writableParams,
+      ...patchParams,
+      owner?.valueExpr ?? '',
+    ]).join(', '),
     statements,
     readOnlyNames: ['id', ...resource.fields.filter((f) => f.readOnly).map((f) => f.name), 'createdAt', 'updatedAt'],
     uniqueMessage:
@@ -265,10 +271,4 @@ function methodGuards(resource: Resource): { url: string; allowed: string[] }[] 
     ...(collection.length > 0 ? [{ url: `/${resource.name}`, allowed: collection }] : []),
     ...(item.length > 0 ? [{ url: `/${resource.name}/:id`, allowed: item }] : []),
   ];
-}
-
-/** A stored value as a full input: an optional field that is not nullable reads back as absent, not null. */
-function inputOfExpression(field: Field): string {
-  const value = `stored.${field.name}`;
-  return !field.nullable && !isNotNull(field) ? `${value} ?? undefined` : value;
 }

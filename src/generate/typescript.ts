@@ -82,6 +82,15 @@ export function encodeExpression(field: Field, source: string): string {
   }
 }
 
+/** The parameters of a field in the one-statement PATCH (see sql/statements.ts): present?, value (json: mode, value, patch). */
+export function patchExpression(field: Field, source: string): string {
+  const member = `${source}.${field.name}`;
+  if (field.type === 'json') return `...jsonPatch(${member})`;
+  const value =
+    field.type === 'boolean' ? `toFlag(${member})` : field.type === 'datetime' ? `toUtc(${member})` : member;
+  return `...(${member} === undefined ? ABSENT : [1, ${value}])`;
+}
+
 /** The value a server-set (read-only) field takes on insert: its default, or NULL. */
 export function insertDefault(field: Field): string {
   return field.default === undefined ? 'null' : encodeLiteral(field, field.default);
@@ -101,6 +110,8 @@ export function codecNames(expressions: readonly string[]): string[] {
     'toJson',
     'toUtc',
     'subjectAsId',
+    'jsonPatch',
+    'ABSENT',
   ];
   const used = all.filter((name) => expressions.some((e) => new RegExp(`\\b${name}\\b`).test(e)));
   return [...new Set(['numeric', 'now', ...used])].sort();

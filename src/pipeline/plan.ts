@@ -34,7 +34,6 @@ const INFRASTRUCTURE = [
   'src/http/validator.ts',
   'src/http/cursor.ts',
   'src/http/etag.ts',
-  'src/http/merge-patch.ts',
   'src/http/methods.ts',
   'src/auth/verify.ts',
   'src/auth/authorize.ts',

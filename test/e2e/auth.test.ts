@@ -69,6 +69,14 @@ describe('401 and 403', () => {
     expect(publicList.status).toBe(200);
   });
 
+  it('remembers a verified token only until it expires', async () => {
+    const shortLived = await token('root', { roles: ['admin'], expires: Math.floor(Date.now() / 1000) + 2 });
+    expect((await as(shortLived)('GET', `${api}/users`)).status).toBe(200);
+    expect((await as(shortLived)('GET', `${api}/users`)).status).toBe(200);
+    await new Promise((wait) => setTimeout(wait, 2_600));
+    expect((await as(shortLived)('GET', `${api}/users`)).status).toBe(401);
+  });
+
   it('answers a valid token that the rule does not admit with a 403 problem', async () => {
     const u = await user();
     const r = await u.as('GET', `${api}/users`);

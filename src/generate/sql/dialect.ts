@@ -19,6 +19,8 @@ export interface SqlDialect {
   onDelete(action: OnDelete): string;
   /** `a` equals `b`, NULL equal to NULL */
   nullSafeEquals(a: string, b: string): string;
+  /** RFC 7396: the JSON Merge Patch `patch` (JSON text) applied to the JSON `target` */
+  jsonMergePatch(target: string, patch: string): string;
 }
 
 const quote = (s: string): string => `'${s.replaceAll("'", "''")}'`;
@@ -51,4 +53,5 @@ export const sqlite: SqlDialect = {
   },
   onDelete: (action) => ({ restrict: 'RESTRICT', cascade: 'CASCADE', setNull: 'SET NULL' })[action],
   nullSafeEquals: (a, b) => `${a} IS ${b}`,
+  jsonMergePatch: (target, patch) => `json_patch(${target}, ${patch})`,
 };

@@ -27,6 +27,8 @@ export function ownerColumn(resource: Resource): string | undefined {
  * - get, delete: [id, owner?]
  * - insert: [id (uuid ids only), …writable fields, …server fields, createdAt, updatedAt]
  * - update: […writable fields, updatedAt, id, owner?, expected version or NULL]
+ * - patch: per writable field [present (0/1), value], a json field [mode (0 keep, 1 replace, 2 merge), value, patch];
+ *   then [updatedAt, id, owner?, expected version or NULL]
  * - listFirst: [limit]; listAfter: [after, limit]; listFirstOwned: [owner, limit]; listAfterOwned: [owner, after, limit]
  * - an action: […set values, updatedAt, id, owner?, …when values]
  */
@@ -64,6 +66,20 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
     `UPDATE ${table} SET ${assignments.join(', ')}, ${version} = ${version} + 1 ` +
     `WHERE ${byId(updateParam)} AND ${version} = coalesce(${updateParam()}, ${version}) RETURNING ${selectList}`;
 
+  const patchParam = parameters(d);
+  const patchAssignments = writableFields(resource).map((f) => {
+    const column = d.ident(f.column);
+    if (f.type === 'json') {
+      const [mode, value, merge] = [patchParam(), patchParam(), patchParam()];
+      return `${column} = CASE ${mode} WHEN 1 THEN ${value} WHEN 2 THEN ${d.jsonMergePatch(`coalesce(${column}, '{}')`, merge)} ELSE ${column} END`;
+    }
+    const [present, value] = [patchParam(), patchParam()];
+    return `${column} = CASE WHEN ${present} = 1 THEN ${value} ELSE ${column} END`;
+  });
+  const patch =
+    `UPDATE ${table} SET ${[...patchAssignments, `${d.ident('updated_at')} = ${patchParam()}`].join(', ')}, ${version} = ${version} + 1 ` +
+    `WHERE ${byId(patchParam)} AND ${version} = coalesce(${patchParam()}, ${version}) RETURNING ${selectList}`;
+
   const get = parameters(d);
   const remove = parameters(d);
   const first = parameters(d);
@@ -82,6 +98,7 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
     },
     { key: 'insert', doc: 'a new record', sql: insert },
     { key: 'update', doc: 'every writable field, guarded by an optional expected version', sql: update },
+    { key: 'patch', doc: 'a JSON Merge Patch in one statement: absent fields kept, json fields merged', sql: patch },
     { key: 'delete', doc: 'one record by id', sql: `DELETE FROM ${table} WHERE ${byId(remove)}` },
   ];
   if (owner !== undefined) {

@@ -15,6 +15,8 @@ export interface ActionView {
   doc: string;
   /** a `set` action runs one generated UPDATE; the others call a handler in a user-owned file */
   generated: boolean;
+  /** whether the route runs the access guard: a public `set` action needs no caller */
+  guarded: boolean;
   inputProperties: { key: string; type: string; optional: boolean }[];
   hasInput: boolean;
   inputSchema: JsonSchema;
@@ -41,6 +43,7 @@ export function actionView(api: Api, resource: Resource, action: Action): Action
     displayPath: path.replace(':id', '{id}'),
     doc: action.description ?? `POST ${path.replace(':id', '{id}')}`,
     generated: action.set.length > 0,
+    guarded: action.set.length === 0 || !action.access.some((t) => t.kind === 'public'),
     inputProperties: action.input.map((f) => ({ key: f.name, type: inputType(api, f), optional: !f.required })),
     hasInput: action.input.length > 0,
     inputSchema: {

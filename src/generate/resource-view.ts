@@ -1,4 +1,6 @@
-import type { Api, Field, Operation, Resource } from '../model.js';
+import { OPERATIONS, type AccessRule, type Api, type Field, type Operation, type Resource } from '../model.js';
+
+const isPublic = (rule: AccessRule): boolean => rule.some((term) => term.kind === 'public');
 import { accessRules, accessSummary } from './access-view.js';
 import { actionView, type ActionView } from './action-view.js';
 import {
@@ -76,6 +78,17 @@ export interface ResourceView {
   hasItemHandlers: boolean;
   actionTypeImports: string;
   methodGuards: { url: string; allowed: string[] }[];
+  /**
+   * Which routes run the access guard. A public rule admits everyone and restricts no one, so its route needs no
+   * guard, unless it needs the caller: a create that sets the owner field.
+   */
+  guarded: Record<Operation, boolean>;
+  /** whether any CRUD route runs the guard (routes.ts then imports the rules) */
+  anyGuarded: boolean;
+  /** whether any action route runs the guard (actions.ts then imports the rules) */
+  anyActionGuarded: boolean;
+  /** a PUT or PATCH that checks the owner field against the caller */
+  ownedUpdate: boolean;
   /** what actions.ts imports from http/problem.ts and ./schemas.ts */
   actionProblemImports: string;
   actionSchemaImports: string;
@@ -216,6 +229,18 @@ export function resourceView(
       ...(resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? ['JsonValue'] : []),
     ].join(', '),
     methodGuards: methodGuards(resource),
+    guarded: Object.fromEntries(
+      OPERATIONS.map((op) => [
+        op,
+        !isPublic(resource.access[op]) || (op === 'create' && (owner?.writable === true || owner?.readOnly === true)),
+      ]),
+    ) as Record<Operation, boolean>,
+    ownedUpdate: owner?.writable === true && !isPublic(resource.access.update),
+    anyActionGuarded: actions.some((a) => a.guarded),
+    anyGuarded: resource.operations.some(
+      (op) =>
+        !isPublic(resource.access[op]) || (op === 'create' && (owner?.writable === true || owner?.readOnly === true)),
+    ),
     actionProblemImports: [
       ...(setActions.length > 0 ? ['conflict'] : []),
       ...(setActions.length > 0 || handlerActions.some((a) => a.item) ? ['notFound'] : []),

@@ -83,6 +83,8 @@ export interface ResourceView {
    * guard, unless it needs the caller: a create that sets the owner field.
    */
   guarded: Record<Operation, boolean>;
+  /** whether routes.ts has PUT, PATCH or DELETE, which honour If-Match */
+  hasConditionalWrites: boolean;
   /** whether any CRUD route runs the guard (routes.ts then imports the rules) */
   anyGuarded: boolean;
   /** whether any action route runs the guard (actions.ts then imports the rules) */
@@ -237,6 +239,7 @@ export function resourceView(
     ) as Record<Operation, boolean>,
     ownedUpdate: owner?.writable === true && !isPublic(resource.access.update),
     anyActionGuarded: actions.some((a) => a.guarded),
+    hasConditionalWrites: resource.operations.includes('update') || resource.operations.includes('delete'),
     anyGuarded: resource.operations.some(
       (op) =>
         !isPublic(resource.access[op]) || (op === 'create' && (owner?.writable === true || owner?.readOnly === true)),

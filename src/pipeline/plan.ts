@@ -35,6 +35,7 @@ const INFRASTRUCTURE = [
   'src/http/cursor.ts',
   'src/http/etag.ts',
   'src/http/methods.ts',
+  'src/http/preconditions.ts',
   'src/auth/verify.ts',
   'src/auth/authorize.ts',
   'src/auth/owner.ts',

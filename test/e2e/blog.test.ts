@@ -306,6 +306,52 @@ describe('PUT and PATCH /posts/{id}', () => {
   });
 });
 
+describe('If-Match', () => {
+  async function draft(): Promise<{ post: Rec; etag: string }> {
+    const author = await newUser(`m${Math.random().toString(36).slice(2)}@example.com`);
+    const created = await admin('POST', `${api}/posts`, { title: 'Versioned', authorId: author.id });
+    return { post: created.body as Rec, etag: created.headers.get('etag') ?? '' };
+  }
+
+  it('PUT and PATCH with a stale ETag answer 412 and change nothing; with the current one they apply', async () => {
+    const { post, etag } = await draft();
+    const url = `${api}/posts/${post.id}`;
+    const first = await admin('PATCH', url, { title: 'One' }, { 'if-match': etag });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('etag')).toBe('"2"');
+    const stale = await admin('PATCH', url, { title: 'Two' }, { 'if-match': etag });
+    expect(stale.status).toBe(412);
+    expect(problem(stale).title).toBe('Precondition Failed');
+    const staleput = await admin('PUT', url, { title: 'Two', authorId: post.authorId }, { 'if-match': etag });
+    expect(staleput.status).toBe(412);
+    expect(((await admin('GET', url)).body as Rec).title).toBe('One');
+    expect((await admin('PUT', url, { title: 'Three' }, { 'if-match': '"7", "2"' })).status).toBe(200);
+    expect((await admin('PATCH', url, { title: 'Four' }, { 'if-match': '*' })).status).toBe(200);
+    expect((await admin('PATCH', url, { title: 'Weak' }, { 'if-match': 'W/"4"' })).status).toBe(412);
+  });
+
+  it('of two concurrent updates from one version, one wins and the other gets 412', async () => {
+    const { post, etag } = await draft();
+    const url = `${api}/posts/${post.id}`;
+    const results = await Promise.all(
+      ['A', 'B', 'C', 'D'].map((title) => admin('PATCH', url, { title }, { 'if-match': etag })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
+  });
+
+  it('DELETE and item actions honour it too; an unknown id is still a 404', async () => {
+    const { post, etag } = await draft();
+    const url = `${api}/posts/${post.id}`;
+    await admin('PATCH', url, { views: 1 });
+    expect((await admin('POST', `${url}/publish`, undefined, { 'if-match': etag })).status).toBe(412);
+    expect((await admin('DELETE', url, undefined, { 'if-match': etag })).status).toBe(412);
+    expect((await admin('GET', url)).status).toBe(200);
+    expect((await admin('POST', `${url}/publish`, undefined, { 'if-match': '"2"' })).status).toBe(200);
+    expect((await admin('DELETE', url, undefined, { 'if-match': '"3"' })).status).toBe(204);
+    expect((await admin('DELETE', url, undefined, { 'if-match': '"3"' })).status).toBe(404);
+  });
+});
+
 describe('DELETE', () => {
   it('deletes with a 204, then the record is gone', async () => {
     const author = await newUser('deleter@example.com');

@@ -24,13 +24,13 @@ export function ownerColumn(resource: Resource): string | undefined {
 /**
  * The data-access statements of one resource. Parameter order is the same in every dialect, and `owner`
  * (the subject a request is restricted to, or NULL for none) follows the id wherever the resource has an owner:
- * - get, delete: [id, owner?]
+ * - get: [id, owner?]; delete: [id, owner?, expected version or NULL]
  * - insert: [id (uuid ids only), …writable fields, …server fields, createdAt, updatedAt]
  * - update: […writable fields, updatedAt, id, owner?, expected version or NULL]
  * - patch: per writable field [present (0/1), value], a json field [mode (0 keep, 1 replace, 2 merge), value, patch];
  *   then [updatedAt, id, owner?, expected version or NULL]
  * - listFirst: [limit]; listAfter: [after, limit]; listFirstOwned: [owner, limit]; listAfterOwned: [owner, after, limit]
- * - an action: […set values, updatedAt, id, owner?, …when values]
+ * - an action: […set values, updatedAt, id, owner?, expected version or NULL, …when values]
  */
 export function resourceStatements(resource: Resource, d: SqlDialect): StatementText[] {
   const table = d.ident(resource.table);
@@ -99,7 +99,11 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
     { key: 'insert', doc: 'a new record', sql: insert },
     { key: 'update', doc: 'every writable field, guarded by an optional expected version', sql: update },
     { key: 'patch', doc: 'a JSON Merge Patch in one statement: absent fields kept, json fields merged', sql: patch },
-    { key: 'delete', doc: 'one record by id', sql: `DELETE FROM ${table} WHERE ${byId(remove)}` },
+    {
+      key: 'delete',
+      doc: 'one record by id, guarded by an optional expected version',
+      sql: `DELETE FROM ${table} WHERE ${byId(remove)} AND ${version} = coalesce(${remove()}, ${version})`,
+    },
   ];
   if (owner !== undefined) {
     const ownedFirst = parameters(d);
@@ -135,8 +139,12 @@ function actionStatement(
   const next = parameters(d);
   const column = (name: string): string => d.ident(fieldNamed(resource, name).column);
   const assignments = [...action.set.map((s) => column(s.field)), d.ident('updated_at')].map((c) => `${c} = ${next()}`);
-  const where = [byId(next), ...action.when.map((w) => whenCondition(column(w.field), w.values, next))];
   const version = d.ident('version');
+  const where = [
+    byId(next),
+    `${version} = coalesce(${next()}, ${version})`,
+    ...action.when.map((w) => whenCondition(column(w.field), w.values, next)),
+  ];
   return {
     key: action.names.camel,
     doc: `the ${action.name} action: ${action.set.map((s) => s.field).join(', ')} set where ${action.when.map((w) => w.field).join(', ') || 'the record exists'}`,

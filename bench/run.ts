@@ -43,7 +43,8 @@ const generated = join(WORK, 'generated');
 run(process.execPath, ['bin/restsmith.js', 'generate', 'bench/definition.yaml', '--out', generated]);
 run(process.execPath, [join(ROOT, 'node_modules/typescript7/bin/tsc'), '-p', 'tsconfig.build.json'], generated);
 const generatedDb = join(generated, 'data/bench.db');
-const env = { JWT_SECRET: SECRET };
+// the baseline has no rate limit: neither has the generated server here (RATE_LIMIT_MAX=0)
+const env = { JWT_SECRET: SECRET, RATE_LIMIT_MAX: '0' };
 const migrated = await startServer(
   'migrate',
   ['dist/main.js'],

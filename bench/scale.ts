@@ -21,7 +21,7 @@ export async function scale(
     const dir = join(work, `scale-${rows}`);
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'scale.db');
-    const env = { JWT_SECRET: secret, DATABASE_URL: `sqlite:${file}` };
+    const env = { JWT_SECRET: secret, DATABASE_URL: `sqlite:${file}`, RATE_LIMIT_MAX: '0' };
     const migrate = await startServer('migrate', ['dist/main.js'], generated, env, '/healthz');
     await migrate.stop();
     const ids = seed(file, rows).posts;

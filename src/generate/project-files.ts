@@ -5,6 +5,7 @@ import type { Api } from '../model.js';
  * so 12 is pinned; TypeScript 7 (the native compiler) type-checks it.
  */
 export const DEPENDENCIES = {
+  '@fastify/rate-limit': '^11.0.0',
   ajv: '^8.17.1',
   'ajv-formats': '^3.0.1',
   'better-sqlite3': '^12.4.1',

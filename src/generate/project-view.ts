@@ -18,6 +18,7 @@ export interface ProjectView {
   migrations: { name: string; ident: string }[];
   fixtures: Fixture[];
   needsTokens: boolean;
+  rateLimit: { max: number; windowMs: number };
   adminRole: string;
 }
 
@@ -42,6 +43,7 @@ export function projectView(
     migrations: context.migrations.map((name) => ({ name, ident: `m${name.slice(0, 4)}` })),
     fixtures: fixtures(api),
     needsTokens: needsTokens(api),
+    rateLimit: api.limits.rateLimit,
     adminRole: api.auth.adminRole,
   };
 }

@@ -36,6 +36,7 @@ const INFRASTRUCTURE = [
   'src/http/etag.ts',
   'src/http/methods.ts',
   'src/http/preconditions.ts',
+  'src/http/rate-limit.ts',
   'src/auth/verify.ts',
   'src/auth/authorize.ts',
   'src/auth/owner.ts',

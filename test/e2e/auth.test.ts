@@ -172,6 +172,37 @@ describe('actions', () => {
   });
 });
 
+describe('rate limit (blog: 300 a minute)', () => {
+  it('answers 429 with Retry-After past the limit, per IP for anonymous callers and per subject for known tokens', async () => {
+    const limited = await startServer(
+      dir,
+      { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET, RATE_LIMIT_MAX: '' },
+      '/api/v1/healthz',
+    );
+    try {
+      const base = `${limited.url}/api/v1`;
+      const alice = as(await token('alice-rate'));
+      // a guarded route verifies her token: from then on it is known, and she has a bucket of her own
+      // (this first request, before her token was known, counted against the IP)
+      const someone = `${base}/users/01900000-0000-7000-8000-000000000000`;
+      expect((await alice('GET', someone)).status).toBe(404);
+      const statuses: number[] = [];
+      for (let i = 0; i < 305; i += 1) statuses.push((await http('GET', `${base}/posts?limit=1`)).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(299);
+      const over = await http('GET', `${base}/posts`);
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(problem429(over.body)).toBe('Too Many Requests');
+      expect((await alice('GET', someone)).status).toBe(404);
+      expect((await http('GET', `${base}/healthz`)).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+const problem429 = (body: unknown): unknown => (body as { title?: string }).title;
+
 describe('start-up safety and dev tokens', () => {
   it('refuses to start without a way to verify tokens, or with a short secret, in one line', async () => {
     for (const env of [{ JWT_SECRET: '' }, { JWT_SECRET: 'short' }]) {

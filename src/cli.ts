@@ -5,6 +5,7 @@ import { describeChanges, generate, type GenerateOptions } from './commands/gene
 import { definitionJsonSchema } from './definition/json-schema.js';
 import { starterDefinition } from './definition/starter.js';
 import { UserError } from './errors.js';
+import { openApiDocument } from './openapi/document.js';
 import { readDefinition } from './pipeline/read-definition.js';
 import { VERSION } from './version.js';
 
@@ -68,6 +69,12 @@ function program(out: Print): Command {
           : `wrote ${pending.length} files to ${result.outDir}`,
       );
     });
+
+  cli
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the API a definition describes')
+    .argument('<file>', 'a definition (.yaml, .yml or .json)')
+    .action(async (file: string) => out(JSON.stringify(openApiDocument(await readDefinition(file)), null, 2)));
 
   cli
     .command('schema')

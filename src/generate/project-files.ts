@@ -6,6 +6,8 @@ import type { Api } from '../model.js';
  */
 export const DEPENDENCIES = {
   '@fastify/rate-limit': '^11.0.0',
+  '@fastify/swagger': '^9.5.2',
+  '@fastify/swagger-ui': '^6.1.0',
   ajv: '^8.17.1',
   'ajv-formats': '^3.0.1',
   'better-sqlite3': '^12.4.1',
@@ -56,6 +58,7 @@ const compilerOptions = {
   esModuleInterop: true,
   skipLibCheck: true,
   isolatedModules: true,
+  resolveJsonModule: true,
   types: ['node'],
 };
 

@@ -1,5 +1,6 @@
 import type { Api } from '../model.js';
 import type { PlannedMigration } from '../migrate/plan-migration.js';
+import { openApiDocument } from '../openapi/document.js';
 import { sqlite, type SqlDialect } from '../generate/sql/dialect.js';
 import { packageJson, PRETTIER_OPTIONS, tsconfig, tsconfigBuild } from '../generate/project-files.js';
 import { projectView } from '../generate/project-view.js';
@@ -37,6 +38,7 @@ const INFRASTRUCTURE = [
   'src/http/methods.ts',
   'src/http/preconditions.ts',
   'src/http/rate-limit.ts',
+  'src/http/docs.ts',
   'src/auth/verify.ts',
   'src/auth/authorize.ts',
   'src/auth/owner.ts',
@@ -80,6 +82,7 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
     { path: 'tsconfig.json', owner: 'generator', content: json(tsconfig(context.orphanFiles)) },
     { path: 'tsconfig.build.json', owner: 'generator', content: json(tsconfigBuild(context.orphanFiles)) },
     { path: '.prettierrc.json', owner: 'generator', content: json(PRETTIER_OPTIONS) },
+    { path: 'src/openapi.json', owner: 'generator', content: json(openApiDocument(api)) },
     { path: '.gitignore', owner: 'user', template: 'project/gitignore.hbs', context: project },
     { path: 'src/main.ts', owner: 'user', template: 'project/src/main.ts.hbs', context: project },
     { path: 'src/hooks.ts', owner: 'user', template: 'project/src/hooks.ts.hbs', context: project },

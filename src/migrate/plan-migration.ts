@@ -5,6 +5,23 @@ import { diff, isEmpty, renamesOf, type Diff, type Step } from './diff.js';
 import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from './snapshot.js';
 import { sqliteMigration } from './sqlite.js';
 
+/** Tables of the server itself, created by the first migration: stored Idempotency-Key responses. */
+const SYSTEM_TABLES = {
+  sqlite: [
+    `CREATE TABLE "restsmith_idempotency" (
+  "caller" TEXT NOT NULL,
+  "key" TEXT NOT NULL,
+  "fingerprint" TEXT NOT NULL,
+  "status" INTEGER NOT NULL DEFAULT 0,
+  "headers" TEXT,
+  "body" TEXT,
+  "created_at" TEXT NOT NULL,
+  PRIMARY KEY ("caller", "key")
+)`,
+    `CREATE INDEX "restsmith_idempotency_created_at_idx" ON "restsmith_idempotency" ("created_at")`,
+  ],
+};
+
 /** A new migration: its file name, what it does in words, and its statements per dialect. */
 export interface PlannedMigration {
   name: string;
@@ -45,7 +62,7 @@ export function planMigration(
   return {
     name: `${number}-${previous === undefined ? 'initial' : slug(changes)}`,
     summary: describe(changes),
-    sqlite: sqliteMigration(changes),
+    sqlite: [...(previous === undefined ? SYSTEM_TABLES.sqlite : []), ...sqliteMigration(changes)],
   };
 }
 

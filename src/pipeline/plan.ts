@@ -39,6 +39,7 @@ const INFRASTRUCTURE = [
   'src/http/preconditions.ts',
   'src/http/rate-limit.ts',
   'src/http/docs.ts',
+  'src/http/idempotency.ts',
   'src/auth/verify.ts',
   'src/auth/authorize.ts',
   'src/auth/owner.ts',

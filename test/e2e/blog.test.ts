@@ -352,6 +352,61 @@ describe('If-Match', () => {
   });
 });
 
+describe('Idempotency-Key', () => {
+  const count = async (): Promise<number> =>
+    ((await admin('GET', `${api}/posts?limit=100`)).body as { items: Rec[] }).items.filter((p) =>
+      String(p.title).startsWith('Once'),
+    ).length;
+
+  it('replays the first response to a repeated POST and acts once; another body with the key is a 422', async () => {
+    const author = await newUser('once@example.com');
+    const key = { 'idempotency-key': 'create-once-1' };
+    const before = await count();
+    const first = await admin('POST', `${api}/posts`, { title: 'Once', authorId: author.id }, key);
+    const again = await admin('POST', `${api}/posts`, { title: 'Once', authorId: author.id }, key);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await count()).toBe(before + 1);
+    const other = await admin('POST', `${api}/posts`, { title: 'Once more', authorId: author.id }, key);
+    expect(other.status).toBe(422);
+    expect(problem(other).title).toBe('Unprocessable Content');
+  });
+
+  it('acts once for concurrent requests with one key, and keys are per caller', async () => {
+    const author = await newUser('concurrent@example.com');
+    const key = { 'idempotency-key': 'create-once-2' };
+    const before = await count();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        admin('POST', `${api}/posts`, { title: 'Once at a time', authorId: author.id }, key),
+      ),
+    );
+    expect(new Set(results.map((r) => r.status))).toEqual(new Set([201]));
+    expect(new Set(results.map((r) => (r.body as Rec).id)).size).toBe(1);
+    expect(await count()).toBe(before + 1);
+    const otherAdmin = as(await token('admin-2', { roles: ['admin'] }));
+    const theirs = await otherAdmin('POST', `${api}/posts`, { title: 'Once at a time', authorId: author.id }, key);
+    expect(theirs.status).toBe(201);
+    expect((theirs.body as Rec).id).not.toBe((results[0]?.body as Rec).id);
+  });
+
+  it('replays an action: a repeated publish answers what the first did, not a 409', async () => {
+    const author = await newUser('publish-once@example.com');
+    const post = (await admin('POST', `${api}/posts`, { title: 'Publish once', authorId: author.id })).body as Rec;
+    const key = { 'idempotency-key': `publish-${post.id}` };
+    const first = await admin('POST', `${api}/posts/${post.id}/publish`, undefined, key);
+    const again = await admin('POST', `${api}/posts/${post.id}/publish`, undefined, key);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect((await admin('POST', `${api}/posts/${post.id}/publish`)).status).toBe(409);
+  });
+});
+
 describe('DELETE', () => {
   it('deletes with a 204, then the record is gone', async () => {
     const author = await newUser('deleter@example.com');

@@ -148,3 +148,6 @@ export const RESERVED_TYPE_NAMES = new Set([
   'Stored',
   'Versioned',
 ]);
+
+/** Query parameters of every listing; no field may take their names (its filter would clash). */
+export const LISTING_PARAMETERS = ['limit', 'cursor', 'sort'] as const;

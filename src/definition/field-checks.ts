@@ -1,5 +1,5 @@
 /** Semantic checks of fields: names, contradictory options, defaults, references, renames. */
-import { RESERVED_WORDS, SYSTEM_FIELDS, names as namesOf } from '../naming.js';
+import { LISTING_PARAMETERS, RESERVED_WORDS, SYSTEM_FIELDS, names as namesOf } from '../naming.js';
 import { CheckContext, reportCollisions } from './check-context.js';
 import { didYouMean } from './did-you-mean.js';
 import { FIELD_NAME, type FieldObject } from './field-schema.js';
@@ -40,6 +40,13 @@ function checkFieldNames(ctx: CheckContext, scope: FieldScope): void {
     for (const name of valid) {
       if (system.includes(name)) {
         ctx.report(at(name), `"${name}" is a system field: every record has it, do not declare it`, 'key');
+      }
+      if ((LISTING_PARAMETERS as readonly string[]).includes(name)) {
+        ctx.report(
+          at(name),
+          `"${name}" is a parameter of every listing (?${name}=…): a field cannot be filtered by that name`,
+          'key',
+        );
       }
     }
     const clashes = (name: string, earlier: string): string =>

@@ -123,15 +123,3 @@ export const paramsSchema = (resource: Resource): JsonSchema => ({
   properties: { id: idSchema(resource.id) },
   required: ['id'],
 });
-
-export function listQuerySchema(api: Api): JsonSchema {
-  const { default: size, max } = api.limits.pageSize;
-  return {
-    type: 'object',
-    properties: {
-      limit: { type: 'integer', minimum: 1, maximum: max, default: size },
-      cursor: { type: 'string', minLength: 1 },
-    },
-    additionalProperties: false,
-  };
-}

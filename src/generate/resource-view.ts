@@ -3,17 +3,11 @@ import { OPERATIONS, type AccessRule, type Api, type Field, type Operation, type
 const isPublic = (rule: AccessRule): boolean => rule.some((term) => term.kind === 'public');
 import { accessRules, accessSummary } from './access-view.js';
 import { actionView, type ActionView } from './action-view.js';
-import {
-  inputSchema,
-  listQuerySchema,
-  paramsSchema,
-  patchSchema,
-  recordSchema,
-  type JsonSchema,
-} from './json-schemas.js';
+import { inputSchema, paramsSchema, patchSchema, recordSchema, type JsonSchema } from './json-schemas.js';
 import { serverFields, writableFields } from './sql/columns.js';
-import type { SqlDialect } from './sql/dialect.js';
-import { ownerColumn, resourceStatements } from './sql/statements.js';
+import { sqlite as sqliteDialect, type SqlDialect } from './sql/dialect.js';
+import { ownerColumn, resourceStatements, selectListOf } from './sql/statements.js';
+import { listQuerySchema, listSpec } from './listing-view.js';
 import {
   codecNames,
   decodeExpression,
@@ -61,6 +55,8 @@ export interface ResourceView {
   patch: JsonSchema;
   params: JsonSchema;
   listQuery: JsonSchema;
+  /** what the store's Listing needs: table, columns, owner column */
+  listSpec: JsonSchema;
   owner?: OwnerView;
   /** flat copies of `owner`'s flags, for templates (false without an owner) */
   ownerReadOnly: boolean;
@@ -211,7 +207,8 @@ export function resourceView(
     input: inputSchema(api, resource),
     patch: patchSchema(api, resource),
     params: paramsSchema(resource),
-    listQuery: listQuerySchema(api),
+    listQuery: listQuerySchema(api, resource),
+    listSpec: listSpec(resource, api, selectListOf(resource, dialects[0] ?? sqliteDialect)),
     ...(owner !== undefined && { owner }),
     ownerReadOnly: owner?.readOnly ?? false,
     ownerWritable: owner?.writable ?? false,

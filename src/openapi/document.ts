@@ -1,12 +1,6 @@
 import type { AccessRule, Action, Api, Resource } from '../model.js';
-import {
-  inputFieldSchema,
-  inputSchema,
-  listQuerySchema,
-  patchSchema,
-  recordSchema,
-  type JsonSchema,
-} from '../generate/json-schemas.js';
+import { inputFieldSchema, inputSchema, patchSchema, recordSchema, type JsonSchema } from '../generate/json-schemas.js';
+import { listQuerySchema } from '../generate/listing-view.js';
 
 /**
  * The OpenAPI 3.1 document of an API, built at generation time from the model: every route, parameter, body,
@@ -89,7 +83,7 @@ function addResource(api: Api, r: Resource, route: Route): void {
   const singular = r.typeName;
 
   if (has('list')) {
-    const query = listQuerySchema(api) as { properties: Record<string, JsonSchema> };
+    const query = listQuerySchema(api, r) as { properties: Record<string, JsonSchema> };
     route(path, 'get', {
       ...common(r.access.list),
       operationId: `list${r.names.pascal}`,

@@ -33,7 +33,7 @@ const INFRASTRUCTURE = [
   'src/http/errors.ts',
   'src/http/validation.ts',
   'src/http/validator.ts',
-  'src/http/cursor.ts',
+  'src/http/listing.ts',
   'src/http/etag.ts',
   'src/http/methods.ts',
   'src/http/preconditions.ts',

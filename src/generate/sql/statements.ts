@@ -14,6 +14,13 @@ function parameters(d: SqlDialect): () => string {
   return () => d.param(++n);
 }
 
+/** The columns every statement returns, in the order the store decodes them. */
+export function selectListOf(resource: Resource, d: SqlDialect): string {
+  return ['id', ...resource.fields.map((f) => f.column), 'created_at', 'updated_at', 'version']
+    .map((c) => d.ident(c))
+    .join(', ');
+}
+
 /** The column an `owner` rule compares with the token subject, if the resource has one. */
 export function ownerColumn(resource: Resource): string | undefined {
   if (resource.owner === undefined) return undefined;
@@ -29,7 +36,8 @@ export function ownerColumn(resource: Resource): string | undefined {
  * - update: […writable fields, updatedAt, id, owner?, expected version or NULL]
  * - patch: per writable field [present (0/1), value], a json field [mode (0 keep, 1 replace, 2 merge), value, patch];
  *   then [updatedAt, id, owner?, expected version or NULL]
- * - listFirst: [limit]; listAfter: [after, limit]; listFirstOwned: [owner, limit]; listAfterOwned: [owner, after, limit]
+
+ * Listings are written per query shape at run time (see the generated http/listing.ts).
  * - an action: […set values, updatedAt, id, owner?, expected version or NULL, …when values]
  */
 export function resourceStatements(resource: Resource, d: SqlDialect): StatementText[] {
@@ -37,9 +45,7 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
   const id = d.ident('id');
   const version = d.ident('version');
   const owner = ownerColumn(resource);
-  const selectList = ['id', ...resource.fields.map((f) => f.column), 'created_at', 'updated_at', 'version']
-    .map((c) => d.ident(c))
-    .join(', ');
+  const selectList = selectListOf(resource, d);
   /** `AND owner IS coalesce(?, owner)`: a NULL parameter leaves the statement unrestricted */
   const ownerGuard = (next: () => string): string =>
     owner === undefined ? '' : ` AND ${d.nullSafeEquals(d.ident(owner), `coalesce(${next()}, ${d.ident(owner)})`)}`;
@@ -82,20 +88,8 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
 
   const get = parameters(d);
   const remove = parameters(d);
-  const first = parameters(d);
-  const after = parameters(d);
   const statements: StatementText[] = [
     { key: 'get', doc: 'one record by id', sql: `SELECT ${selectList} FROM ${table} WHERE ${byId(get)}` },
-    {
-      key: 'listFirst',
-      doc: 'the first page, in id order',
-      sql: `SELECT ${selectList} FROM ${table} ORDER BY ${id} LIMIT ${first()}`,
-    },
-    {
-      key: 'listAfter',
-      doc: 'the page after a cursor (keyset: as cheap as the first page)',
-      sql: `SELECT ${selectList} FROM ${table} WHERE ${id} > ${after()} ORDER BY ${id} LIMIT ${after()}`,
-    },
     { key: 'insert', doc: 'a new record', sql: insert },
     { key: 'update', doc: 'every writable field, guarded by an optional expected version', sql: update },
     { key: 'patch', doc: 'a JSON Merge Patch in one statement: absent fields kept, json fields merged', sql: patch },
@@ -105,23 +99,6 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
       sql: `DELETE FROM ${table} WHERE ${byId(remove)} AND ${version} = coalesce(${remove()}, ${version})`,
     },
   ];
-  if (owner !== undefined) {
-    const ownedFirst = parameters(d);
-    const ownedAfter = parameters(d);
-    const column = d.ident(owner);
-    statements.push(
-      {
-        key: 'listFirstOwned',
-        doc: "the first page of one owner's records",
-        sql: `SELECT ${selectList} FROM ${table} WHERE ${column} = ${ownedFirst()} ORDER BY ${id} LIMIT ${ownedFirst()}`,
-      },
-      {
-        key: 'listAfterOwned',
-        doc: "the page of one owner's records after a cursor",
-        sql: `SELECT ${selectList} FROM ${table} WHERE ${column} = ${ownedAfter()} AND ${id} > ${ownedAfter()} ORDER BY ${id} LIMIT ${ownedAfter()}`,
-      },
-    );
-  }
   for (const action of resource.actions.filter((a) => a.set.length > 0)) {
     statements.push(actionStatement(resource, action, d, selectList, byId));
   }

@@ -1,0 +1,116 @@
+import type { Api, Field, Resource } from '../model.js';
+import { idSchema, type JsonSchema } from './json-schemas.js';
+import { ownerColumn } from './sql/statements.js';
+
+/** What a listing can filter and sort on: a field's column, how its values are stored, and its operators. */
+interface Listable {
+  name: string;
+  column: string;
+  kind: 'text' | 'datetime' | 'integer' | 'number' | 'boolean';
+  operators: string[];
+  /** the schema of one value in the query string */
+  value: JsonSchema;
+}
+
+const ORDERED = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'];
+const EQUALITY = ['eq', 'ne', 'in'];
+
+function listable(api: Api, field: Field): Listable | undefined {
+  if (field.type === 'json' || field.writeOnly) return undefined;
+  const base = { name: field.name, column: field.column };
+  switch (field.type) {
+    case 'boolean':
+      return { ...base, kind: 'boolean', operators: ['eq', 'ne'], value: { type: 'boolean' } };
+    case 'integer':
+    case 'number':
+      return { ...base, kind: field.type, operators: ORDERED, value: { type: field.type } };
+    case 'datetime':
+      return { ...base, kind: 'datetime', operators: ORDERED, value: { type: 'string', format: 'date-time' } };
+    case 'date':
+      return { ...base, kind: 'text', operators: ORDERED, value: { type: 'string', format: 'date' } };
+    case 'string':
+    case 'text':
+      return { ...base, kind: 'text', operators: [...ORDERED, 'contains'], value: { type: 'string' } };
+    case 'enum':
+      return { ...base, kind: 'text', operators: EQUALITY, value: { type: 'string', enum: field.values ?? [] } };
+    case 'uuid':
+      return { ...base, kind: 'text', operators: EQUALITY, value: { type: 'string', format: 'uuid' } };
+    case 'ref': {
+      const target = api.resources.find((r) => r.name === field.ref?.to);
+      const integer = target?.id === 'integer';
+      return {
+        ...base,
+        kind: integer ? 'integer' : 'text',
+        operators: EQUALITY,
+        value: idSchema(target?.id ?? 'uuid'),
+      };
+    }
+  }
+}
+
+/** Every field a listing of `resource` can filter and sort on, system fields included. */
+export function listables(api: Api, resource: Resource): Listable[] {
+  const timestamp = (name: string, column: string): Listable => ({
+    name,
+    column,
+    kind: 'datetime',
+    operators: ORDERED,
+    value: { type: 'string', format: 'date-time' },
+  });
+  return [
+    {
+      name: 'id',
+      column: 'id',
+      kind: resource.id === 'integer' ? 'integer' : 'text',
+      operators: resource.id === 'integer' ? ORDERED : EQUALITY,
+      value: idSchema(resource.id),
+    },
+    ...resource.fields.flatMap((f) => listable(api, f) ?? []),
+    timestamp('createdAt', 'created_at'),
+    timestamp('updatedAt', 'updated_at'),
+  ];
+}
+
+/** The query string of a listing: limit, cursor, sort, and `field` / `field[op]` for every filter. */
+export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
+  const { default: size, max } = api.limits.pageSize;
+  const fields = listables(api, resource);
+  const sortable = fields.map((f) => f.name).join('|');
+  const filters = fields.flatMap((f) =>
+    f.operators.map((op) => {
+      const name = op === 'eq' ? f.name : `${f.name}[${op}]`;
+      const schema =
+        op === 'in'
+          ? { type: 'string', description: 'a comma-separated list' }
+          : op === 'contains'
+            ? { type: 'string', minLength: 1 }
+            : f.value;
+      return [name, schema] as const;
+    }),
+  );
+  return {
+    type: 'object',
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: max, default: size },
+      cursor: { type: 'string', minLength: 1, description: 'the nextCursor of the previous page' },
+      sort: {
+        type: 'string',
+        pattern: `^-?(${sortable})(,-?(${sortable}))*$`,
+        description: 'fields, - for descending',
+      },
+      ...Object.fromEntries(filters),
+    },
+    additionalProperties: false,
+  };
+}
+
+/** The ListSpec of the generated store (see the generated http/listing.ts). */
+export function listSpec(resource: Resource, api: Api, selectList: string): JsonSchema {
+  const owner = ownerColumn(resource);
+  return {
+    table: resource.table,
+    selectList,
+    columns: Object.fromEntries(listables(api, resource).map((f) => [f.name, { column: f.column, kind: f.kind }])),
+    ...(owner !== undefined && { ownerColumn: owner }),
+  };
+}

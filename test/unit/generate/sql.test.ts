@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { columnDefinition, createIndex, dependencyOrder, indexesOf } from '../../../src/generate/sql/ddl.js';
 import { columnOf, snapshotOf } from '../../../src/migrate/snapshot.js';
 import { sqlite } from '../../../src/generate/sql/dialect.js';
-import { resourceStatements } from '../../../src/generate/sql/statements.js';
+import { resourceStatements, selectListOf } from '../../../src/generate/sql/statements.js';
 import { api, field, resource } from '../../helpers/model.js';
 
 const users = resource('users', [field('email', 'string', { required: true, unique: true })]);
@@ -77,9 +77,9 @@ describe('statements', () => {
     );
   });
 
-  it('pages by keyset', () => {
-    expect(sql.listAfter).toMatch(/WHERE "id" > \? ORDER BY "id" LIMIT \?$/);
-    expect(sql.listFirst).toMatch(/ORDER BY "id" LIMIT \?$/);
+  it('selects every column the store decodes, and writes no listing ahead (listings are per query shape)', () => {
+    expect(selectListOf(posts, sqlite)).toBe('"id", "title", "status", "created_at", "updated_at", "version"');
+    expect(Object.keys(sql)).toEqual(['get', 'insert', 'update', 'patch', 'delete']);
   });
 
   it('lets integer ids be made by the database', () => {

@@ -3,7 +3,15 @@ import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import {
+  generateFresh,
+  http,
+  ROOT,
+  startServer,
+  startToFailure,
+  typecheckAndBuild,
+  type RunningServer,
+} from '../helpers/project.js';
 import { as, keyPair, SECRET, token } from '../helpers/tokens.js';
 
 const run = promisify(execFile);
@@ -206,16 +214,10 @@ const problem429 = (body: unknown): unknown => (body as { title?: string }).titl
 describe('start-up safety and dev tokens', () => {
   it('refuses to start without a way to verify tokens, or with a short secret, in one line', async () => {
     for (const env of [{ JWT_SECRET: '' }, { JWT_SECRET: 'short' }]) {
-      const failed = await run(process.execPath, ['dist/main.js'], {
-        cwd: dir,
-        env: { ...process.env, ...env, PORT: '0' },
-      }).then(
-        () => undefined,
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect(failed?.code).toBe(1);
-      expect(failed?.stderr.trim().split('\n')).toHaveLength(1);
-      expect(failed?.stderr).toMatch(/ConfigError: .*JWT_SECRET/);
+      const failed = await startToFailure(dir, env);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr.trim().split('\n')).toHaveLength(1);
+      expect(failed.stderr).toMatch(/ConfigError: .*JWT_SECRET/);
     }
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import { generateFresh, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 
 /** The SPEC's blog, generated, type-checked, built and served on SQLite; every route over real HTTP. */

@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, ROOT, startServer, TSC7, typecheckAndBuild, WORK } from '../helpers/project.js';
+import { cli, ROOT, startServer, startToFailure, TSC7, typecheckAndBuild, WORK } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 
 const run = promisify(execFile);
@@ -209,15 +209,9 @@ describe('rows survive', () => {
     );
     expect((await cli('generate', definition(unique), '--out', dir)).code).toBe(0);
     await typecheckAndBuild(dir);
-    const failed = await run(process.execPath, ['dist/main.js'], {
-      cwd: dir,
-      env: { ...process.env, ...env, PORT: '0' },
-    }).then(
-      () => undefined,
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(failed?.code).toBe(1);
-    expect(failed?.stderr.trim()).toMatch(
+    const failed = await startToFailure(dir, env);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.trim()).toMatch(
       /^MigrationError: migration 0002-change-authors failed, the database is unchanged: .*UNIQUE/,
     );
     const db = new Database(join(dir, 'data/failing.db'), { readonly: true });

@@ -98,6 +98,21 @@ export async function startServer(
   throw new Error(`server did not answer ${healthPath} within 10 s:\n${output}`);
 }
 
+/** Starts a built project expecting it to refuse: resolves to its exit code and what it printed on stderr. */
+export async function startToFailure(
+  dir: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stderr: string }> {
+  const outcome = await run(process.execPath, ['dist/main.js'], {
+    cwd: dir,
+    env: { ...process.env, ...env, PORT: '0' },
+  }).then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+  );
+  return outcome;
+}
+
 export interface HttpResult {
   status: number;
   headers: Headers;

@@ -13,7 +13,7 @@ import { generatorSpeed } from './generator-speed.js';
 import { ensureWrk, median, startServer, wrk, CORES, type Server, type WrkResult } from './lib.js';
 import { report, type Measured } from './report.js';
 import { scale } from './scale.js';
-import { cursorAfter, seed } from './seed.js';
+import { baselineCursorAfter, generatedCursorAfter, seed } from './seed.js';
 import { writeScripts } from './scripts.js';
 
 const { values: options } = parseArgs({
@@ -63,18 +63,24 @@ const token = await new SignJWT({ roles: [] })
   .setExpirationTime('2h')
   .sign(new TextEncoder().encode(SECRET));
 const scripts = writeScripts(WORK, ids, token);
-const deep = cursorAfter(ids.posts[Math.floor(ids.posts.length * 0.9)] ?? '');
+const deepId = ids.posts[Math.floor(ids.posts.length * 0.9)] ?? '';
 
 interface Test {
   name: string;
-  path: string;
+  /** the path, or how to make it for a server (the deep page's cursor is each server's own) */
+  path: string | ((server: Server) => Promise<string>);
   script?: string;
   target: number;
 }
 const tests: Test[] = [
   { name: 'GET item (random ids)', path: '/', script: scripts.getItem, target: 0.9 },
   { name: 'GET list, first page of 20', path: '/posts?limit=20', target: 0.9 },
-  { name: 'GET list, deep page (cursor at 90%)', path: `/posts?limit=20&cursor=${deep}`, target: 0.9 },
+  {
+    name: 'GET list, deep page (cursor at 90%)',
+    path: async (server) =>
+      `/posts?limit=20&cursor=${server.name === 'baseline' ? baselineCursorAfter(deepId) : await generatedCursorAfter(server.url, deepId)}`,
+    target: 0.9,
+  },
   { name: 'POST create', path: '/', script: scripts.post, target: 0.9 },
   { name: 'PATCH', path: '/', script: scripts.patch, target: 0.9 },
   { name: 'GET item with a bearer token', path: '/', script: scripts.authItem, target: 0.8 },
@@ -115,15 +121,16 @@ for (let round = 1; round <= ROUNDS; round += 1) {
   for (const name of order) {
     const server = await servers[name]();
     try {
-      tests.forEach((test, i) => {
-        wrk(server.url + test.path, WARMUP, CONNECTIONS, test.script);
-        const measured = wrk(server.url + test.path, SECONDS, CONNECTIONS, test.script);
+      for (const [i, test] of tests.entries()) {
+        const path = typeof test.path === 'string' ? test.path : await test.path(server);
+        wrk(server.url + path, WARMUP, CONNECTIONS, test.script);
+        const measured = wrk(server.url + path, SECONDS, CONNECTIONS, test.script);
         if (measured.non2xx > 0) throw new Error(`${name}: ${test.name} answered ${measured.non2xx} non-2xx responses`);
         results[i]?.[name].push(measured);
         console.log(
           `  ${name.padEnd(9)} ${test.name.padEnd(40)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${measured.p99Ms.toFixed(2)} ms`,
         );
-      });
+      }
       rss[name].push(server.peakRssMiB());
     } finally {
       await server.stop();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, wrk } from './lib.js';
-import { cursorAfter, seed } from './seed.js';
+import { generatedCursorAfter, seed } from './seed.js';
 
 export interface Paging {
   rows: number;
@@ -28,7 +28,7 @@ export async function scale(
     const server = await startServer(`generated at ${rows} rows`, ['dist/main.js'], generated, env, '/healthz');
     try {
       const first = `${server.url}/posts?limit=20`;
-      const deep = `${server.url}/posts?limit=20&cursor=${cursorAfter(ids[rows - 40] ?? '')}`;
+      const deep = `${server.url}/posts?limit=20&cursor=${await generatedCursorAfter(server.url, ids[rows - 40] ?? '')}`;
       wrk(first, 1, 1);
       wrk(deep, 1, 1);
       results.push({ rows, firstMs: wrk(first, 3, 1).meanMs, deepMs: wrk(deep, 3, 1).meanMs });

@@ -34,5 +34,16 @@ export function seed(file: string, rows: number): { posts: string[]; articles: s
   return ids;
 }
 
-/** The cursor both servers issue for the page after `id` (base64url of a JSON array). */
-export const cursorAfter = (id: string): string => Buffer.from(JSON.stringify([id])).toString('base64url');
+/** The baseline's cursor for the page after `id`: base64url of a JSON array. */
+export const baselineCursorAfter = (id: string): string => Buffer.from(JSON.stringify([id])).toString('base64url');
+
+/**
+ * The generated server's cursor for the page after `id`. Its cursors are signed, so it is asked for one: the
+ * first page of the records from `id` on, one record long, ends with the cursor after `id`.
+ */
+export async function generatedCursorAfter(url: string, id: string): Promise<string> {
+  const response = await fetch(`${url}/posts?limit=1&id[gte]=${id}`);
+  const page = (await response.json()) as { nextCursor?: string | null };
+  if (!response.ok || typeof page.nextCursor !== 'string') throw new Error(`no cursor after ${id}: ${response.status}`);
+  return encodeURIComponent(page.nextCursor);
+}

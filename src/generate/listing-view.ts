@@ -62,7 +62,8 @@ export function listables(api: Api, resource: Resource): Listable[] {
       name: 'id',
       column: 'id',
       kind: resource.id === 'integer' ? 'integer' : 'text',
-      operators: resource.id === 'integer' ? ORDERED : EQUALITY,
+      // ids are ordered: integers count up, UUIDv7s are ordered by time
+      operators: ORDERED,
       value: idSchema(resource.id),
     },
     ...resource.fields.flatMap((f) => listable(api, f) ?? []),

@@ -66,7 +66,7 @@ function program(out: Print): Command {
       out(
         options.dryRun
           ? `dry run: nothing written to ${result.outDir}`
-          : `wrote ${pending.length} files to ${result.outDir}`,
+          : `wrote ${result.changes.filter((c) => ['create', 'update', 'grow', 'delete'].includes(c.kind)).length} files to ${result.outDir}`,
       );
     });
 

@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { planMigration } from '../migrate/plan-migration.js';
 import { snapshotOf } from '../migrate/snapshot.js';
 import { compare, type Change } from '../pipeline/compare.js';
 import { formatAll } from '../pipeline/format.js';
-import { hash, readManifest, type Manifest } from '../pipeline/manifest.js';
+import { hash, MANIFEST, readManifest, type Manifest } from '../pipeline/manifest.js';
 import { plan } from '../pipeline/plan.js';
 import { readDefinition } from '../pipeline/read-definition.js';
 import { render } from '../pipeline/render.js';
@@ -49,6 +49,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const api = await readDefinition(file);
   const source = basename(file);
   const outDir = resolve(options.out ?? api.name);
+  checkTarget(outDir);
   const manifest = readManifest(outDir);
   const input = inputHash(file, source);
   if (manifest !== undefined && upToDate(outDir, manifest, input)) {
@@ -72,7 +73,15 @@ export async function generate(file: string, options: GenerateOptions): Promise<
     orphanHandlers: users.orphanHandlers,
   });
   const files = await formatAll(planned.map((p) => render(p, source)));
-  const changes = compare({ outDir, files, manifest, grown: users.grown, orphans: users.orphans, notes: users.notes });
+  const changes = compare({
+    outDir,
+    files,
+    manifest,
+    grown: users.grown,
+    orphans: users.orphans,
+    notes: users.notes,
+    manual: users.manual,
+  });
 
   const conflicts = changes.filter((c) => c.kind === 'conflict').map((c) => c.path);
   const pending = changes.some((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
@@ -81,7 +90,8 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   if (conflicts.length > 0 && !options.force) throw new ConflictError(conflicts);
   const next: Manifest = {
     generator: `restsmith ${VERSION}`,
-    input,
+    // a stub the user must add by hand keeps the next run from taking the no-op fast path
+    ...(!changes.some((c) => c.kind === 'manual') && { input }),
     userFiles: userFileHashes(
       outDir,
       [...files.filter((f) => f.owner !== 'generator').map((f) => f.path), ...users.orphans.keys()],
@@ -93,6 +103,19 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   };
   apply(outDir, changes, next, options.force ?? false);
   return { ...result, written: pending || manifest === undefined };
+}
+
+/** A target is a new or empty folder, or a project restsmith generated (it has a manifest). */
+function checkTarget(outDir: string): void {
+  if (!existsSync(outDir)) return;
+  if (!statSync(outDir).isDirectory()) throw new UserError(`${outDir} is a file: choose a folder for the project`);
+  // .restsmith/ is made before the first file is written: a first run killed midway may be run again
+  const own = existsSync(join(outDir, dirname(MANIFEST)));
+  if (!own && readdirSync(outDir).length > 0) {
+    throw new UserError(
+      `${outDir} is not empty and restsmith did not generate it (no ${MANIFEST}): choose a new or empty folder`,
+    );
+  }
 }
 
 /** What decides the output besides the project's own files: restsmith's version, the definition and its name. */

@@ -9,10 +9,12 @@ import type { RenderedFile } from './render.js';
  * - create, update, unchanged, delete: generator-owned files (a file of a removed resource is deleted)
  * - keep: a user-owned file or migration that exists (never rewritten)
  * - grow: a user-owned file that gains stubs (every other byte kept)
+ * - manual: a user-owned file that lacks a stub restsmith cannot add (it does not parse): the user adds it
  * - conflict: a generator-owned file edited by hand since the last run; nothing is written unless --force
  * - orphan: a user-owned file whose resource or actions are gone; kept, and reported
  */
-export type ChangeKind = 'create' | 'update' | 'unchanged' | 'delete' | 'keep' | 'grow' | 'conflict' | 'orphan';
+export type ChangeKind =
+  'create' | 'update' | 'unchanged' | 'delete' | 'keep' | 'grow' | 'manual' | 'conflict' | 'orphan';
 
 export interface Change {
   path: string;
@@ -33,9 +35,11 @@ export interface CompareInput {
   orphans: ReadonlyMap<string, string>;
   /** user-owned files kept as they are, with what the user must do */
   notes: ReadonlyMap<string, string>;
+  /** user-owned files that lack stubs restsmith cannot add */
+  manual: ReadonlyMap<string, string>;
 }
 
-export function compare({ outDir, files, manifest, grown, orphans, notes }: CompareInput): Change[] {
+export function compare({ outDir, files, manifest, grown, orphans, notes, manual }: CompareInput): Change[] {
   const recorded = manifest?.files ?? {};
   const current = (path: string): string | undefined => {
     const target = join(outDir, path);
@@ -48,6 +52,8 @@ export function compare({ outDir, files, manifest, grown, orphans, notes }: Comp
     if (file.owner !== 'generator') {
       const growth = grown.get(file.path);
       const note = notes.get(file.path);
+      const byHand = manual.get(file.path);
+      if (byHand !== undefined) return { ...base, kind: 'manual', note: byHand };
       if (growth !== undefined) {
         return { ...base, kind: 'grow', content: growth.text, note: [growth.note, note].filter(Boolean).join('; ') };
       }

@@ -14,12 +14,20 @@ export interface UserFiles {
   orphans: Map<string, string>;
   /** user-owned files kept as they are, with something the user must do */
   notes: Map<string, string>;
+  /** user-owned files restsmith cannot edit although they lack a stub: the project is not what generate would write */
+  manual: Map<string, string>;
   orphanHandlers: Map<string, string[]>;
 }
 
 /** Reads the user-owned handlers files: what stubs they gain, which handlers and files are orphaned. */
 export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles> {
-  const result: UserFiles = { grown: new Map(), orphans: new Map(), notes: new Map(), orphanHandlers: new Map() };
+  const result: UserFiles = {
+    grown: new Map(),
+    orphans: new Map(),
+    notes: new Map(),
+    manual: new Map(),
+    orphanHandlers: new Map(),
+  };
   const handlersDir = join(outDir, 'src/handlers');
   const existing = existsSync(handlersDir) ? readdirSync(handlersDir).filter((f) => f.endsWith('.ts')) : [];
   if (existing.length === 0) return result;
@@ -49,11 +57,11 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
       path: `/${resource.name}${a.on === 'item' ? '/:id' : ''}/${a.name}`,
     }));
     if (present === undefined) {
-      const missing = stubs.filter((s) => !text.includes(s.name)).map((s) => s.name);
-      result.notes.set(
-        path,
-        `restsmith cannot edit it (${readReason(text, variable)})${missing.length > 0 ? `; add by hand the handlers ${missing.join(', ')}` : ''}`,
-      );
+      // a handler written as `name(` or `name:` is there; the others must be added by hand
+      const missing = stubs.filter((s) => !new RegExp(`\\b${s.name}\\s*[(:]`).test(text)).map((s) => s.name);
+      const reason = `restsmith cannot edit it (${readReason(text, variable)})`;
+      if (missing.length > 0) result.manual.set(path, `${reason}: add by hand the handlers ${missing.join(', ')}`);
+      else result.notes.set(path, reason);
       continue;
     }
     const orphaned = present.filter((name) => !stubs.some((s) => s.name === name));

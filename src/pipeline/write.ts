@@ -9,6 +9,7 @@ import { MANIFEST, manifestContent, type Manifest } from './manifest.js';
  * Conflicts are written only when forced.
  */
 export function apply(outDir: string, changes: readonly Change[], manifest: Manifest, force: boolean): void {
+  mkdirSync(join(outDir, dirname(MANIFEST)), { recursive: true });
   for (const change of changes) {
     const target = join(outDir, change.path);
     const forced = change.kind === 'conflict' && force;

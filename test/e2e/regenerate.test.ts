@@ -70,7 +70,7 @@ function project(name: string): { dir: string; definition: (yaml: string) => str
 const read = (dir: string, path: string): string => readFileSync(join(dir, path), 'utf8');
 
 afterAll(() => {
-  for (const name of ['edits', 'rows', 'conflicts', 'loss', 'kill', 'kill-fresh', 'failing']) {
+  for (const name of ['edits', 'rows', 'conflicts', 'loss', 'kill', 'kill-fresh', 'failing', 'manual']) {
     rmSync(join(WORK, `regen-${name}-definition`), { recursive: true, force: true });
   }
 });
@@ -261,6 +261,26 @@ describe('conflicts, --force, --dry-run and --check', () => {
     expect(read(dir, 'src/app.ts')).not.toMatch(/another tweak/);
     expect(read(dir, 'src/main.ts')).toBe('// mine entirely\n');
     expect((await cli('generate', v2, '--out', dir, '--check')).code).toBe(0);
+  });
+});
+
+describe('a handlers file that does not parse', () => {
+  it('is left alone, the stub to add by hand is named, and --check fails until it is there', async () => {
+    const { dir, definition } = project('manual');
+    expect((await cli('generate', definition(V1), '--out', dir)).code).toBe(0);
+    const broken = `${read(dir, 'src/handlers/notes.ts')}\nexport const oops = {\n`;
+    writeFileSync(join(dir, 'src/handlers/notes.ts'), broken);
+    const withAction = V1.replace(
+      '      summarise: { on: item, access: authenticated }',
+      '      summarise: { on: item, access: authenticated }\n      archive: { on: item, access: admin }',
+    );
+    const run = await cli('generate', definition(withAction), '--out', dir);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(
+      /^manual\s+src\/handlers\/notes\.ts\s+\(restsmith cannot edit it .*add by hand the handlers archive\)$/m,
+    );
+    expect(read(dir, 'src/handlers/notes.ts')).toBe(broken);
+    expect((await cli('generate', definition(withAction), '--out', dir, '--check')).code).toBe(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -92,6 +92,19 @@ describe('generate', () => {
     expect(second.out).toMatch(/^unchanged\s+src\/app\.ts$/m);
     expect(second.out).toMatch(/^keep\s+src\/main\.ts/m);
     expect(second.out).not.toMatch(/^(create|update)\s/m);
+  });
+
+  it('refuses a target that is a file, or a folder of other files, without writing anything', async () => {
+    writeFileSync(join(scratch, 'a-file'), 'mine');
+    const file = await cli('generate', join(ROOT, 'examples/blog.yaml'), '--out', join(scratch, 'a-file'));
+    expect(file.code).toBe(1);
+    expect(file.err).toMatch(/is a file/);
+    mkdirSync(join(scratch, 'theirs'));
+    writeFileSync(join(scratch, 'theirs/package.json'), '{}');
+    const foreign = await cli('generate', join(ROOT, 'examples/blog.yaml'), '--out', join(scratch, 'theirs'));
+    expect(foreign.code).toBe(1);
+    expect(foreign.err).toMatch(/not empty and restsmith did not generate it/);
+    expect(readFileSync(join(scratch, 'theirs/package.json'), 'utf8')).toBe('{}');
   });
 
   it('defaults the target directory to ./<name>', async () => {

@@ -1,10 +1,13 @@
 import type { AccessRule, Api, Resource } from '../model.js';
 
+/** Whether a rule admits anyone, token or not. */
+export const isPublic = (rule: AccessRule): boolean => rule.some((term) => term.kind === 'public');
+
 /** An access rule as the generated `AccessRule` object literal (see the generated auth/authorize.ts). */
 export function ruleObject(rule: AccessRule): Record<string, unknown> {
   const roles = rule.flatMap((term) => (term.kind === 'role' ? [term.role] : []));
   return {
-    ...(rule.some((t) => t.kind === 'public') && { public: true }),
+    ...(isPublic(rule) && { public: true }),
     ...(rule.some((t) => t.kind === 'authenticated') && { authenticated: true }),
     ...(roles.length > 0 && { roles }),
     ...(rule.some((t) => t.kind === 'owner') && { owner: true }),
@@ -22,9 +25,7 @@ export function accessRules(resource: Resource): { key: string; rule: Record<str
 /** Whether any rule of the API needs a token, so that the server refuses to start without a way to verify one. */
 export function needsTokens(api: Api): boolean {
   return api.resources.some(
-    (r) =>
-      r.operations.some((op) => !r.access[op].some((t) => t.kind === 'public')) ||
-      r.actions.some((a) => !a.access.some((t) => t.kind === 'public')),
+    (r) => r.operations.some((op) => !isPublic(r.access[op])) || r.actions.some((a) => !isPublic(a.access)),
   );
 }
 

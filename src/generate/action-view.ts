@@ -1,5 +1,6 @@
 import type { Action, Api, Field, Resource } from '../model.js';
-import { inputFieldSchema, type JsonSchema } from './json-schemas.js';
+import { isPublic } from './access-view.js';
+import { actionInputSchema, type JsonSchema } from './json-schemas.js';
 import { fieldNamed } from './sql/statements.js';
 import { encodeLiteral, inputType } from './typescript.js';
 
@@ -33,7 +34,6 @@ export interface ActionView {
 export function actionView(api: Api, resource: Resource, action: Action): ActionView {
   const path = action.on === 'item' ? `/${resource.name}/:id/${action.name}` : `/${resource.name}/${action.name}`;
   const field = (name: string): Field => fieldNamed(resource, name);
-  const required = action.input.filter((f) => f.required).map((f) => f.name);
   return {
     name: action.name,
     camel: action.names.camel,
@@ -43,15 +43,10 @@ export function actionView(api: Api, resource: Resource, action: Action): Action
     displayPath: path.replace(':id', '{id}'),
     doc: action.description ?? `POST ${path.replace(':id', '{id}')}`,
     generated: action.set.length > 0,
-    guarded: action.set.length === 0 || !action.access.some((t) => t.kind === 'public'),
+    guarded: action.set.length === 0 || !isPublic(action.access),
     inputProperties: action.input.map((f) => ({ key: f.name, type: inputType(api, f), optional: !f.required })),
     hasInput: action.input.length > 0,
-    inputSchema: {
-      type: 'object',
-      properties: Object.fromEntries(action.input.map((f) => [f.name, inputFieldSchema(api, f)])),
-      ...(required.length > 0 && { required }),
-      additionalProperties: false,
-    },
+    inputSchema: actionInputSchema(api, action),
     setParams: action.set.map((s) => (s.value.kind === 'now' ? 'at' : encodeLiteral(field(s.field), s.value.value))),
     whenParams: action.when.flatMap((w) =>
       w.values.filter((v) => v !== null).map((v) => encodeLiteral(field(w.field), v)),

@@ -1,4 +1,4 @@
-import type { Api, Field, IdKind, Resource } from '../model.js';
+import type { Action, Api, Field, IdKind, Resource } from '../model.js';
 import { isNotNull, writableFields } from './sql/columns.js';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -123,3 +123,14 @@ export const paramsSchema = (resource: Resource): JsonSchema => ({
   properties: { id: idSchema(resource.id) },
   required: ['id'],
 });
+
+/** The body of an action: its input fields, required ones required, nothing else. */
+export function actionInputSchema(api: Api, action: Action): JsonSchema {
+  const required = action.input.filter((f) => f.required).map((f) => f.name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(action.input.map((f) => [f.name, inputFieldSchema(api, f)])),
+    ...(required.length > 0 && { required }),
+    additionalProperties: false,
+  };
+}

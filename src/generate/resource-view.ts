@@ -1,7 +1,5 @@
-import { OPERATIONS, type AccessRule, type Api, type Field, type Operation, type Resource } from '../model.js';
-
-const isPublic = (rule: AccessRule): boolean => rule.some((term) => term.kind === 'public');
-import { accessRules, accessSummary } from './access-view.js';
+import { OPERATIONS, type Api, type Field, type Operation, type Resource } from '../model.js';
+import { accessRules, accessSummary, isPublic } from './access-view.js';
 import { actionView, type ActionView } from './action-view.js';
 import { inputSchema, paramsSchema, patchSchema, recordSchema, type JsonSchema } from './json-schemas.js';
 import { serverFields, writableFields } from './sql/columns.js';
@@ -142,6 +140,13 @@ export function resourceView(
     sql: Object.fromEntries(perDialect.map((p) => [p.dialect, p.statements[i]?.sql ?? ''])),
   }));
   const owner = ownerView(api, resource);
+  // a public rule needs no guard, unless the route needs the caller: a create that sets the owner field
+  const guarded = Object.fromEntries(
+    OPERATIONS.map((op) => [
+      op,
+      !isPublic(resource.access[op]) || (op === 'create' && (owner?.writable === true || owner?.readOnly === true)),
+    ]),
+  ) as Record<Operation, boolean>;
   const actions = resource.actions.map((a) => actionView(api, resource, a));
   const setActions = actions.filter((a) => a.generated);
   const handlerActions = actions.filter((a) => !a.generated);
@@ -228,19 +233,11 @@ export function resourceView(
       ...(resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? ['JsonValue'] : []),
     ].join(', '),
     methodGuards: methodGuards(resource),
-    guarded: Object.fromEntries(
-      OPERATIONS.map((op) => [
-        op,
-        !isPublic(resource.access[op]) || (op === 'create' && (owner?.writable === true || owner?.readOnly === true)),
-      ]),
-    ) as Record<Operation, boolean>,
+    guarded,
     ownedUpdate: owner?.writable === true && !isPublic(resource.access.update),
     anyActionGuarded: actions.some((a) => a.guarded),
     hasConditionalWrites: resource.operations.includes('update') || resource.operations.includes('delete'),
-    anyGuarded: resource.operations.some(
-      (op) =>
-        !isPublic(resource.access[op]) || (op === 'create' && (owner?.writable === true || owner?.readOnly === true)),
-    ),
+    anyGuarded: resource.operations.some((op) => guarded[op]),
     actionProblemImports: [
       ...(setActions.length > 0 ? ['conflict'] : []),
       ...(setActions.length > 0 || handlerActions.some((a) => a.item) ? ['notFound'] : []),

@@ -1,6 +1,7 @@
 import RandExp from 'randexp';
 import type { Api, Field, JsonValue, Resource } from '../model.js';
 import { snapshotOf } from '../migrate/snapshot.js';
+import { isPublic } from './access-view.js';
 import { dependencyOrder } from './sql/ddl.js';
 import { writableFields } from './sql/columns.js';
 
@@ -129,7 +130,7 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
     refs,
     change: changeOf(resource),
     writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
-    publicCreate: resource.access.create.some((term) => term.kind === 'public'),
+    publicCreate: isPublic(resource.access.create),
   };
 }
 

@@ -1,5 +1,13 @@
 import type { AccessRule, Action, Api, Resource } from '../model.js';
-import { inputFieldSchema, inputSchema, patchSchema, recordSchema, type JsonSchema } from '../generate/json-schemas.js';
+import {
+  actionInputSchema,
+  idSchema,
+  inputSchema,
+  patchSchema,
+  recordSchema,
+  type JsonSchema,
+} from '../generate/json-schemas.js';
+import { isPublic } from '../generate/access-view.js';
 import { listQuerySchema } from '../generate/listing-view.js';
 
 /**
@@ -64,7 +72,7 @@ type Route = (path: string, method: string, operation: JsonSchema) => void;
 function addResource(api: Api, r: Resource, route: Route): void {
   const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
   const record = ref(r.typeName);
-  const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(paramsId(r)) };
+  const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) };
   const ifMatch = {
     name: 'If-Match',
     in: 'header',
@@ -190,13 +198,7 @@ function addAction(
   guarded: (rule: AccessRule) => Record<number, JsonSchema>,
 ): void {
   const item = action.on === 'item';
-  const required = action.input.filter((f) => f.required).map((f) => f.name);
-  const body = {
-    type: 'object',
-    properties: Object.fromEntries(action.input.map((f) => [f.name, openApiSchema(inputFieldSchema(api, f))])),
-    ...(required.length > 0 && { required }),
-    additionalProperties: false,
-  };
+  const body = openApiSchema(actionInputSchema(api, action));
   route(`/${r.name}${item ? '/{id}' : ''}/${action.name}`, 'post', {
     tags: [r.name],
     security: security(action.access),
@@ -220,7 +222,6 @@ function addAction(
   });
 }
 
-const isPublic = (rule: AccessRule): boolean => rule.some((t) => t.kind === 'public');
 const security = (rule: AccessRule): JsonSchema[] => (isPublic(rule) ? [] : [{ bearer: [] }]);
 const json = (schema: JsonSchema, description: string): JsonSchema => ({
   description,
@@ -230,8 +231,6 @@ const problem = (description: string): JsonSchema => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
-const paramsId = (r: Resource): JsonSchema =>
-  r.id === 'integer' ? { type: 'integer', minimum: 1 } : { type: 'string', format: 'uuid' };
 
 /** Our JSON Schemas, less what only the generated server's validator knows (maxDepth). */
 function openApiSchema(schema: unknown): JsonSchema {

@@ -3,15 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  generateFresh,
-  http,
-  ROOT,
-  startServer,
-  startToFailure,
-  typecheckAndBuild,
-  type RunningServer,
-} from '../helpers/project.js';
+import { http, ROOT, type RunningServer, serveGenerated, startServer, startToFailure } from '../helpers/project.js';
 import { as, keyPair, SECRET, token } from '../helpers/tokens.js';
 
 const run = promisify(execFile);
@@ -23,9 +15,12 @@ let api: string;
 let admin: ReturnType<typeof as>;
 
 beforeAll(async () => {
-  dir = await generateFresh(`${ROOT}/examples/blog.yaml`, 'e2e-auth');
-  await typecheckAndBuild(dir);
-  server = await startServer(dir, { DATABASE_URL: 'sqlite:./data/auth.db', JWT_SECRET: SECRET }, '/api/v1/healthz');
+  ({ dir, server } = await serveGenerated(
+    `${ROOT}/examples/blog.yaml`,
+    'e2e-auth',
+    { DATABASE_URL: 'sqlite:./data/auth.db', JWT_SECRET: SECRET },
+    '/api/v1/healthz',
+  ));
   api = `${server.url}/api/v1`;
   admin = as(await token('root', { roles: ['admin'] }));
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { generateFresh, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 
 /** The SPEC's blog, generated, type-checked, built and served on SQLite; every route over real HTTP. */
@@ -12,9 +12,12 @@ let dir: string;
 let admin: ReturnType<typeof as>;
 
 beforeAll(async () => {
-  dir = await generateFresh(`${ROOT}/examples/blog.yaml`, 'e2e-blog');
-  await typecheckAndBuild(dir);
-  server = await startServer(dir, { DATABASE_URL: 'sqlite:./data/e2e.db', JWT_SECRET: SECRET }, '/api/v1/healthz');
+  ({ dir, server } = await serveGenerated(
+    `${ROOT}/examples/blog.yaml`,
+    'e2e-blog',
+    { DATABASE_URL: 'sqlite:./data/e2e.db', JWT_SECRET: SECRET },
+    '/api/v1/healthz',
+  ));
   admin = as(await token('admin-1', { roles: ['admin'] }));
   api = `${server.url}/api/v1`;
 });

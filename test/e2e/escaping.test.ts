@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import { http, ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 
 /** Every string of a definition lands escaped: the project compiles, and each value round-trips unchanged. */
 let server: RunningServer;
 
 beforeAll(async () => {
-  const dir = await generateFresh(`${ROOT}/test/e2e/fixtures/hostile.yaml`, 'e2e-hostile');
-  await typecheckAndBuild(dir);
-  server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:' });
+  ({ server } = await serveGenerated(`${ROOT}/test/e2e/fixtures/hostile.yaml`, 'e2e-hostile', {
+    DATABASE_URL: 'sqlite::memory:',
+  }));
 });
 
 afterAll(async () => {

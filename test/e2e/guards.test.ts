@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleValue } from '../../src/generate/samples.js';
 import type { AccessRule, Action, Api, JsonValue, Resource } from '../../src/model.js';
 import { readDefinition } from '../../src/pipeline/read-definition.js';
-import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import { http, ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { SECRET, token, unsignedToken } from '../helpers/tokens.js';
 
 /**
@@ -191,9 +191,12 @@ describe.each(['blog.yaml', 'tasks.yaml'])('guard matrix of examples/%s', (examp
 
   beforeAll(async () => {
     api = await readDefinition(`${ROOT}/examples/${example}`);
-    const dir = await generateFresh(`${ROOT}/examples/${example}`, `guards-${example.replace('.yaml', '')}`);
-    await typecheckAndBuild(dir);
-    server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET }, `${api.prefix}/healthz`);
+    ({ server } = await serveGenerated(
+      `${ROOT}/examples/${example}`,
+      `guards-${example.replace('.yaml', '')}`,
+      { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET },
+      `${api.prefix}/healthz`,
+    ));
     base = server.url + api.prefix;
     records = new Records(api, base);
   });

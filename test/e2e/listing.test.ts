@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateFresh, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 
 /** Listing of the task tracker's tasks: sort, filters and keyset cursors, checked against the same rows sorted here. */
@@ -17,9 +17,10 @@ type Task = {
 const created: Task[] = [];
 
 beforeAll(async () => {
-  const dir = await generateFresh(`${ROOT}/examples/tasks.yaml`, 'e2e-listing');
-  await typecheckAndBuild(dir);
-  server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET });
+  ({ server } = await serveGenerated(`${ROOT}/examples/tasks.yaml`, 'e2e-listing', {
+    DATABASE_URL: 'sqlite::memory:',
+    JWT_SECRET: SECRET,
+  }));
   http = as(await token('manager', { roles: ['manager'] }));
   tasks = `${server.url}/tasks`;
   const project = (await http('POST', `${server.url}/projects`, { key: 'LST', name: 'Listing' })).body as {

@@ -4,17 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cli,
-  generateFresh,
-  http,
-  ROOT,
-  startServer,
-  TSC7,
-  typecheckAndBuild,
-  WORK,
-  type RunningServer,
-} from '../helpers/project.js';
+import { cli, http, ROOT, type RunningServer, serveGenerated, TSC7, WORK } from '../helpers/project.js';
 import { SECRET, token } from '../helpers/tokens.js';
 
 const run = promisify(execFile);
@@ -38,12 +28,14 @@ describe.each(['blog.yaml', 'tasks.yaml'])('the OpenAPI document of examples/%s'
 
 /** The blog's document, served by the blog, turned into a typed client that compiles and talks to it. */
 let server: RunningServer;
-let dir: string;
 
 beforeAll(async () => {
-  dir = await generateFresh(`${ROOT}/examples/blog.yaml`, 'e2e-openapi');
-  await typecheckAndBuild(dir);
-  server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET }, '/api/v1/healthz');
+  ({ server } = await serveGenerated(
+    `${ROOT}/examples/blog.yaml`,
+    'e2e-openapi',
+    { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET },
+    '/api/v1/healthz',
+  ));
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateFresh, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 
 /** The task tracker: integer ids, no prefix, and every onDelete rule, over real HTTP. */
@@ -9,9 +9,10 @@ let api: string;
 let http: ReturnType<typeof as>;
 
 beforeAll(async () => {
-  const dir = await generateFresh(`${ROOT}/examples/tasks.yaml`, 'e2e-tasks');
-  await typecheckAndBuild(dir);
-  server = await startServer(dir, { DATABASE_URL: 'sqlite:./data/e2e.db', JWT_SECRET: SECRET });
+  ({ server } = await serveGenerated(`${ROOT}/examples/tasks.yaml`, 'e2e-tasks', {
+    DATABASE_URL: 'sqlite:./data/e2e.db',
+    JWT_SECRET: SECRET,
+  }));
   api = server.url;
   http = as(await token('admin-1', { roles: ['admin'] }));
 });

@@ -42,6 +42,18 @@ export async function typecheckAndBuild(dir: string): Promise<void> {
   await run(process.execPath, [TSC7, '-p', 'tsconfig.build.json'], { cwd: dir });
 }
 
+/** Generates `definition` into .tmp/`name`, type-checks and builds it, and serves it: what most end-to-end tests start with. */
+export async function serveGenerated(
+  definition: string,
+  name: string,
+  env: Record<string, string>,
+  healthPath = '/healthz',
+): Promise<{ dir: string; server: RunningServer }> {
+  const dir = await generateFresh(definition, name);
+  await typecheckAndBuild(dir);
+  return { dir, server: await startServer(dir, env, healthPath) };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();

@@ -34,6 +34,7 @@ const INFRASTRUCTURE = [
   'src/http/validation.ts',
   'src/http/validator.ts',
   'src/http/listing.ts',
+  'src/db/list-sql.ts',
   'src/http/etag.ts',
   'src/http/methods.ts',
   'src/http/preconditions.ts',

@@ -12,14 +12,17 @@ export const DEPENDENCIES = {
   'ajv-formats': '^3.0.1',
   'better-sqlite3': '^12.4.1',
   fastify: '^5.6.1',
+  ioredis: '^5.8.2',
   jose: '^6.1.0',
   kysely: '~0.28.8',
+  pg: '^8.16.3',
   uuid: '^13.0.0',
 } as const;
 
 export const DEV_DEPENDENCIES = {
   '@types/better-sqlite3': '^7.6.13',
   '@types/node': '^20.19.0',
+  '@types/pg': '^8.15.5',
   tsx: '^4.20.6',
   typescript: '^7.0.2',
 } as const;

@@ -3,6 +3,7 @@ import type { Api } from '../model.js';
 import { lossesOf } from './data-loss.js';
 import { diff, isEmpty, renamesOf, type Diff, type Step } from './diff.js';
 import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from './snapshot.js';
+import { JSON_MERGE_PATCH, postgresMigration } from './postgres.js';
 import { sqliteMigration } from './sqlite.js';
 
 /** Tables of the server itself, created by the first migration: stored Idempotency-Key responses. */
@@ -20,6 +21,20 @@ const SYSTEM_TABLES = {
 )`,
     `CREATE INDEX "restsmith_idempotency_created_at_idx" ON "restsmith_idempotency" ("created_at")`,
   ],
+  postgres: [
+    JSON_MERGE_PATCH,
+    `CREATE TABLE "restsmith_idempotency" (
+  "caller" TEXT COLLATE "C" NOT NULL,
+  "key" TEXT COLLATE "C" NOT NULL,
+  "fingerprint" TEXT NOT NULL,
+  "status" INTEGER NOT NULL DEFAULT 0,
+  "headers" TEXT,
+  "body" TEXT,
+  "created_at" TEXT COLLATE "C" NOT NULL,
+  PRIMARY KEY ("caller", "key")
+)`,
+    `CREATE INDEX "restsmith_idempotency_created_at_idx" ON "restsmith_idempotency" ("created_at")`,
+  ],
 };
 
 /** A new migration: its file name, what it does in words, and its statements per dialect. */
@@ -27,6 +42,7 @@ export interface PlannedMigration {
   name: string;
   summary: string[];
   sqlite: string[];
+  postgres: string[];
 }
 
 /** A migration that would lose data, refused until the user says --allow-data-loss. */
@@ -63,6 +79,7 @@ export function planMigration(
     name: `${number}-${previous === undefined ? 'initial' : slug(changes)}`,
     summary: describe(changes),
     sqlite: [...(previous === undefined ? SYSTEM_TABLES.sqlite : []), ...sqliteMigration(changes)],
+    postgres: [...(previous === undefined ? SYSTEM_TABLES.postgres : []), ...postgresMigration(changes)],
   };
 }
 

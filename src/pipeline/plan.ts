@@ -1,7 +1,7 @@
 import type { Api } from '../model.js';
 import type { PlannedMigration } from '../migrate/plan-migration.js';
 import { openApiDocument } from '../openapi/document.js';
-import { sqlite, type SqlDialect } from '../generate/sql/dialect.js';
+import { postgres, sqlite, type SqlDialect } from '../generate/sql/dialect.js';
 import { packageJson, PRETTIER_OPTIONS, tsconfig, tsconfigBuild } from '../generate/project-files.js';
 import { projectView } from '../generate/project-view.js';
 
@@ -18,7 +18,7 @@ export type PlannedFile = { path: string; owner: Owner } & (
 );
 
 /** The SQL dialects whose statements every generated project carries. */
-export const DIALECTS: readonly SqlDialect[] = [sqlite];
+export const DIALECTS: readonly SqlDialect[] = [sqlite, postgres];
 
 const INFRASTRUCTURE = [
   'src/config.ts',
@@ -27,6 +27,7 @@ const INFRASTRUCTURE = [
   'src/db/database.ts',
   'src/db/open.ts',
   'src/db/sqlite.ts',
+  'src/db/postgres.ts',
   'src/db/codec.ts',
   'src/db/migrate.ts',
   'src/http/problem.ts',
@@ -86,6 +87,8 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
     { path: '.prettierrc.json', owner: 'generator', content: json(PRETTIER_OPTIONS) },
     { path: 'src/openapi.json', owner: 'generator', content: json(openApiDocument(api)) },
     { path: '.gitignore', owner: 'user', template: 'project/gitignore.hbs', context: project },
+    { path: 'Dockerfile', owner: 'user', template: 'project/Dockerfile.hbs', context: project },
+    { path: '.dockerignore', owner: 'user', template: 'project/dockerignore.hbs', context: project },
     { path: 'src/main.ts', owner: 'user', template: 'project/src/main.ts.hbs', context: project },
     { path: 'src/hooks.ts', owner: 'user', template: 'project/src/hooks.ts.hbs', context: project },
     ...INFRASTRUCTURE.map((path) => generated(path)),

@@ -5,6 +5,7 @@ import type { JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, ROOT, type RunningServer, serveGenerated, startServer, startToFailure } from '../helpers/project.js';
 import { as, keyPair, SECRET, token } from '../helpers/tokens.js';
+import { databaseUrl } from '../helpers/database.js';
 
 const run = promisify(execFile);
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   ({ dir, server } = await serveGenerated(
     `${ROOT}/examples/blog.yaml`,
     'e2e-auth',
-    { DATABASE_URL: 'sqlite:./data/auth.db', JWT_SECRET: SECRET },
+    { DATABASE_URL: await databaseUrl('auth', 'sqlite:./data/auth.db'), JWT_SECRET: SECRET },
     '/api/v1/healthz',
   ));
   api = `${server.url}/api/v1`;
@@ -179,7 +180,7 @@ describe('rate limit (blog: 300 a minute)', () => {
   it('answers 429 with Retry-After past the limit, per IP for anonymous callers and per subject for known tokens', async () => {
     const limited = await startServer(
       dir,
-      { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET, RATE_LIMIT_MAX: '' },
+      { DATABASE_URL: await databaseUrl('auth-limited'), JWT_SECRET: SECRET, RATE_LIMIT_MAX: '' },
       '/api/v1/healthz',
     );
     try {
@@ -245,7 +246,7 @@ describe('JWKS', () => {
     jwksServer = await startServer(
       dir,
       {
-        DATABASE_URL: 'sqlite::memory:',
+        DATABASE_URL: await databaseUrl('auth-jwks'),
         JWT_SECRET: '',
         JWT_JWKS_URL: `http://127.0.0.1:${port}/jwks.json`,
         JWT_ISSUER: 'https://issuer.test',

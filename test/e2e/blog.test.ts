@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
+import { databaseUrl, runSql } from '../helpers/database.js';
 
 /** The SPEC's blog, generated, type-checked, built and served on SQLite; every route over real HTTP. */
 let server: RunningServer;
 let api: string;
 let dir: string;
+/** the server's DATABASE_URL */
+let url: string;
 /** these tests exercise the HTTP contract as the administrator; access rules have their own suite (guards.test.ts) */
 let admin: ReturnType<typeof as>;
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
   ({ dir, server } = await serveGenerated(
     `${ROOT}/examples/blog.yaml`,
     'e2e-blog',
-    { DATABASE_URL: 'sqlite:./data/e2e.db', JWT_SECRET: SECRET },
+    { DATABASE_URL: (url = await databaseUrl('blog', 'sqlite:./data/e2e.db')), JWT_SECRET: SECRET },
     '/api/v1/healthz',
   ));
   admin = as(await token('admin-1', { roles: ['admin'] }));
@@ -442,9 +443,7 @@ describe('a bug', () => {
     const author = await newUser('corrupt@example.com');
     const post = (await admin('POST', `${api}/posts`, { title: 'soon corrupt', authorId: author.id })).body as Rec;
     // a row no API call can write: an enum value outside the definition
-    const db = new Database(join(dir, 'data/e2e.db'));
-    db.prepare('UPDATE posts SET status = ? WHERE id = ?').run('bogus', post.id);
-    db.close();
+    await runSql(url, dir, 'UPDATE posts SET status = ? WHERE id = ?', ['bogus', post.id]);
     const r = await admin('GET', `${api}/posts/${post.id}`);
     expect(r.status).toBe(500);
     expect(problem(r)).toEqual({

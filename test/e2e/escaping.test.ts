@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { http, ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
+import { databaseUrl } from '../helpers/database.js';
 
 /** Every string of a definition lands escaped: the project compiles, and each value round-trips unchanged. */
 let server: RunningServer;
 
 beforeAll(async () => {
   ({ server } = await serveGenerated(`${ROOT}/test/e2e/fixtures/hostile.yaml`, 'e2e-hostile', {
-    DATABASE_URL: 'sqlite::memory:',
+    DATABASE_URL: await databaseUrl('hostile'),
   }));
 });
 

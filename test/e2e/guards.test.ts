@@ -4,6 +4,7 @@ import type { AccessRule, Action, Api, JsonValue, Resource } from '../../src/mod
 import { readDefinition } from '../../src/pipeline/read-definition.js';
 import { http, ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { SECRET, token, unsignedToken } from '../helpers/tokens.js';
+import { databaseUrl } from '../helpers/database.js';
 
 /**
  * The guard matrix, generated from each example's definition: every operation and action, asked by every
@@ -194,7 +195,7 @@ describe.each(['blog.yaml', 'tasks.yaml'])('guard matrix of examples/%s', (examp
     ({ server } = await serveGenerated(
       `${ROOT}/examples/${example}`,
       `guards-${example.replace('.yaml', '')}`,
-      { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET },
+      { DATABASE_URL: await databaseUrl(`guards-${example}`), JWT_SECRET: SECRET },
       `${api.prefix}/healthz`,
     ));
     base = server.url + api.prefix;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
+import { databaseUrl } from '../helpers/database.js';
 
 /** Listing of the task tracker's tasks: sort, filters and keyset cursors, checked against the same rows sorted here. */
 let server: RunningServer;
@@ -18,7 +19,7 @@ const created: Task[] = [];
 
 beforeAll(async () => {
   ({ server } = await serveGenerated(`${ROOT}/examples/tasks.yaml`, 'e2e-listing', {
-    DATABASE_URL: 'sqlite::memory:',
+    DATABASE_URL: await databaseUrl('listing'),
     JWT_SECRET: SECRET,
   }));
   http = as(await token('manager', { roles: ['manager'] }));

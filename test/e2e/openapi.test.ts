@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, http, ROOT, type RunningServer, serveGenerated, TSC7, WORK } from '../helpers/project.js';
 import { SECRET, token } from '../helpers/tokens.js';
+import { databaseUrl } from '../helpers/database.js';
 
 const run = promisify(execFile);
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
   ({ server } = await serveGenerated(
     `${ROOT}/examples/blog.yaml`,
     'e2e-openapi',
-    { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET },
+    { DATABASE_URL: await databaseUrl('openapi'), JWT_SECRET: SECRET },
     '/api/v1/healthz',
   ));
 });

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, ROOT, startServer, startToFailure, TSC7, typecheckAndBuild, WORK } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
+import { databaseUrl, runSql } from '../helpers/database.js';
 
 const run = promisify(execFile);
 
@@ -125,7 +125,7 @@ describe('hand edits survive', () => {
 
     // and the project type-checks, builds and runs the hand-written code
     await typecheckAndBuild(dir);
-    const server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', JWT_SECRET: SECRET });
+    const server = await startServer(dir, { DATABASE_URL: await databaseUrl('edits'), JWT_SECRET: SECRET });
     try {
       const admin = as(await token('root', { roles: ['admin'] }));
       const author = (await admin('POST', `${server.url}/authors`, { name: 'Ann' })).body as { id: string };
@@ -148,7 +148,7 @@ describe('rows survive', () => {
     const { dir, definition } = project('rows');
     expect((await cli('generate', definition(V1), '--out', dir)).code).toBe(0);
     await typecheckAndBuild(dir);
-    const env = { DATABASE_URL: 'sqlite:./data/rows.db', JWT_SECRET: SECRET };
+    const env = { DATABASE_URL: await databaseUrl('rows', 'sqlite:./data/rows.db'), JWT_SECRET: SECRET };
     const admin = as(await token('root', { roles: ['admin'] }));
     const ids: string[] = [];
     let server = await startServer(dir, env);
@@ -193,7 +193,7 @@ describe('rows survive', () => {
     const { dir, definition } = project('failing');
     expect((await cli('generate', definition(V1), '--out', dir)).code).toBe(0);
     await typecheckAndBuild(dir);
-    const env = { DATABASE_URL: 'sqlite:./data/failing.db', JWT_SECRET: SECRET };
+    const env = { DATABASE_URL: await databaseUrl('failing', 'sqlite:./data/failing.db'), JWT_SECRET: SECRET };
     const admin = as(await token('root', { roles: ['admin'] }));
     const server = await startServer(dir, env);
     try {
@@ -212,16 +212,11 @@ describe('rows survive', () => {
     const failed = await startToFailure(dir, env);
     expect(failed.code).toBe(1);
     expect(failed.stderr.trim()).toMatch(
-      /^MigrationError: migration 0002-change-authors failed, the database is unchanged: .*UNIQUE/,
+      /^MigrationError: migration 0002-change-authors failed, the database is unchanged: .*unique/i,
     );
-    const db = new Database(join(dir, 'data/failing.db'), { readonly: true });
-    try {
-      expect(db.prepare('SELECT count(*) AS n FROM authors').get()).toEqual({ n: 2 });
-      const applied = db.prepare('SELECT name FROM restsmith_migrations ORDER BY name').all();
-      expect(applied).toEqual([{ name: '0001-initial' }]);
-    } finally {
-      db.close();
-    }
+    expect(await runSql(env.DATABASE_URL, dir, 'SELECT CAST(count(*) AS INTEGER) AS n FROM authors')).toEqual([{ n: 2 }]);
+    const applied = await runSql(env.DATABASE_URL, dir, 'SELECT name FROM restsmith_migrations ORDER BY name');
+    expect(applied).toEqual([{ name: '0001-initial' }]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
+import { databaseUrl } from '../helpers/database.js';
 
 /** The task tracker: integer ids, no prefix, and every onDelete rule, over real HTTP. */
 let server: RunningServer;
@@ -10,7 +11,7 @@ let http: ReturnType<typeof as>;
 
 beforeAll(async () => {
   ({ server } = await serveGenerated(`${ROOT}/examples/tasks.yaml`, 'e2e-tasks', {
-    DATABASE_URL: 'sqlite:./data/e2e.db',
+    DATABASE_URL: await databaseUrl('tasks', 'sqlite:./data/e2e.db'),
     JWT_SECRET: SECRET,
   }));
   api = server.url;

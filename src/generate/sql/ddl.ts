@@ -14,7 +14,7 @@ export function createTableWithIndexes(table: TableSnapshot, d: SqlDialect): str
 export function createTable(table: TableSnapshot, d: SqlDialect, name = table.name): string {
   const columns = [
     `${d.ident('id')} ${d.idColumn(table.id)}`,
-    ...table.columns.map((c) => columnDefinition(c, d)),
+    ...table.columns.map((c) => columnDefinition(c, d, table.name)),
     `${d.ident('created_at')} ${d.timestampType} NOT NULL`,
     `${d.ident('updated_at')} ${d.timestampType} NOT NULL`,
     `${d.ident('version')} INTEGER NOT NULL DEFAULT 1`,
@@ -22,11 +22,16 @@ export function createTable(table: TableSnapshot, d: SqlDialect, name = table.na
   return `CREATE TABLE ${d.ident(name)} (\n  ${columns.join(',\n  ')}\n)`;
 }
 
-export function columnDefinition(column: ColumnSnapshot, d: SqlDialect): string {
+/** The name of the foreign key of a ref column: PostgreSQL migrations drop and add it by name. */
+export const foreignKeyName = (table: string, column: string): string => `${table}_${column}_fkey`;
+
+/** A column of CREATE TABLE or ADD COLUMN; `table` names its foreign key on PostgreSQL. */
+export function columnDefinition(column: ColumnSnapshot, d: SqlDialect, table: string): string {
   const parts = [d.ident(column.name), d.columnType(column)];
   if (column.notNull) parts.push('NOT NULL');
   if (column.default !== undefined) parts.push(`DEFAULT ${d.literal(column.default, column)}`);
   if (column.ref !== undefined) {
+    if (d.name === 'postgres') parts.push(`CONSTRAINT ${d.ident(foreignKeyName(table, column.name))}`);
     parts.push(
       `REFERENCES ${d.ident(column.ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(column.ref.onDelete)}`,
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { columnDefinition, createIndex, dependencyOrder, indexesOf } from '../../../src/generate/sql/ddl.js';
 import { columnOf, snapshotOf } from '../../../src/migrate/snapshot.js';
-import { sqlite } from '../../../src/generate/sql/dialect.js';
+import { postgres, sqlite } from '../../../src/generate/sql/dialect.js';
 import { resourceStatements, selectListOf } from '../../../src/generate/sql/statements.js';
 import { api, field, resource } from '../../helpers/model.js';
 
@@ -26,7 +26,26 @@ describe('SQLite column definitions', () => {
       field('taskId', 'ref', { nullable: true, ref: { to: 'tasks', onDelete: 'setNull' } }),
       '"task_id" INTEGER REFERENCES "tasks" ("id") ON DELETE SET NULL',
     ],
-  ])('%o', (given, want) => expect(columnDefinition(columnOf(model, given), sqlite)).toBe(want));
+  ])('%o', (given, want) => expect(columnDefinition(columnOf(model, given), sqlite, 'posts')).toBe(want));
+});
+
+describe('PostgreSQL column definitions', () => {
+  it.each([
+    [field('title', 'string', { required: true }), '"title" TEXT COLLATE "C" NOT NULL'],
+    [field('views', 'integer', { default: 0 }), '"views" BIGINT NOT NULL DEFAULT 0'],
+    [field('rating', 'number', { nullable: true, default: 2.5 }), '"rating" DOUBLE PRECISION DEFAULT 2.5'],
+    [field('featured', 'boolean', { default: false }), '"featured" BOOLEAN NOT NULL DEFAULT FALSE'],
+    [field('at', 'datetime', { nullable: true }), '"at" TIMESTAMPTZ'],
+    [field('meta', 'json', { default: { a: "'" } }), `"meta" JSONB NOT NULL DEFAULT '{"a":"''"}'::jsonb`],
+    [
+      field('authorId', 'ref', { required: true, ref: { to: 'users', onDelete: 'restrict' } }),
+      '"author_id" TEXT COLLATE "C" NOT NULL CONSTRAINT "posts_author_id_fkey" REFERENCES "users" ("id") ON DELETE RESTRICT',
+    ],
+    [
+      field('taskId', 'ref', { nullable: true, ref: { to: 'tasks', onDelete: 'setNull' } }),
+      '"task_id" BIGINT CONSTRAINT "posts_task_id_fkey" REFERENCES "tasks" ("id") ON DELETE SET NULL',
+    ],
+  ])('%o', (given, want) => expect(columnDefinition(columnOf(model, given), postgres, 'posts')).toBe(want));
 });
 
 describe('indexes', () => {
@@ -80,6 +99,15 @@ describe('statements', () => {
   it('selects every column the store decodes, and writes no listing ahead (listings are per query shape)', () => {
     expect(selectListOf(posts, sqlite)).toBe('"id", "title", "status", "created_at", "updated_at", "version"');
     expect(Object.keys(sql)).toEqual(['get', 'insert', 'update', 'patch', 'delete']);
+  });
+
+  it('numbers PostgreSQL parameters in the order SQLite takes them, and compares NULL-safely', () => {
+    const owned = resource('notes', [field('ownerId', 'string', { readOnly: true })], { owner: 'ownerId' });
+    const get = resourceStatements(owned, postgres).find((s) => s.key === 'get')?.sql;
+    expect(get).toBe(
+      'SELECT "id", "owner_id", "created_at", "updated_at", "version" FROM "notes" ' +
+        'WHERE "id" = $1 AND "owner_id" IS NOT DISTINCT FROM coalesce($2, "owner_id")',
+    );
   });
 
   it('lets integer ids be made by the database', () => {

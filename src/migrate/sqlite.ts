@@ -58,7 +58,8 @@ function alterStatements({ before, after, steps }: TableChange): string[] {
     ...steps.flatMap((step) => {
       if (step.kind === 'renameColumn')
         return [`ALTER TABLE ${table} RENAME COLUMN ${d.ident(step.from)} TO ${d.ident(step.to)}`];
-      if (step.kind === 'addColumn') return [`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(step.column, d, step.table)}`];
+      if (step.kind === 'addColumn')
+        return [`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(step.column, d, step.table)}`];
       if (step.kind === 'dropColumn') return [`ALTER TABLE ${table} DROP COLUMN ${d.ident(step.column.name)}`];
       return [];
     }),

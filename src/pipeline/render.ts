@@ -55,7 +55,8 @@ export function header(path: string, owner: Owner, source: string): string {
   const lines = HEADER_TEXT[owner](source);
   if (path.endsWith('.ts')) return `${lines.map((l) => `// ${l}`).join('\n')}\n\n`;
   if (path.endsWith('.md')) return `<!-- ${lines.join(' ')} -->\n\n`;
-  if ((path.startsWith('.') && !path.endsWith('.json')) || path === 'Dockerfile') return `${lines.map((l) => `# ${l}`).join('\n')}\n\n`;
+  if ((path.startsWith('.') && !path.endsWith('.json')) || path === 'Dockerfile')
+    return `${lines.map((l) => `# ${l}`).join('\n')}\n\n`;
   return '';
 }
 

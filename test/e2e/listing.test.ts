@@ -164,3 +164,27 @@ describe('filters', () => {
     }
   });
 });
+
+describe('contains, the same on SQLite and PostgreSQL', () => {
+  it('is a substring match that ignores the case of ASCII letters only, with no wildcards', async () => {
+    const project = (await http('POST', `${server.url}/projects`, { key: 'TXT', name: 'Texts' })).body as {
+      id: number;
+    };
+    const titles = ['Crème BRÛLÉE', 'crème brûlée', '100% done', '100 percent', 'snake_case', 'snakeXcase'];
+    const byTitle = new Map<string, number>();
+    for (const title of titles) {
+      byTitle.set(title, ((await http('POST', tasks, { projectId: project.id, title })).body as Task).id);
+    }
+    const matching = async (text: string): Promise<string[]> => {
+      const r = await http('GET', `${tasks}?projectId=${project.id}&title[contains]=${encodeURIComponent(text)}`);
+      expect(r.status, r.text).toBe(200);
+      return (r.body as { items: Task[] }).items.map((t) => t.title).sort();
+    };
+    expect(await matching('CRème')).toEqual(['Crème BRÛLÉE', 'crème brûlée']); // C/c and R/r folded
+    expect(await matching('CRÈME')).toEqual([]); // È and è are not
+    expect(await matching('brûlée')).toEqual(['crème brûlée']); // Û and û are not folded
+    expect(await matching('%')).toEqual(['100% done']); // no LIKE wildcards
+    expect(await matching('e_c')).toEqual(['snake_case']);
+    expect([...byTitle.keys()].sort()).toEqual([...titles].sort());
+  });
+});

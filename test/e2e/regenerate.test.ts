@@ -214,7 +214,9 @@ describe('rows survive', () => {
     expect(failed.stderr.trim()).toMatch(
       /^MigrationError: migration 0002-change-authors failed, the database is unchanged: .*unique/i,
     );
-    expect(await runSql(env.DATABASE_URL, dir, 'SELECT CAST(count(*) AS INTEGER) AS n FROM authors')).toEqual([{ n: 2 }]);
+    expect(await runSql(env.DATABASE_URL, dir, 'SELECT CAST(count(*) AS INTEGER) AS n FROM authors')).toEqual([
+      { n: 2 },
+    ]);
     const applied = await runSql(env.DATABASE_URL, dir, 'SELECT name FROM restsmith_migrations ORDER BY name');
     expect(applied).toEqual([{ name: '0001-initial' }]);
   });

@@ -77,7 +77,7 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
     const column = d.ident(f.column);
     if (f.type === 'json') {
       const [mode, value, merge] = [patchParam(), patchParam(), patchParam()];
-      return `${column} = CASE ${mode} WHEN 1 THEN ${value} WHEN 2 THEN ${d.jsonMergePatch(`coalesce(${column}, '{}')`, merge)} ELSE ${column} END`;
+      return `${column} = CASE CAST(${mode} AS INTEGER) WHEN 1 THEN ${value} WHEN 2 THEN ${d.jsonMergePatch(`coalesce(${column}, '{}')`, merge)} ELSE ${column} END`;
     }
     const [present, value] = [patchParam(), patchParam()];
     return `${column} = CASE WHEN ${present} = 1 THEN ${value} ELSE ${column} END`;

@@ -1,0 +1,168 @@
+import {
+  columnDefinition,
+  createIndex,
+  createTableWithIndexes,
+  dependencyOrder,
+  foreignKeyName,
+  indexesOf,
+} from '../generate/sql/ddl.js';
+import { postgres as d } from '../generate/sql/dialect.js';
+import { columnLoss } from './data-loss.js';
+import type { Diff, Step, TableChange } from './diff.js';
+import type { ColumnSnapshot } from './snapshot.js';
+
+/**
+ * The PostgreSQL statements of a migration, from the same diff as SQLite's. PostgreSQL alters tables in place
+ * (and in one transaction with the rest of the migration), so no table is ever rebuilt; a value is converted,
+ * defaulted or deleted exactly where the SQLite migration would do the same (see data-loss.ts).
+ */
+export function postgresMigration(diff: Diff): string[] {
+  const changes = diff.changed.flatMap(changeStatements);
+  return [
+    ...(changes.some((s) => s.includes('pg_temp.restsmith_try_cast')) ? [TRY_CAST] : []),
+    ...dependencyOrder(diff.created).flatMap((table) => createTableWithIndexes(table, d)),
+    ...changes,
+    ...dependencyOrder(diff.dropped)
+      .reverse()
+      .map((table) => `DROP TABLE ${d.ident(table.name)}`),
+  ];
+}
+
+/** RFC 7396 JSON Merge Patch, which SQLite has as json_patch: the PATCH of a json field merges with it. */
+export const JSON_MERGE_PATCH = `CREATE OR REPLACE FUNCTION restsmith_json_merge_patch(target jsonb, patch jsonb) RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  result jsonb := CASE WHEN jsonb_typeof(target) = 'object' THEN target ELSE '{}'::jsonb END;
+  item record;
+BEGIN
+  IF patch IS NULL OR jsonb_typeof(patch) <> 'object' THEN
+    RETURN patch;
+  END IF;
+  FOR item IN SELECT key, value FROM jsonb_each(patch) LOOP
+    IF jsonb_typeof(item.value) = 'null' THEN
+      result := result - item.key;
+    ELSE
+      result := jsonb_set(result, ARRAY[item.key], restsmith_json_merge_patch(result -> item.key, item.value));
+    END IF;
+  END LOOP;
+  RETURN result;
+END
+$$`;
+
+/** A conversion that gives NULL (then the default) where SQLite's lenient CAST would store a meaningless value. */
+const TRY_CAST = `CREATE FUNCTION pg_temp.restsmith_try_cast(value text, target anyelement) RETURNS anyelement
+LANGUAGE plpgsql AS $$
+DECLARE
+  result target%TYPE;
+BEGIN
+  EXECUTE format('SELECT %L::%s', value, pg_typeof(target)) INTO result;
+  RETURN result;
+EXCEPTION WHEN others THEN
+  RETURN NULL;
+END
+$$`;
+
+function changeStatements(change: TableChange): string[] {
+  const { before, after, steps } = change;
+  const table = d.ident(after.name);
+  if (before.id !== after.id) {
+    // every record is deleted (a data loss --allow-data-loss accepted); foreign keys to it go with it
+    return [`DROP TABLE ${table} CASCADE`, ...createTableWithIndexes(after, d)];
+  }
+  const key = (i: { name: string; unique: boolean; column: string }): string => `${i.name}:${i.unique}:${i.column}`;
+  const oldIndexes = indexesOf(before);
+  const newIndexes = indexesOf(after);
+  return [
+    ...oldIndexes
+      .filter((i) => !newIndexes.some((n) => key(n) === key(i)))
+      .map((i) => `DROP INDEX IF EXISTS ${d.ident(i.name)}`),
+    ...steps.flatMap((step) => stepStatements(after.name, step, before.columns)),
+    ...newIndexes.filter((i) => !oldIndexes.some((o) => key(o) === key(i))).map((i) => createIndex(after.name, i, d)),
+  ];
+}
+
+function stepStatements(tableName: string, step: Step, columnsBefore: readonly ColumnSnapshot[]): string[] {
+  const table = d.ident(tableName);
+  switch (step.kind) {
+    case 'renameColumn': {
+      const hadForeignKey = columnsBefore.some((c) => c.name === step.from && c.ref !== undefined);
+      const [from, to] = [foreignKeyName(tableName, step.from), foreignKeyName(tableName, step.to)];
+      return [
+        `ALTER TABLE ${table} RENAME COLUMN ${d.ident(step.from)} TO ${d.ident(step.to)}`,
+        ...(hadForeignKey ? [`ALTER TABLE ${table} RENAME CONSTRAINT ${d.ident(from)} TO ${d.ident(to)}`] : []),
+      ];
+    }
+    case 'addColumn':
+      // a required column without a default cannot hold the existing rows: they are deleted (a stated data loss)
+      return [
+        ...(step.column.notNull && step.column.default === undefined ? [`DELETE FROM ${table}`] : []),
+        `ALTER TABLE ${table} ADD COLUMN ${columnDefinition(step.column, d, tableName)}`,
+      ];
+    case 'dropColumn':
+      return [`ALTER TABLE ${table} DROP COLUMN ${d.ident(step.column.name)}`];
+    case 'alterColumn':
+      return alterColumn(tableName, step.from, step.to);
+    default:
+      return [];
+  }
+}
+
+/** One column changed in place: foreign key, type (with the conversion SQLite's rebuild uses), default, NULLs. */
+function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot): string[] {
+  const table = d.ident(tableName);
+  const column = d.ident(to.name);
+  const alter = `ALTER TABLE ${table} ALTER COLUMN ${column}`;
+  const fallback = to.default === undefined ? 'NULL' : d.literal(to.default, to);
+  const statements: string[] = [];
+  const refChanged = JSON.stringify(from.ref) !== JSON.stringify(to.ref);
+  if (from.ref !== undefined && refChanged) {
+    statements.push(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${d.ident(foreignKeyName(tableName, from.name))}`);
+  }
+  const typeChanged = d.columnType(from) !== d.columnType(to);
+  // a conversion may give NULL: NOT NULL comes back after the values are filled in or their rows deleted
+  if (from.notNull && (typeChanged || !to.notNull)) statements.push(`${alter} DROP NOT NULL`);
+  if (from.default !== undefined) statements.push(`${alter} DROP DEFAULT`);
+  if (typeChanged) {
+    statements.push(`${alter} TYPE ${d.columnType(to)} USING ${converted(from, to)}`);
+  }
+  if (to.type === 'enum') {
+    const values = (to.values ?? []).map((v) => d.literal(v, to)).join(', ');
+    statements.push(`UPDATE ${table} SET ${column} = ${fallback} WHERE ${column} NOT IN (${values})`);
+  }
+  if (to.default !== undefined) statements.push(`${alter} SET DEFAULT ${fallback}`);
+  const loss = columnLoss(tableName, from, to);
+  if (to.notNull && (!from.notNull || typeChanged)) {
+    if (to.default !== undefined)
+      statements.push(`UPDATE ${table} SET ${column} = ${fallback} WHERE ${column} IS NULL`);
+    else statements.push(`DELETE FROM ${table} WHERE ${column} IS NULL`);
+    statements.push(`${alter} SET NOT NULL`);
+  }
+  if (to.ref !== undefined && refChanged) {
+    if (loss?.deletes === 'unreferenced') {
+      statements.push(
+        `DELETE FROM ${table} WHERE ${column} IS NOT NULL AND ${column} NOT IN (SELECT ${d.ident('id')} FROM ${d.ident(to.ref.table)})`,
+      );
+    }
+    statements.push(
+      `ALTER TABLE ${table} ADD CONSTRAINT ${d.ident(foreignKeyName(tableName, to.name))} FOREIGN KEY (${column}) ` +
+        `REFERENCES ${d.ident(to.ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(to.ref.onDelete)}`,
+    );
+  }
+  return statements;
+}
+
+/** The expression that carries a stored value into the new type; NULL where it does not convert. */
+function converted(from: ColumnSnapshot, to: ColumnSnapshot): string {
+  const column = d.ident(from.name);
+  const target = d.columnType(to).replace(' COLLATE "C"', '');
+  if (target === 'TEXT') {
+    // as SQLite stores them: datetimes in ISO 8601 UTC, booleans as 0/1, JSON as its text
+    if (from.type === 'datetime') return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    if (from.type === 'boolean') return `CASE WHEN ${column} THEN '1' ELSE '0' END`;
+    return `${column}::text`;
+  }
+  if (from.type === 'boolean') return `CASE WHEN ${column} THEN 1 ELSE 0 END::${target}`;
+  if (to.type === 'boolean' && (from.type === 'integer' || from.type === 'number')) return `(${column} <> 0)`;
+  if (from.type === 'integer' && to.type === 'number') return `${column}::${target}`;
+  return `pg_temp.restsmith_try_cast(${column}::text, NULL::${target})`;
+}

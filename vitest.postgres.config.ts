@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The end-to-end suite of generated servers on PostgreSQL (RESTSMITH_TEST_DB=postgres), and the tests only
+ * PostgreSQL makes possible: several instances on one database. scripts/test.sh starts the servers it needs.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+    // installing a generated project on its own is about packaging, not the database: the SQLite run has it
+    exclude: ['test/e2e/standalone-install.test.ts', '**/node_modules/**'],
+    passWithNoTests: true,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
+});

@@ -1,7 +1,15 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, runSql } from '../helpers/database.js';
-import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import {
+  generateFresh,
+  http,
+  ROOT,
+  startServer,
+  startToFailure,
+  typecheckAndBuild,
+  type RunningServer,
+} from '../helpers/project.js';
 
 /**
  * Horizontal scale: two instances of one generated server on one PostgreSQL database, as behind a load balancer.
@@ -145,6 +153,24 @@ describe('rate limits across instances', () => {
       expect(statuses).toEqual([...Array<number>(10).fill(200), 429, 429]);
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
+    }
+  });
+});
+
+describe('a PostgreSQL that cannot be used', () => {
+  it('stops the server at start with one line naming the problem', async () => {
+    const base = new URL(process.env.RESTSMITH_TEST_PG_URL ?? '');
+    const missing = new URL(base);
+    missing.pathname = '/no_such_database';
+    for (const [DATABASE_URL, reason] of [
+      ['postgres://postgres@127.0.0.1:1/nothing', /ECONNREFUSED/],
+      [missing.toString(), /database "no_such_database" does not exist/],
+    ] as const) {
+      const failed = await startToFailure(dir, { DATABASE_URL });
+      expect(failed.code).toBe(1);
+      expect(failed.stderr.trim()).toMatch(/^MigrationError: cannot migrate the database: /);
+      expect(failed.stderr).toMatch(reason);
+      expect(failed.stderr.trim().split('\n')).toHaveLength(1);
     }
   });
 });

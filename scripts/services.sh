@@ -15,10 +15,15 @@ if [ -z "$(pg_bin)" ] || ! command -v redis-server >/dev/null; then
   echo "installing Debian's postgresql and redis-server…"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null
+  # the packages may start a default cluster and server of their own: the tests use theirs, so stop those
+  command -v pg_ctlcluster >/dev/null && for cluster in /etc/postgresql/*/main; do
+    [ -d "$cluster" ] && pg_ctlcluster "$(basename "$(dirname "$cluster")")" main stop >/dev/null 2>&1 || true
+  done
+  redis-cli shutdown nosave >/dev/null 2>&1 || true
 fi
 
 RESTSMITH_SERVICES_DIR="$(mktemp -d /tmp/restsmith-services.XXXXXX)"
-as_postgres=()
+as_postgres=(env)
 if [ "$(id -u)" = 0 ]; then
   chown postgres "$RESTSMITH_SERVICES_DIR"
   as_postgres=(runuser -u postgres --)

@@ -7,7 +7,9 @@ const omit = (schema: JsonSchema, keys: readonly string[]): JsonSchema =>
   Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
 
 export const idSchema = (kind: IdKind): JsonSchema =>
-  kind === 'integer' ? { type: 'integer', minimum: 1 } : { type: 'string', format: 'uuid' };
+  kind === 'integer'
+    ? { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }
+    : { type: 'string', format: 'uuid' };
 
 /** The schema of a field's value as a client sends it (constraints included), without nullability. */
 function valueSchema(api: Api, field: Field): JsonSchema {

@@ -79,7 +79,10 @@ export function planMigration(
     name: `${number}-${previous === undefined ? 'initial' : slug(changes)}`,
     summary: describe(changes),
     sqlite: [...(previous === undefined ? SYSTEM_TABLES.sqlite : []), ...sqliteMigration(changes)],
-    postgres: [...(previous === undefined ? SYSTEM_TABLES.postgres : []), ...postgresMigration(changes)],
+    postgres: [
+      ...(previous === undefined ? SYSTEM_TABLES.postgres : []),
+      ...postgresMigration(changes, snapshotOf(api)),
+    ],
   };
 }
 

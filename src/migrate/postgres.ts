@@ -1,7 +1,7 @@
 import {
   columnDefinition,
   createIndex,
-  createTableWithIndexes,
+  createTable,
   dependencyOrder,
   foreignKeyName,
   indexesOf,
@@ -9,22 +9,68 @@ import {
 import { postgres as d } from '../generate/sql/dialect.js';
 import { columnLoss } from './data-loss.js';
 import type { Diff, Step, TableChange } from './diff.js';
-import type { ColumnSnapshot } from './snapshot.js';
+import type { ColumnSnapshot, Snapshot, TableSnapshot } from './snapshot.js';
 
 /**
  * The PostgreSQL statements of a migration, from the same diff as SQLite's. PostgreSQL alters tables in place
  * (and in one transaction with the rest of the migration), so no table is ever rebuilt; a value is converted,
- * defaulted or deleted exactly where the SQLite migration would do the same (see data-loss.ts).
+ * defaulted or deleted where the SQLite migration would do the same (see data-loss.ts). `after` is the whole data
+ * model after the migration: rows another table refers to are never deleted (the migration fails instead, as
+ * SQLite's foreign key check makes it fail), since PostgreSQL would cascade.
  */
-export function postgresMigration(diff: Diff): string[] {
-  const changes = diff.changed.flatMap(changeStatements);
+export function postgresMigration(diff: Diff, after: Snapshot): string[] {
+  const changed = dependencyOrder(diff.changed.map((c) => c.after)).flatMap((table) =>
+    diff.changed.filter((c) => c.after === table),
+  );
+  const changes = changed.flatMap((change) => changeStatements(change, after));
+  const dropped = diff.dropped.map((t) => d.ident(t.name));
   return [
     ...(changes.some((s) => s.includes('pg_temp.restsmith_try_cast')) ? [TRY_CAST] : []),
-    ...dependencyOrder(diff.created).flatMap((table) => createTableWithIndexes(table, d)),
+    ...createTables(dependencyOrder(diff.created)),
     ...changes,
-    ...dependencyOrder(diff.dropped)
-      .reverse()
-      .map((table) => `DROP TABLE ${d.ident(table.name)}`),
+    // in one statement: dropped tables may refer to each other
+    ...(dropped.length === 0 ? [] : [`DROP TABLE ${dropped.join(', ')}`]),
+  ];
+}
+
+/** Tables, then their foreign keys: tables may refer to each other. */
+function createTables(tables: readonly TableSnapshot[]): string[] {
+  return [
+    ...tables.flatMap((table) => [
+      createTable(table, d, table.name, false),
+      ...indexesOf(table).map((i) => createIndex(table.name, i, d)),
+    ]),
+    ...tables.flatMap((table) =>
+      table.columns.flatMap((c) => (c.ref === undefined ? [] : [addForeignKey(table.name, c)])),
+    ),
+  ];
+}
+
+function addForeignKey(table: string, column: ColumnSnapshot): string {
+  const ref = column.ref;
+  if (ref === undefined) throw new Error(`${table}.${column.name} is not a ref`);
+  return (
+    `ALTER TABLE ${d.ident(table)} ADD CONSTRAINT ${d.ident(foreignKeyName(table, column.name))} ` +
+    `FOREIGN KEY (${d.ident(column.name)}) REFERENCES ${d.ident(ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(ref.onDelete)}`
+  );
+}
+
+/**
+ * Deletes the rows of `table` that match `where`, refusing (the migration fails, the database is unchanged) when
+ * another row refers to one of them: SQLite migrates with foreign keys off and its check refuses the same.
+ */
+function deleteRows(table: string, where: string, after: Snapshot): string[] {
+  const referring = after.tables.flatMap((t) =>
+    t.columns.filter((c) => c.ref?.table === table).map((c) => ({ table: t.name, column: c.name })),
+  );
+  const selected = `SELECT ${d.ident('id')} FROM ${d.ident(table)} WHERE ${where}`;
+  return [
+    ...referring.map(
+      (r) =>
+        `DO $$ BEGIN IF EXISTS (SELECT 1 FROM ${d.ident(r.table)} WHERE ${d.ident(r.column)} IN (${selected})) THEN ` +
+        `RAISE EXCEPTION 'it would delete ${table} records that ${r.table}.${r.column} refers to'; END IF; END $$`,
+    ),
+    `DELETE FROM ${d.ident(table)} WHERE ${where}`,
   ];
 }
 
@@ -50,7 +96,7 @@ END
 $$`;
 
 /** A conversion that gives NULL (then the default) where SQLite's lenient CAST would store a meaningless value. */
-const TRY_CAST = `CREATE FUNCTION pg_temp.restsmith_try_cast(value text, target anyelement) RETURNS anyelement
+const TRY_CAST = `CREATE OR REPLACE FUNCTION pg_temp.restsmith_try_cast(value text, target anyelement) RETURNS anyelement
 LANGUAGE plpgsql AS $$
 DECLARE
   result target%TYPE;
@@ -62,26 +108,33 @@ EXCEPTION WHEN others THEN
 END
 $$`;
 
-function changeStatements(change: TableChange): string[] {
-  const { before, after, steps } = change;
-  const table = d.ident(after.name);
-  if (before.id !== after.id) {
+function changeStatements(change: TableChange, after: Snapshot): string[] {
+  const { before, steps } = change;
+  const table = d.ident(change.after.name);
+  if (before.id !== change.after.id) {
     // every record is deleted (a data loss --allow-data-loss accepted); foreign keys to it go with it
-    return [`DROP TABLE ${table} CASCADE`, ...createTableWithIndexes(after, d)];
+    return [`DROP TABLE ${table} CASCADE`, ...createTables([change.after])];
   }
   const key = (i: { name: string; unique: boolean; column: string }): string => `${i.name}:${i.unique}:${i.column}`;
   const oldIndexes = indexesOf(before);
-  const newIndexes = indexesOf(after);
+  const newIndexes = indexesOf(change.after);
   return [
     ...oldIndexes
       .filter((i) => !newIndexes.some((n) => key(n) === key(i)))
       .map((i) => `DROP INDEX IF EXISTS ${d.ident(i.name)}`),
-    ...steps.flatMap((step) => stepStatements(after.name, step, before.columns)),
-    ...newIndexes.filter((i) => !oldIndexes.some((o) => key(o) === key(i))).map((i) => createIndex(after.name, i, d)),
+    ...steps.flatMap((step) => stepStatements(change.after.name, step, before.columns, after)),
+    ...newIndexes
+      .filter((i) => !oldIndexes.some((o) => key(o) === key(i)))
+      .map((i) => createIndex(change.after.name, i, d)),
   ];
 }
 
-function stepStatements(tableName: string, step: Step, columnsBefore: readonly ColumnSnapshot[]): string[] {
+function stepStatements(
+  tableName: string,
+  step: Step,
+  columnsBefore: readonly ColumnSnapshot[],
+  after: Snapshot,
+): string[] {
   const table = d.ident(tableName);
   switch (step.kind) {
     case 'renameColumn': {
@@ -95,20 +148,20 @@ function stepStatements(tableName: string, step: Step, columnsBefore: readonly C
     case 'addColumn':
       // a required column without a default cannot hold the existing rows: they are deleted (a stated data loss)
       return [
-        ...(step.column.notNull && step.column.default === undefined ? [`DELETE FROM ${table}`] : []),
+        ...(step.column.notNull && step.column.default === undefined ? deleteRows(tableName, 'TRUE', after) : []),
         `ALTER TABLE ${table} ADD COLUMN ${columnDefinition(step.column, d, tableName)}`,
       ];
     case 'dropColumn':
       return [`ALTER TABLE ${table} DROP COLUMN ${d.ident(step.column.name)}`];
     case 'alterColumn':
-      return alterColumn(tableName, step.from, step.to);
+      return alterColumn(tableName, step.from, step.to, after);
     default:
       return [];
   }
 }
 
 /** One column changed in place: foreign key, type (with the conversion SQLite's rebuild uses), default, NULLs. */
-function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot): string[] {
+function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot, after: Snapshot): string[] {
   const table = d.ident(tableName);
   const column = d.ident(to.name);
   const alter = `ALTER TABLE ${table} ALTER COLUMN ${column}`;
@@ -116,7 +169,10 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
   const statements: string[] = [];
   const refChanged = JSON.stringify(from.ref) !== JSON.stringify(to.ref);
   if (from.ref !== undefined && refChanged) {
-    statements.push(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${d.ident(foreignKeyName(tableName, from.name))}`);
+    // by its name before and after a rename in the same migration (the rename step renamed it)
+    for (const name of new Set([from.name, to.name])) {
+      statements.push(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${d.ident(foreignKeyName(tableName, name))}`);
+    }
   }
   const typeChanged = d.columnType(from) !== d.columnType(to);
   // a conversion may give NULL: NOT NULL comes back after the values are filled in or their rows deleted
@@ -134,35 +190,37 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
   if (to.notNull && (!from.notNull || typeChanged)) {
     if (to.default !== undefined)
       statements.push(`UPDATE ${table} SET ${column} = ${fallback} WHERE ${column} IS NULL`);
-    else statements.push(`DELETE FROM ${table} WHERE ${column} IS NULL`);
+    else statements.push(...deleteRows(tableName, `${column} IS NULL`, after));
     statements.push(`${alter} SET NOT NULL`);
   }
   if (to.ref !== undefined && refChanged) {
     if (loss?.deletes === 'unreferenced') {
-      statements.push(
-        `DELETE FROM ${table} WHERE ${column} IS NOT NULL AND ${column} NOT IN (SELECT ${d.ident('id')} FROM ${d.ident(to.ref.table)})`,
-      );
+      const unreferenced = `${column} IS NOT NULL AND ${column} NOT IN (SELECT ${d.ident('id')} FROM ${d.ident(to.ref.table)})`;
+      statements.push(...deleteRows(tableName, unreferenced, after));
     }
-    statements.push(
-      `ALTER TABLE ${table} ADD CONSTRAINT ${d.ident(foreignKeyName(tableName, to.name))} FOREIGN KEY (${column}) ` +
-        `REFERENCES ${d.ident(to.ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(to.ref.onDelete)}`,
-    );
+    statements.push(addForeignKey(tableName, to));
   }
   return statements;
 }
 
-/** The expression that carries a stored value into the new type; NULL where it does not convert. */
+/**
+ * The expression that carries a stored value into the new type, as SQLite's CAST does: numbers and booleans that do
+ * not convert become 0 (false), text keeps any value, NULL stays NULL; other values that do not convert become NULL.
+ */
 function converted(from: ColumnSnapshot, to: ColumnSnapshot): string {
   const column = d.ident(from.name);
   const target = d.columnType(to).replace(' COLLATE "C"', '');
   if (target === 'TEXT') {
     // as SQLite stores them: datetimes in ISO 8601 UTC, booleans as 0/1, JSON as its text
     if (from.type === 'datetime') return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-    if (from.type === 'boolean') return `CASE WHEN ${column} THEN '1' ELSE '0' END`;
+    if (from.type === 'boolean') return `${column}::int::text`;
     return `${column}::text`;
   }
-  if (from.type === 'boolean') return `CASE WHEN ${column} THEN 1 ELSE 0 END::${target}`;
+  if (from.type === 'boolean') return `${column}::int::${target}`;
   if (to.type === 'boolean' && (from.type === 'integer' || from.type === 'number')) return `(${column} <> 0)`;
+  if (from.type === 'number' && to.type === 'integer') return `trunc(${column})::${target}`;
   if (from.type === 'integer' && to.type === 'number') return `${column}::${target}`;
-  return `pg_temp.restsmith_try_cast(${column}::text, NULL::${target})`;
+  const attempt = `pg_temp.restsmith_try_cast(${column}::text, NULL::${target})`;
+  const zero = { BIGINT: '0', 'DOUBLE PRECISION': '0', BOOLEAN: 'FALSE' }[target];
+  return zero === undefined ? attempt : `CASE WHEN ${column} IS NULL THEN NULL ELSE coalesce(${attempt}, ${zero}) END`;
 }

@@ -154,6 +154,7 @@ describe('filters', () => {
       ['priority[gte]=high', '/priority[gte]'],
       ['labels=x', '/labels'],
       ['status=unknown', '/status'],
+      ['createdAt[gt]=0000-01-01T00:00:00Z', '/createdAt[gt]'],
     ]) {
       const r = await http('GET', `${tasks}?${query}`);
       expect(r.status, query).toBe(400);

@@ -10,14 +10,17 @@ export function createTableWithIndexes(table: TableSnapshot, d: SqlDialect): str
   return [createTable(table, d), ...indexesOf(table).map((index) => createIndex(table.name, index, d))];
 }
 
-/** CREATE TABLE, under another name when a table is being rebuilt. */
-export function createTable(table: TableSnapshot, d: SqlDialect, name = table.name): string {
+/**
+ * CREATE TABLE, under another name when a table is being rebuilt; without `references`, its foreign keys are left
+ * for ALTER TABLE (PostgreSQL checks that a referenced table exists, and tables may refer to each other).
+ */
+export function createTable(table: TableSnapshot, d: SqlDialect, name = table.name, references = true): string {
   const columns = [
     `${d.ident('id')} ${d.idColumn(table.id)}`,
-    ...table.columns.map((c) => columnDefinition(c, d, table.name)),
+    ...table.columns.map((c) => columnDefinition(c, d, table.name, references)),
     `${d.ident('created_at')} ${d.timestampType} NOT NULL`,
     `${d.ident('updated_at')} ${d.timestampType} NOT NULL`,
-    `${d.ident('version')} INTEGER NOT NULL DEFAULT 1`,
+    `${d.ident('version')} ${d.versionType} NOT NULL DEFAULT 1`,
   ];
   return `CREATE TABLE ${d.ident(name)} (\n  ${columns.join(',\n  ')}\n)`;
 }
@@ -26,11 +29,11 @@ export function createTable(table: TableSnapshot, d: SqlDialect, name = table.na
 export const foreignKeyName = (table: string, column: string): string => `${table}_${column}_fkey`;
 
 /** A column of CREATE TABLE or ADD COLUMN; `table` names its foreign key on PostgreSQL. */
-export function columnDefinition(column: ColumnSnapshot, d: SqlDialect, table: string): string {
+export function columnDefinition(column: ColumnSnapshot, d: SqlDialect, table: string, references = true): string {
   const parts = [d.ident(column.name), d.columnType(column)];
   if (column.notNull) parts.push('NOT NULL');
   if (column.default !== undefined) parts.push(`DEFAULT ${d.literal(column.default, column)}`);
-  if (column.ref !== undefined) {
+  if (column.ref !== undefined && references) {
     if (d.name === 'postgres') parts.push(`CONSTRAINT ${d.ident(foreignKeyName(table, column.name))}`);
     parts.push(
       `REFERENCES ${d.ident(column.ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(column.ref.onDelete)}`,

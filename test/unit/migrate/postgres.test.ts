@@ -19,7 +19,7 @@ const notes = (...columns: ColumnSnapshot[]): Snapshot => ({
   ],
 });
 const migrate = (before: Snapshot, after: Snapshot, renames: [string, string][] = []): string[] =>
-  postgresMigration(diff(before, after, new Map([['notes', new Map(renames)]])));
+  postgresMigration(diff(before, after, new Map([['notes', new Map(renames)]])), after);
 
 describe('PostgreSQL migrations, from the same diff as SQLite', () => {
   it.each<[string, Snapshot, Snapshot, [string, string][], string[]]>([
@@ -35,7 +35,7 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
       notes(),
       notes(column('title', { notNull: true })),
       [],
-      ['DELETE FROM "notes"', 'ALTER TABLE "notes" ADD COLUMN "title" TEXT COLLATE "C" NOT NULL'],
+      ['DELETE FROM "notes" WHERE TRUE', 'ALTER TABLE "notes" ADD COLUMN "title" TEXT COLLATE "C" NOT NULL'],
     ],
     [
       'renames a column, keeping its data',
@@ -68,14 +68,27 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
       ],
     ],
     [
-      'narrows text to integer: values that do not convert become NULL, as SQLite would lose them',
+      'narrows text to integer: values that do not convert become 0, as the CAST of SQLite makes them',
       notes(column('code')),
       notes(column('code', { type: 'integer' })),
       [],
       [
-        expect.stringContaining('CREATE FUNCTION pg_temp.restsmith_try_cast'),
-        'ALTER TABLE "notes" ALTER COLUMN "code" TYPE BIGINT USING pg_temp.restsmith_try_cast("code"::text, NULL::BIGINT)',
+        expect.stringContaining('CREATE OR REPLACE FUNCTION pg_temp.restsmith_try_cast'),
+        'ALTER TABLE "notes" ALTER COLUMN "code" TYPE BIGINT USING ' +
+          'CASE WHEN "code" IS NULL THEN NULL ELSE coalesce(pg_temp.restsmith_try_cast("code"::text, NULL::BIGINT), 0) END',
       ] as unknown as string[],
+    ],
+    [
+      'narrows number to integer by truncating, as SQLite does',
+      notes(column('stars', { type: 'number', notNull: true })),
+      notes(column('stars', { type: 'integer', notNull: true })),
+      [],
+      [
+        'ALTER TABLE "notes" ALTER COLUMN "stars" DROP NOT NULL',
+        'ALTER TABLE "notes" ALTER COLUMN "stars" TYPE BIGINT USING trunc("stars")::BIGINT',
+        'DELETE FROM "notes" WHERE "stars" IS NULL',
+        'ALTER TABLE "notes" ALTER COLUMN "stars" SET NOT NULL',
+      ],
     ],
     [
       'adds a unique index and a reference with a named foreign key',
@@ -95,7 +108,45 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
     expect(migrate(before, after, renames)).toEqual(want);
   });
 
-  it('creates tables referenced first and drops them referencing first', () => {
+  it('refuses to delete rows that another table refers to, where PostgreSQL would cascade', () => {
+    const referring = {
+      name: 'posts',
+      resource: 'posts',
+      id: 'uuid' as const,
+      columns: [column('noteId', { type: 'ref', ref: { table: 'notes', idKind: 'uuid', onDelete: 'cascade' } })],
+    };
+    const before = { tables: [...notes().tables, referring] };
+    const after = { tables: [...notes(column('title', { notNull: true })).tables, referring] };
+    expect(postgresMigration(diff(before, after, new Map()), after)).toEqual([
+      `DO $$ BEGIN IF EXISTS (SELECT 1 FROM "posts" WHERE "noteId" IN (SELECT "id" FROM "notes" WHERE TRUE)) THEN ` +
+        `RAISE EXCEPTION 'it would delete notes records that posts.noteId refers to'; END IF; END $$`,
+      'DELETE FROM "notes" WHERE TRUE',
+      'ALTER TABLE "notes" ADD COLUMN "title" TEXT COLLATE "C" NOT NULL',
+    ]);
+  });
+
+  it('creates tables that refer to each other, then their foreign keys; drops them together', () => {
+    const ref = (table: string) => ({
+      type: 'ref' as const,
+      ref: { table, idKind: 'uuid' as const, onDelete: 'setNull' as const },
+    });
+    const users = { name: 'users', resource: 'users', id: 'uuid' as const, columns: [column('teamId', ref('teams'))] };
+    const teams = { name: 'teams', resource: 'teams', id: 'uuid' as const, columns: [column('leadId', ref('users'))] };
+    const created = postgresMigration(diff({ tables: [] }, { tables: [users, teams] }, new Map()), {
+      tables: [users, teams],
+    });
+    expect(created.map((s) => s.split(' (')[0]?.split(' FOREIGN')[0])).toEqual([
+      'CREATE TABLE "teams"',
+      'CREATE TABLE "users"',
+      'ALTER TABLE "teams" ADD CONSTRAINT "teams_leadId_fkey"',
+      'ALTER TABLE "users" ADD CONSTRAINT "users_teamId_fkey"',
+    ]);
+    expect(postgresMigration(diff({ tables: [users, teams] }, { tables: [] }, new Map()), { tables: [] })).toEqual([
+      'DROP TABLE "users", "teams"',
+    ]);
+  });
+
+  it('creates tables referenced first', () => {
     const posts = {
       name: 'posts',
       resource: 'posts',
@@ -103,9 +154,13 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
       columns: [column('userId', { type: 'ref', ref: { table: 'users', idKind: 'uuid', onDelete: 'restrict' } })],
     };
     const users = { name: 'users', resource: 'users', id: 'uuid' as const, columns: [] };
-    const created = postgresMigration(diff({ tables: [] }, { tables: [posts, users] }, new Map()));
-    expect(created.map((s) => s.split(' (')[0])).toEqual(['CREATE TABLE "users"', 'CREATE TABLE "posts"']);
-    const dropped = postgresMigration(diff({ tables: [posts, users] }, { tables: [] }, new Map()));
-    expect(dropped).toEqual(['DROP TABLE "posts"', 'DROP TABLE "users"']);
+    const created = postgresMigration(diff({ tables: [] }, { tables: [posts, users] }, new Map()), {
+      tables: [posts, users],
+    });
+    expect(created.map((s) => s.split(' (')[0])).toEqual([
+      'CREATE TABLE "users"',
+      'CREATE TABLE "posts"',
+      'ALTER TABLE "posts" ADD CONSTRAINT "posts_userId_fkey" FOREIGN KEY',
+    ]);
   });
 });

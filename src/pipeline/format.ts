@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import * as oxc from '@prettier/plugin-oxc';
 import prettier from 'prettier';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
+import { prettierJson } from './json-text.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -16,39 +17,79 @@ const WORKER_THRESHOLD = 80;
 
 const parserOf = (file: RenderedFile): string | undefined => PARSERS[file.path.split('.').pop() ?? ''];
 
-/** Formats every emitted file with prettier, as the generated project's own .prettierrc.json says. */
+/**
+ * Formats every emitted file with prettier, as the generated project's own .prettierrc.json says. A large project
+ * is shared between this thread and worker threads, one file at a time, the longest first: no thread is left
+ * with one big file (the OpenAPI document, the README) while the others wait.
+ */
 export async function formatAll(files: readonly RenderedFile[]): Promise<RenderedFile[]> {
-  const workers = Math.min(availableParallelism(), 4);
-  if (files.length < WORKER_THRESHOLD || workers < 2) return Promise.all(files.map(format));
-  const shares = Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w));
-  const formatted = await Promise.all(shares.map(formatInWorker));
-  return files.map((_, i) => formatted[i % workers]?.[Math.floor(i / workers)] ?? fail(`no formatted file ${i}`));
+  const threads = Math.min(availableParallelism(), 4);
+  if (files.length < WORKER_THRESHOLD || threads < 2) return Promise.all(files.map(format));
+  const formatted = [...files];
+  // JSON first, here: it is printed directly (see json-text.ts), in milliseconds
+  const json = files.flatMap((f, i) => (parserOf(f) === 'json' ? [i] : []));
+  for (const i of json) formatted[i] = await format(files[i] ?? fail('no file'));
+  const queue = files
+    .map((_, i) => i)
+    .filter((i) => parserOf(files[i] ?? fail('no file')) !== undefined && !json.includes(i))
+    .sort((a, b) => (files[b]?.content.length ?? 0) - (files[a]?.content.length ?? 0));
+  // a larger young generation: prettier allocates much and briefly (fewer scavenges)
+  const workers = Array.from(
+    { length: threads - 1 },
+    () => new Worker(WORKER_URL, { resourceLimits: { maxYoungGenerationSizeMb: 64 } }),
+  );
+  try {
+    await Promise.all([
+      (async () => {
+        for (let i = queue.shift(); i !== undefined; i = queue.shift())
+          formatted[i] = await format(files[i] ?? fail('no file'));
+      })(),
+      ...workers.map((worker) => drain(worker, queue, files, formatted)),
+    ]);
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+  return formatted;
 }
 
 export async function format(file: RenderedFile): Promise<RenderedFile> {
   const parser = parserOf(file);
   if (parser === undefined) return file;
+  const json = parser === 'json' ? prettierJson(file.content, PRETTIER_OPTIONS.printWidth) : undefined;
+  if (json !== undefined) return { ...file, content: json };
   return { ...file, content: await prettier.format(file.content, { ...PRETTIER_OPTIONS, parser, plugins: [oxc] }) };
 }
 
-async function formatInWorker(files: readonly RenderedFile[]): Promise<RenderedFile[]> {
-  const worker = new Worker(new URL('../../bin/format-worker.mjs', import.meta.url));
-  try {
-    const jobs = files.map((f) => ({ content: f.content, parser: parserOf(f) ?? null }));
-    const reply = await new Promise<{ contents?: string[]; error?: string }>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.postMessage({ jobs: jobs.filter((j) => j.parser !== null), options: PRETTIER_OPTIONS });
-    });
-    if (reply.error !== undefined || reply.contents === undefined) throw new Error(`prettier failed: ${reply.error}`);
-    const contents = reply.contents;
-    let next = 0;
-    return files.map((f, i) =>
-      jobs[i]?.parser === null ? f : { ...f, content: contents[next++] ?? fail('missing output') },
-    );
-  } finally {
-    await worker.terminate();
-  }
+const WORKER_URL = new URL('../../bin/format-worker.mjs', import.meta.url);
+
+/** Sends a worker the files of the queue, two at a time so that it never waits for its next one. */
+async function drain(
+  worker: Worker,
+  queue: number[],
+  files: readonly RenderedFile[],
+  formatted: RenderedFile[],
+): Promise<void> {
+  const pending = new Map<number, (reply: { content?: string; error?: string }) => void>();
+  worker.on('message', (reply: { index: number; content?: string; error?: string }) =>
+    pending.get(reply.index)?.(reply),
+  );
+  const failed = new Promise<never>((_, reject) => worker.once('error', reject));
+  const send = async (index: number): Promise<void> => {
+    const file = files[index] ?? fail(`no file ${index}`);
+    const reply = await Promise.race([
+      new Promise<{ content?: string; error?: string }>((resolve) => {
+        pending.set(index, resolve);
+        worker.postMessage({ index, content: file.content, parser: parserOf(file), options: PRETTIER_OPTIONS });
+      }),
+      failed,
+    ]);
+    if (reply.content === undefined) throw new Error(`prettier failed on ${file.path}: ${reply.error}`);
+    formatted[index] = { ...file, content: reply.content };
+  };
+  const lane = async (): Promise<void> => {
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) await send(i);
+  };
+  await Promise.all([lane(), lane()]);
 }
 
 function fail(message: string): never {

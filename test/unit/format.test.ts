@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import prettier from 'prettier';
+import { PRETTIER_OPTIONS } from '../../src/generate/project-files.js';
 import { format, formatAll } from '../../src/pipeline/format.js';
+import { prettierJson } from '../../src/pipeline/json-text.js';
 import type { RenderedFile } from '../../src/pipeline/render.js';
 
 describe('formatAll', () => {
@@ -19,5 +22,44 @@ describe('formatAll', () => {
     expect(inWorkers).toEqual(oneByOne);
     expect(inWorkers[0]?.content).toBe("export const value0 = { a: 0, b: 'x0' };\n");
     expect(inWorkers[2]?.content).toBe('left as it is 2  ');
+  });
+});
+
+describe('JSON, printed in prettier’s shape without prettier', () => {
+  const viaPrettier = async (value: unknown): Promise<string> =>
+    prettier.format(JSON.stringify(value, null, 2), { ...PRETTIER_OPTIONS, parser: 'json' });
+  const direct = (value: unknown): string | undefined => prettierJson(JSON.stringify(value, null, 2), 110);
+  const long = (n: number): string => 'x'.repeat(n);
+
+  it.each([
+    ['nested objects and empty members', { a: { b: {}, c: [] }, d: null, e: 1.5, f: true }],
+    ['a short array of strings', { required: ['id', 'title', 'createdAt'] }],
+    // the array's line is exactly 110 columns, then 111: prettier's fits, comma included
+    ['an array that just fits', { k: [long(48), long(47)] }],
+    ['an array one column too long', { k: [long(48), long(48)] }],
+    ['an array that just fits, comma included', { k: [long(47), long(47)], z: 1 }],
+    ['an array one column too long, comma included', { k: [long(48), long(47)], z: 1 }],
+    ['an array of objects', { items: [{ a: 1 }, {}, { b: [1, 2] }] }],
+    ['nested arrays', { x: [[1, 2], [], [[long(60)], [long(60)]]] }],
+    ['deep and last members (no comma)', { a: { b: { c: [long(50), long(45)] } } }],
+    ['strings with escapes', { s: ['a"b', 'c\\d', 'e\nf'] }],
+  ])('%s', async (_, value) => {
+    expect(direct(value)).toBe(await viaPrettier(value));
+  });
+
+  it('gives way to prettier where its rules differ: compact text, long arrays of numbers, non-ASCII near the edge', () => {
+    expect(prettierJson('{"a":1}', 110)).toBeUndefined();
+    expect(direct({ n: Array.from({ length: 60 }, (_, i) => i) })).toBeUndefined();
+    expect(direct({ s: ['日本語'] })).toBeUndefined();
+  });
+
+  it('prints a generated OpenAPI document as prettier does', async () => {
+    const { openApiDocument } = await import('../../src/openapi/document.js');
+    const { readDefinition } = await import('../../src/pipeline/read-definition.js');
+    for (const example of ['blog.yaml', 'tasks.yaml']) {
+      const api = await readDefinition(`${import.meta.dirname}/../../examples/${example}`);
+      const document = openApiDocument(api);
+      expect(direct(document), example).toBe(await viaPrettier(document));
+    }
   });
 });

@@ -4,7 +4,8 @@
 # Debian's postgresql and redis-server packages are installed when missing (as root, with apt-get). PostgreSQL
 # refuses to run as root, so its cluster runs as the `postgres` user the package creates.
 
-pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+# the newest server's binaries (the client package alone has no initdb)
+pg_bin() { ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname; }
 free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
 if [ -z "$(pg_bin)" ] || ! command -v redis-server >/dev/null; then

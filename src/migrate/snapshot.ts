@@ -43,7 +43,11 @@ function tableOf(api: Api, resource: Resource): TableSnapshot {
     name: resource.table,
     resource: resource.name,
     id: resource.id,
-    columns: resource.fields.map((f) => columnOf(api, f)),
+    // the owner column is indexed: every owner-scoped read and listing filters on it
+    columns: resource.fields.map((f) => {
+      const column = columnOf(api, f);
+      return f.name === resource.owner && !column.unique ? { ...column, index: true } : column;
+    }),
   };
 }
 

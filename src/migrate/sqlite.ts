@@ -33,6 +33,9 @@ function alterable(step: Step): boolean {
   switch (step.kind) {
     case 'renameColumn':
       return true;
+    case 'alterColumn':
+      // an index added or dropped: the index statements do it
+      return JSON.stringify({ ...step.from, index: false }) === JSON.stringify({ ...step.to, index: false });
     case 'addColumn':
       return (
         !(step.column.notNull && step.column.default === undefined) &&

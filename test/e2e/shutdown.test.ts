@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
-import { generateFresh, http, ROOT, startServer, typecheckAndBuild, type RunningServer } from '../helpers/project.js';
+import {
+  generateFresh,
+  http,
+  ROOT,
+  startServer,
+  startToFailure,
+  typecheckAndBuild,
+  type RunningServer,
+} from '../helpers/project.js';
 
 let dir: string;
 let url: string;
@@ -21,6 +29,7 @@ describe('graceful shutdown', () => {
     const server = await startServer(dir, { DATABASE_URL: url });
     const acknowledged: string[] = [];
     let refused = 0;
+    const unavailable: { type: string | null; retryAfter: string | null; status: unknown }[] = [];
     let running = true;
     // 8 clients write as fast as they can until the server is gone (bounded: at most 2,000 writes each)
     const writer = async (n: number): Promise<void> => {
@@ -29,6 +38,10 @@ describe('graceful shutdown', () => {
           const r = await http('POST', `${server.url}/orders`, { item: `writer ${n} write ${i}` });
           if (r.status === 201) acknowledged.push((r.body as { id: string }).id);
           else refused += 1;
+          if (r.status === 503) {
+            const status = (r.body as { status?: unknown } | undefined)?.status;
+            unavailable.push({ type: r.headers.get('content-type'), retryAfter: r.headers.get('retry-after'), status });
+          }
         } catch {
           refused += 1; // the connection was closed or refused: the server has stopped accepting
           if (server.process.exitCode !== null) return;
@@ -46,6 +59,10 @@ describe('graceful shutdown', () => {
     expect(code).toBe(0); // it exited on its own: server closed, requests finished, database closed
     expect(acknowledged.length).toBeGreaterThanOrEqual(200);
     expect(refused).toBeGreaterThan(0); // writes kept coming after SIGTERM and were not accepted
+    // one that reached it while it was closing got a problem document saying to retry
+    for (const answer of unavailable) {
+      expect(answer).toEqual({ type: 'application/problem+json; charset=utf-8', retryAfter: '1', status: 503 });
+    }
 
     restarted = await startServer(dir, { DATABASE_URL: url });
     const missing: string[] = [];
@@ -53,5 +70,40 @@ describe('graceful shutdown', () => {
       if ((await http('GET', `${restarted.url}/orders/${id}`)).status !== 200) missing.push(id);
     }
     expect(missing).toEqual([]);
+  });
+});
+
+describe('settings a server refuses at start, in one line', () => {
+  it.each([
+    [{ DATABASE_URL: 'sqlite://./data/x.db' }, /^DatabaseUrlError: DATABASE_URL takes a path after "sqlite:"/],
+    [
+      { DATABASE_URL: 'mysql://localhost/x' },
+      /^DatabaseUrlError: DATABASE_URL must start with "sqlite:" or "postgres:\/\/"/,
+    ],
+    [{ DATABASE_POOL_SIZE: '0x10' }, /^ConfigError: DATABASE_POOL_SIZE must be a whole number from 1 to 1000/],
+    [{ REDIS_URL: 'localhost:6379' }, /^ConfigError: REDIS_URL must start with "redis:\/\/" or "rediss:\/\/"/],
+  ])('%o', async (env, message) => {
+    const failed = await startToFailure(dir, { DATABASE_URL: 'sqlite::memory:', ...env });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.trim()).toMatch(message);
+    expect(failed.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('rate limits with a Redis that cannot be reached', () => {
+  it('serves requests unlimited and warns once', async () => {
+    const server = await startServer(dir, {
+      DATABASE_URL: 'sqlite::memory:',
+      RATE_LIMIT_MAX: '2',
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) statuses.push((await http('GET', `${server.url}/orders`)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(server.output().match(/Redis is not reachable/g)).toHaveLength(1);
+    } finally {
+      await server.stop();
+    }
   });
 });

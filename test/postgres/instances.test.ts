@@ -174,3 +174,27 @@ describe('a PostgreSQL that cannot be used', () => {
     }
   });
 });
+
+describe('a PostgreSQL out of connections', () => {
+  it('answers 503 with Retry-After, never 500', async () => {
+    const limitedUrl = new URL(await databaseUrl('limited'));
+    const database = limitedUrl.pathname.slice(1);
+    const role = `limited_${database.slice(-8)}`;
+    await runSql(process.env.RESTSMITH_TEST_PG_URL ?? '', dir, `CREATE ROLE "${role}" LOGIN CONNECTION LIMIT 2`);
+    await runSql(process.env.RESTSMITH_TEST_PG_URL ?? '', dir, `ALTER DATABASE "${database}" OWNER TO "${role}"`);
+    limitedUrl.username = role;
+    const server = await startServer(dir, { DATABASE_URL: limitedUrl.toString(), DATABASE_POOL_SIZE: '8' });
+    try {
+      const { id } = (await create(server, 'popular')).body as Order;
+      const answers = await Promise.all(Array.from({ length: 30 }, () => http('GET', `${server.url}/orders/${id}`)));
+      const statuses = new Set(answers.map((r) => r.status));
+      expect([...statuses].sort()).toEqual([200, 503]);
+      for (const r of answers.filter((a) => a.status === 503)) {
+        expect(r.headers.get('retry-after')).toBe('1');
+        expect((r.body as { detail: string }).detail).toBe('the database cannot answer now: try again shortly');
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});

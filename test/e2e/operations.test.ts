@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
 import {
@@ -105,5 +106,44 @@ describe('rate limits with a Redis that cannot be reached', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('requests that are not well-formed', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:' });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers bytes no URL may hold with a problem document, from below Fastify', async () => {
+    const { port } = new URL(server.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          Buffer.concat([
+            Buffer.from('GET /orders?item='),
+            Buffer.from([0xc3, 0x89]),
+            Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n'),
+          ]),
+        );
+      });
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(raw).toMatch(/content-type: application\/problem\+json/i);
+    expect(JSON.parse(raw.split('\r\n\r\n')[1] ?? '')).toMatchObject({ status: 400, title: 'Bad Request' });
+  });
+
+  it('answers a path it cannot decode with a problem document', async () => {
+    const r = await http('GET', `${server.url}/orders/%E0%A4%A`);
+    expect(r.status).toBe(400);
+    expect(r.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(r.body).toMatchObject({ status: 400, detail: 'the request URL is not valid' });
   });
 });

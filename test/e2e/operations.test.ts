@@ -74,6 +74,40 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('a request that arrives during shutdown', () => {
+  it('gets a 503 problem with Retry-After, while the request in flight on its connection finishes', async () => {
+    const server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:' });
+    const body = JSON.stringify({ item: 'in flight' });
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+        // the first request is in flight (half its body sent) when SIGTERM comes; the second follows it
+        socket.write(
+          `POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
+        socket.write(body.slice(0, 5));
+        server.process.kill('SIGTERM');
+        setTimeout(() => socket.write(`${body.slice(5)}GET /orders HTTP/1.1\r\nHost: x\r\n\r\n`), 300);
+      });
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    await server.stop();
+    const [first, second] = raw.split(/(?=HTTP\/1\.1 )/);
+    expect(first?.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
+    expect(second?.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(second).toMatch(/retry-after: 1/i);
+    expect(second).toMatch(/connection: close/i);
+    expect(JSON.parse(second?.split('\r\n\r\n')[1] ?? '')).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'the server is shutting down: try again',
+    });
+  });
+});
+
 describe('settings a server refuses at start, in one line', () => {
   it.each([
     [{ DATABASE_URL: 'sqlite://./data/x.db' }, /^DatabaseUrlError: DATABASE_URL takes a path after "sqlite:"/],

@@ -5,6 +5,7 @@ import {
   dependencyOrder,
   foreignKeyName,
   indexesOf,
+  referencesClause,
 } from '../generate/sql/ddl.js';
 import { postgres as d } from '../generate/sql/dialect.js';
 import { columnLoss } from './data-loss.js';
@@ -51,7 +52,7 @@ function addForeignKey(table: string, column: ColumnSnapshot): string {
   if (ref === undefined) throw new Error(`${table}.${column.name} is not a ref`);
   return (
     `ALTER TABLE ${d.ident(table)} ADD CONSTRAINT ${d.ident(foreignKeyName(table, column.name))} ` +
-    `FOREIGN KEY (${d.ident(column.name)}) REFERENCES ${d.ident(ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(ref.onDelete)}`
+    `FOREIGN KEY (${d.ident(column.name)}) ${referencesClause(ref, d)}`
   );
 }
 

@@ -26,13 +26,14 @@ export async function formatAll(files: readonly RenderedFile[]): Promise<Rendere
   const threads = Math.min(availableParallelism(), 4);
   if (files.length < WORKER_THRESHOLD || threads < 2) return Promise.all(files.map(format));
   const formatted = [...files];
+  const file = (i: number): RenderedFile => files[i] ?? fail(`no file ${i}`);
+  const withParser = (parser: (p: string | undefined) => boolean): number[] =>
+    files.flatMap((f, i) => (parser(parserOf(f)) ? [i] : []));
   // JSON first, here: it is printed directly (see json-text.ts), in milliseconds
-  const json = files.flatMap((f, i) => (parserOf(f) === 'json' ? [i] : []));
-  for (const i of json) formatted[i] = await format(files[i] ?? fail('no file'));
-  const queue = files
-    .map((_, i) => i)
-    .filter((i) => parserOf(files[i] ?? fail('no file')) !== undefined && !json.includes(i))
-    .sort((a, b) => (files[b]?.content.length ?? 0) - (files[a]?.content.length ?? 0));
+  for (const i of withParser((p) => p === 'json')) formatted[i] = await format(file(i));
+  const queue = withParser((p) => p !== undefined && p !== 'json').sort(
+    (a, b) => file(b).content.length - file(a).content.length,
+  );
   // a larger young generation: prettier allocates much and briefly (fewer scavenges)
   const workers = Array.from(
     { length: threads - 1 },
@@ -40,10 +41,9 @@ export async function formatAll(files: readonly RenderedFile[]): Promise<Rendere
   );
   try {
     await Promise.all([
-      (async () => {
-        for (let i = queue.shift(); i !== undefined; i = queue.shift())
-          formatted[i] = await format(files[i] ?? fail('no file'));
-      })(),
+      takeAll(queue, async (i) => {
+        formatted[i] = await format(file(i));
+      }),
       ...workers.map((worker) => drain(worker, queue, files, formatted)),
     ]);
   } finally {
@@ -86,10 +86,12 @@ async function drain(
     if (reply.content === undefined) throw new Error(`prettier failed on ${file.path}: ${reply.error}`);
     formatted[index] = { ...file, content: reply.content };
   };
-  const lane = async (): Promise<void> => {
-    for (let i = queue.shift(); i !== undefined; i = queue.shift()) await send(i);
-  };
-  await Promise.all([lane(), lane()]);
+  await Promise.all([takeAll(queue, send), takeAll(queue, send)]);
+}
+
+/** Runs `work` on indexes taken from the shared `queue` until it is empty. */
+async function takeAll(queue: number[], work: (index: number) => Promise<void>): Promise<void> {
+  for (let i = queue.shift(); i !== undefined; i = queue.shift()) await work(i);
 }
 
 function fail(message: string): never {

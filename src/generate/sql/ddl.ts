@@ -35,11 +35,14 @@ export function columnDefinition(column: ColumnSnapshot, d: SqlDialect, table: s
   if (column.default !== undefined) parts.push(`DEFAULT ${d.literal(column.default, column)}`);
   if (column.ref !== undefined && references) {
     if (d.name === 'postgres') parts.push(`CONSTRAINT ${d.ident(foreignKeyName(table, column.name))}`);
-    parts.push(
-      `REFERENCES ${d.ident(column.ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(column.ref.onDelete)}`,
-    );
+    parts.push(referencesClause(column.ref, d));
   }
   return parts.join(' ');
+}
+
+/** `REFERENCES target (id) ON DELETE …`: of a column definition, or of a foreign key added later. */
+export function referencesClause(ref: NonNullable<ColumnSnapshot['ref']>, d: SqlDialect): string {
+  return `REFERENCES ${d.ident(ref.table)} (${d.ident('id')}) ON DELETE ${d.onDelete(ref.onDelete)}`;
 }
 
 export interface IndexSnapshot {

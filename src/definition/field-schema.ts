@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { FIELD_TYPES, type FieldType } from '../model.js';
+import { patternProblem } from '../patterns.js';
 
 export const FIELD_NAME = /^[a-z][a-zA-Z0-9]*$/;
 
@@ -12,13 +13,8 @@ export const fieldName = z
   .regex(FIELD_NAME, { error: 'use camelCase: a lower-case letter, then letters and digits' });
 
 function compilesAsRegExp(pattern: string, ctx: z.RefinementCtx): void {
-  try {
-    // `u`: the generated server validates with Ajv, which compiles patterns in unicode mode.
-    new RegExp(pattern, 'u');
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    ctx.addIssue({ code: 'custom', message: `pattern is not a valid regular expression: ${reason}` });
-  }
+  const problem = patternProblem(pattern);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 }
 
 function uniqueStrings(values: string[], ctx: z.RefinementCtx): void {

@@ -5,10 +5,11 @@
 import type { IdKind } from '../model.js';
 import { didYouMean } from './did-you-mean.js';
 import type { FieldObject } from './field-schema.js';
+import { matchesPattern } from '../patterns.js';
 import { describeValue, oneOf } from './raw.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
@@ -55,21 +56,14 @@ function stringProblem(
   if (field.maxLength !== undefined && value.length > field.maxLength) {
     return `${shown} is longer than maxLength ${field.maxLength}`;
   }
-  if (field.pattern !== undefined && !matches(field.pattern, value)) {
+  if (field.pattern !== undefined && !matchesPattern(field.pattern, value)) {
     return `${shown} does not match pattern ${field.pattern}`;
   }
   if (field.format === 'email' && !EMAIL.test(value)) return `${shown} is not an email address`;
-  if (field.format === 'url' && !URL.canParse(value)) return `${shown} is not a URL`;
+  if (field.format === 'url' && !isWebUrl(value)) return `${shown} is not an http or https URL`;
   return undefined;
 }
 
-function matches(pattern: string, value: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(value);
-  } catch {
-    return true; // an invalid pattern is reported on its own
-  }
-}
 
 function rangeProblem(field: { min?: number; max?: number }, value: number): string | undefined {
   if (field.min !== undefined && value < field.min) return `${value} is less than min ${field.min}`;
@@ -85,8 +79,15 @@ function isDate(value: unknown): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/** RFC 3339 as the generated server accepts it: a real date and time, UTC year 1 to 9999 (no leap second, no 24:00). */
 function isDateTime(value: unknown): boolean {
-  return typeof value === 'string' && DATETIME.test(value) && !Number.isNaN(Date.parse(value));
+  const match = typeof value === 'string' ? DATETIME.exec(value) : null;
+  if (!match || !isDate(match[1])) return false;
+  const [hour, minute, second] = [Number(match[2]), Number(match[3]), Number(match[4])];
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+  const utcYear = new Date(value as string).getUTCFullYear();
+  return utcYear >= 1 && utcYear <= 9999;
 }
 
 function enumProblem(values: readonly string[], value: unknown): string | undefined {
@@ -104,4 +105,9 @@ function refProblem(value: unknown, idKind: IdKind | undefined): string | undefi
   return typeof value === 'string' || Number.isInteger(value)
     ? undefined
     : `expected an id, got ${describeValue(value)}`;
+}
+
+/** `format: url` takes absolute http and https URLs only (no javascript:, data:, file: …), as the generated server does. */
+export function isWebUrl(value: string): boolean {
+  return /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value);
 }

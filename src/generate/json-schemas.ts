@@ -1,5 +1,9 @@
 import type { Action, Api, Field, IdKind, Resource } from '../model.js';
+import { anchoredPattern } from '../patterns.js';
 import { isNotNull, writableFields } from './sql/columns.js';
+
+/** `format: url` is an absolute http or https URL (the generated server's `uri` format checks the same). */
+const WEB_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -20,7 +24,9 @@ function valueSchema(api: Api, field: Field): JsonSchema {
         type: 'string',
         ...(field.minLength !== undefined && { minLength: field.minLength }),
         ...(field.maxLength !== undefined && { maxLength: field.maxLength }),
-        ...(field.pattern !== undefined && { pattern: field.pattern }),
+        // the whole value must match: patterns are anchored (and run by RE2 in the generated server)
+        ...(field.pattern !== undefined && { pattern: anchoredPattern(field.pattern) }),
+        ...(field.pattern === undefined && field.format === 'url' && { pattern: WEB_URL_PATTERN }),
         ...(field.format !== undefined && { format: field.format === 'url' ? 'uri' : 'email' }),
       };
     case 'integer':

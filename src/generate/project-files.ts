@@ -16,6 +16,7 @@ export const DEPENDENCIES = {
   jose: '^6.1.0',
   kysely: '~0.28.8',
   pg: '^8.16.3',
+  re2js: '^2.10.0',
   uuid: '^13.0.0',
 } as const;
 

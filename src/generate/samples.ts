@@ -1,4 +1,5 @@
 import RandExp from 'randexp';
+import { anchoredPattern, matchesPattern } from '../patterns.js';
 import type { Api, Field, JsonValue, Resource } from '../model.js';
 import { snapshotOf } from '../migrate/snapshot.js';
 import { isPublic } from './access-view.js';
@@ -47,7 +48,7 @@ function seededRandom(seed: number): () => number {
 
 /** A string that matches `pattern` and the field's lengths, varied by `n`; undefined when none is found. */
 function matching(pattern: string, field: Field, n: number): string | undefined {
-  const generator = new RandExp(pattern);
+  const generator = new RandExp(anchoredPattern(pattern));
   generator.max = 8;
   for (let attempt = 0; attempt < 20; attempt += 1) {
     // deterministic: the same n always gives the same string, different n most likely different ones
@@ -55,7 +56,7 @@ function matching(pattern: string, field: Field, n: number): string | undefined 
     generator.randInt = (low, high) => low + Math.floor(random() * (high - low + 1));
     const value = generator.gen();
     const fits = value.length >= (field.minLength ?? 0) && value.length <= (field.maxLength ?? Infinity);
-    if (fits && new RegExp(pattern, 'u').test(value)) return value;
+    if (fits && matchesPattern(pattern, value)) return value;
   }
   return undefined;
 }

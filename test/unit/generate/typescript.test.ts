@@ -51,8 +51,14 @@ describe('JSON Schemas of fields', () => {
     ],
     [
       field('site', 'string', { format: 'url', required: true }),
+      { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$', format: 'uri' },
       { type: 'string', format: 'uri' },
-      { type: 'string', format: 'uri' },
+    ],
+    [
+      // the whole value must match: a pattern is anchored wherever it is checked
+      field('code', 'string', { pattern: '[a-z0-9_]{3,16}' }),
+      { type: 'string', pattern: '^(?:[a-z0-9_]{3,16})$' },
+      { type: ['string', 'null'] },
     ],
     [
       field('n', 'integer', { min: 0, default: 3 }),
@@ -90,6 +96,7 @@ describe('sample values for generated tests', () => {
       field('q', 'string', { pattern: '^a+$', minLength: 3, maxLength: 4 }),
       (v: unknown) => typeof v === 'string' && /^a{3,4}$/.test(v),
     ],
-    [field('r', 'string', { pattern: '^(?!x)x$' }), (v: unknown) => v === undefined],
+    [field('r', 'string', { pattern: 'ab', minLength: 3 }), (v: unknown) => v === undefined],
+    [field('s', 'string', { pattern: '[a-z]{3}' }), (v: unknown) => typeof v === 'string' && /^[a-z]{3}$/.test(v)],
   ])('%o', (given, valid) => expect(valid(sampleValue(given, 1))).toBe(true));
 });

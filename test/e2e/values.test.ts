@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, http, ROOT, serveGenerated, type RunningServer } from '../helpers/project.js';
+import { databaseUrl } from '../helpers/database.js';
+
+/** Values at the edges of the contract (issue #11): each case here was accepted, altered or slow before. */
+let server: RunningServer;
+let items: string;
+
+beforeAll(async () => {
+  ({ server } = await serveGenerated(`${ROOT}/test/e2e/fixtures/values.yaml`, 'e2e-values', {
+    DATABASE_URL: await databaseUrl('values'),
+  }));
+  items = `${server.url}/items`;
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+type Problem = { status: number; detail: string; errors?: { path: string; message: string }[] };
+const problemOf = (r: { status: number; headers: Headers; body: unknown }): Problem => {
+  expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect((r.body as Problem).status).toBe(r.status);
+  return r.body as Problem;
+};
+
+describe('patterns', () => {
+  it('match the whole value (anchored)', async () => {
+    expect((await http('POST', items, { handle: 'ada_99' })).status).toBe(201);
+    const r = await http('POST', items, { handle: '<img src=x onerror=alert(1)> abc' });
+    expect(r.status).toBe(400);
+    expect(problemOf(r).errors?.[0]?.path).toBe('/handle');
+  });
+
+  it('run in linear time: a catastrophic-backtracking pattern answers at once and blocks nobody', async () => {
+    const started = Date.now();
+    const [r, health] = await Promise.all([
+      http('POST', items, { slow: `${'a'.repeat(5000)}!` }),
+      http('GET', `${server.url}/healthz`),
+    ]);
+    expect(r.status).toBe(400);
+    expect(health.status).toBe(200);
+    // a backtracking engine takes minutes on 31 characters; this bound only catches that
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await http('POST', items, { slow: 'aaaa' })).status).toBe(201);
+  });
+
+  it('a pattern RE2 cannot run is a definition error, and validate never spins on a default', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const folder = mkdtempSync(join(tmpdir(), 'values-'));
+    const lookaround = join(folder, 'lookaround.yaml');
+    writeFileSync(lookaround, 'name: x\nversion: 1.0.0\nresources:\n  things:\n    fields:\n      a: { type: string, pattern: "(?=a)a" }\n');
+    const refused = await cli('validate', lookaround);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/lookaround\.yaml:6:\d+ .*RE2/);
+    const redos = join(folder, 'redos.yaml');
+    writeFileSync(redos, `name: x\nversion: 1.0.0\nresources:\n  things:\n    fields:\n      a: { type: string, pattern: "^(a+)+$", default: "${'a'.repeat(40)}!" }\n`);
+    const started = Date.now();
+    const checked = await cli('validate', redos);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(checked.code).toBe(1);
+    expect(checked.err).toContain('does not match pattern');
+  });
+});
+
+describe('URLs', () => {
+  it.each(['javascript:alert(1)', 'vbscript:msgbox(1)', 'file:///etc/passwd', 'data:text/html,x', 'example.com'])(
+    'refuses %s',
+    async (site) => {
+      const r = await http('POST', items, { site });
+      expect(r.status).toBe(400);
+      expect(problemOf(r).errors?.[0]).toEqual({ path: '/site', message: 'must be an absolute http or https URL' });
+    },
+  );
+
+  it('takes http and https', async () => {
+    for (const site of ['http://example.com/a?b=c', 'HTTPS://example.com']) expect((await http('POST', items, { site })).status).toBe(201);
+  });
+});
+
+describe('date-times', () => {
+  it.each([
+    '9999-12-31T23:59:59-23:59', // year 10000 in UTC
+    '0001-01-01T00:00:00+01:00', // year 0 in UTC
+    '2026-02-29T00:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01T23:59:60Z',
+    '2026-01-01T10:00:00+24:00',
+    '2026-01-01T10:00Z',
+  ])('refuses %s', async (at) => {
+    const r = await http('POST', items, { at });
+    expect(r.status).toBe(400);
+    expect(problemOf(r).errors?.[0]?.path).toBe('/at');
+  });
+
+  it('stores what it takes in UTC, RFC 3339, and reads it back in the same form', async () => {
+    const created = await http('POST', items, { at: '9999-12-31T10:00:00-05:00', day: '2024-02-29' });
+    expect(created.status).toBe(201);
+    const record = created.body as { id: number; at: string };
+    expect(record.at).toBe('9999-12-31T15:00:00.000Z');
+    expect((await http('GET', `${items}/${record.id}`)).status).toBe(200);
+    expect((await http('POST', items, { day: '2026-02-30' })).status).toBe(400);
+  });
+
+  it('filters refuse impossible instants too', async () => {
+    expect((await http('GET', `${items}?at[gte]=2026-02-29T00:00:00Z`)).status).toBe(400);
+    expect((await http('GET', `${items}?at[gte]=2026-02-28T00:00:00Z`)).status).toBe(200);
+  });
+});
+
+describe('integer ids and numbers have one spelling', () => {
+  let id: number;
+  beforeAll(async () => {
+    id = ((await http('POST', items, { size: 474 })).body as { id: number }).id;
+  });
+
+  it('reads the record by its id only', async () => {
+    expect((await http('GET', `${items}/${id}`)).status).toBe(200);
+    for (const alias of [`0x${id.toString(16)}`, `${id}.0`, `${id}e0`, `0${id}`, `%20${id}`, `+${id}`]) {
+      const r = await http('GET', `${items}/${alias}`);
+      expect(r.status, alias).toBe(404);
+      problemOf(r);
+    }
+  });
+
+  it('filters take plain numbers only, and a parameter once', async () => {
+    expect((await http('GET', `${items}?size=474`)).status).toBe(200);
+    for (const alias of ['0x1da', '474.0', '474e0', '0474', '%20474']) {
+      expect((await http('GET', `${items}?size=${alias}`)).status, alias).toBe(400);
+      expect((await http('GET', `${items}?size[in]=1,${alias}`)).status, `in ${alias}`).toBe(400);
+    }
+    const repeated = await http('GET', `${items}?limit=1&limit=2`);
+    expect(repeated.status).toBe(400);
+    expect(problemOf(repeated).errors).toEqual([{ path: '/limit', message: 'is given more than once: give it once' }]);
+  });
+});
+
+describe('bodies are taken as sent or refused, never altered', () => {
+  it('refuses a lone surrogate instead of storing U+FFFD, keeps a pair', async () => {
+    const lone = await http('POST', items, '{"handle":"abc","meta":{"k":"\\ud800"}}');
+    expect(lone.status).toBe(400);
+    expect(problemOf(lone).detail).toContain('lone UTF-16 surrogate');
+    const pair = await http('POST', items, '{"meta":{"k":"\\ud83d\\ude00"}}');
+    expect(pair.status).toBe(201);
+    expect((pair.body as { meta: { k: string } }).meta.k).toBe('😀');
+  });
+
+  it('refuses bytes that are not UTF-8', async () => {
+    const r = await fetch(items, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"handle":"ab'), Buffer.from([0xff]), Buffer.from('c"}')]),
+    });
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as Problem).detail).toContain('UTF-8');
+  });
+
+  it('says why a __proto__ or constructor.prototype key is refused', async () => {
+    for (const body of ['{"meta":{"__proto__":{"x":1}}}', '{"meta":{"constructor":{"prototype":{}}}}']) {
+      const r = await http('POST', items, body);
+      expect(r.status).toBe(400);
+      expect(problemOf(r).detail).toMatch(/key named .* is refused/);
+    }
+    expect((await http('POST', items, '{"meta":{"constructor":"fine"}}')).status).toBe(201);
+  });
+
+  it('takes application/merge-patch+json on PATCH only, and a 415 says what to send', async () => {
+    const created = (await http('POST', items, { size: 1 })).body as { id: number };
+    const merge = { 'content-type': 'application/merge-patch+json' };
+    expect((await http('PATCH', `${items}/${created.id}`, { size: 2 }, merge)).status).toBe(200);
+    const post = await http('POST', items, { size: 1 }, merge);
+    expect(post.status).toBe(415);
+    expect(problemOf(post).detail).toContain('application/json');
+    const text = await http('POST', items, 'size=1', { 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+    expect(problemOf(text).detail).toBe('send the body as application/json (PATCH also takes application/merge-patch+json)');
+  });
+
+  it('enum errors list the allowed values', async () => {
+    const r = await http('POST', items, { kind: 'medium' });
+    expect(r.status).toBe(400);
+    expect(problemOf(r).errors).toEqual([{ path: '/kind', message: 'must be one of: "small", "large"' }]);
+  });
+});

@@ -33,6 +33,8 @@ export interface ResourceView {
   cursorKind: 'string' | 'integer';
   usesJson: boolean;
   hasWriteOnly: boolean;
+  /** writable json fields: a PATCH that sends an object for one merges it with the stored value (in the store) */
+  jsonFields: string[];
   operations: Record<Operation, boolean>;
   recordProperties: { key: string; type: string; doc?: string }[];
   inputProperties: { key: string; type: string; optional: boolean }[];
@@ -167,6 +169,7 @@ export function resourceView(
     cursorKind: resource.id === 'integer' ? 'integer' : 'string',
     usesJson: resource.fields.some((f) => f.type === 'json'),
     hasWriteOnly: resource.fields.some((f) => f.writeOnly),
+    jsonFields: writable.filter((f) => f.type === 'json').map((f) => f.name),
     operations: Object.fromEntries(
       (['list', 'read', 'create', 'update', 'delete'] as const).map((op) => [op, resource.operations.includes(op)]),
     ) as Record<Operation, boolean>,
@@ -195,6 +198,7 @@ export function resourceView(
       ...writableParams,
       ...patchParams,
       owner?.valueExpr ?? '',
+      writable.some((f) => f.type === 'json') ? 'merges(patch) mergePatch(stored, patch)' : '',
     ]).join(', '),
     statements,
     readOnlyNames: ['id', ...resource.fields.filter((f) => f.readOnly).map((f) => f.name), 'createdAt', 'updatedAt'],

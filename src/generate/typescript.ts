@@ -111,6 +111,8 @@ export function codecNames(expressions: readonly string[]): string[] {
     'toUtc',
     'subjectAsId',
     'jsonPatch',
+    'merges',
+    'mergePatch',
     'ABSENT',
   ];
   const used = all.filter((name) => expressions.some((e) => new RegExp(`\\b${name}\\b`).test(e)));

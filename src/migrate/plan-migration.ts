@@ -3,7 +3,7 @@ import type { Api } from '../model.js';
 import { lossesOf } from './data-loss.js';
 import { diff, isEmpty, renamesOf, type Diff, type Step } from './diff.js';
 import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from './snapshot.js';
-import { JSON_MERGE_PATCH, postgresMigration } from './postgres.js';
+import { postgresMigration } from './postgres.js';
 import { sqliteMigration } from './sqlite.js';
 
 /** Tables of the server itself, created by the first migration: stored Idempotency-Key responses. */
@@ -22,7 +22,6 @@ const SYSTEM_TABLES = {
     `CREATE INDEX "restsmith_idempotency_created_at_idx" ON "restsmith_idempotency" ("created_at")`,
   ],
   postgres: [
-    JSON_MERGE_PATCH,
     `CREATE TABLE "restsmith_idempotency" (
   "caller" TEXT COLLATE "C" NOT NULL,
   "key" TEXT COLLATE "C" NOT NULL,

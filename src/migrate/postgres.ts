@@ -75,27 +75,6 @@ function deleteRows(table: string, where: string, after: Snapshot): string[] {
   ];
 }
 
-/** RFC 7396 JSON Merge Patch, which SQLite has as json_patch: the PATCH of a json field merges with it. */
-export const JSON_MERGE_PATCH = `CREATE OR REPLACE FUNCTION restsmith_json_merge_patch(target jsonb, patch jsonb) RETURNS jsonb
-LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-  result jsonb := CASE WHEN jsonb_typeof(target) = 'object' THEN target ELSE '{}'::jsonb END;
-  item record;
-BEGIN
-  IF patch IS NULL OR jsonb_typeof(patch) <> 'object' THEN
-    RETURN patch;
-  END IF;
-  FOR item IN SELECT key, value FROM jsonb_each(patch) LOOP
-    IF jsonb_typeof(item.value) = 'null' THEN
-      result := result - item.key;
-    ELSE
-      result := jsonb_set(result, ARRAY[item.key], restsmith_json_merge_patch(result -> item.key, item.value));
-    END IF;
-  END LOOP;
-  RETURN result;
-END
-$$`;
-
 /** A conversion that gives NULL (then the default) where SQLite's lenient CAST would store a meaningless value. */
 const TRY_CAST = `CREATE OR REPLACE FUNCTION pg_temp.restsmith_try_cast(value text, target anyelement) RETURNS anyelement
 LANGUAGE plpgsql AS $$

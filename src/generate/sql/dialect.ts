@@ -22,7 +22,6 @@ export interface SqlDialect {
   /** `a` equals `b`, NULL equal to NULL */
   nullSafeEquals(a: string, b: string): string;
   /** RFC 7396: the JSON Merge Patch `patch` (JSON text) applied to the JSON `target` */
-  jsonMergePatch(target: string, patch: string): string;
 }
 
 const quote = (s: string): string => `'${s.replaceAll("'", "''")}'`;
@@ -56,7 +55,6 @@ export const sqlite: SqlDialect = {
   },
   onDelete: (action) => ({ restrict: 'RESTRICT', cascade: 'CASCADE', setNull: 'SET NULL' })[action],
   nullSafeEquals: (a, b) => `${a} IS ${b}`,
-  jsonMergePatch: (target, patch) => `json_patch(${target}, ${patch})`,
 };
 
 /**
@@ -101,6 +99,4 @@ export const postgres: SqlDialect = {
   },
   onDelete: sqlite.onDelete,
   nullSafeEquals: (a, b) => `${a} IS NOT DISTINCT FROM ${b}`,
-  // created by the first migration (see migrate/postgres.ts): PostgreSQL has no JSON Merge Patch of its own
-  jsonMergePatch: (target, patch) => `restsmith_json_merge_patch(${target}, ${patch})`,
 };

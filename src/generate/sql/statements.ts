@@ -34,7 +34,7 @@ export function ownerColumn(resource: Resource): string | undefined {
  * - get: [id, owner?]; delete: [id, owner?, expected version or NULL]
  * - insert: [id (uuid ids only), …writable fields, …server fields, createdAt, updatedAt]
  * - update: […writable fields, updatedAt, id, owner?, expected version or NULL]
- * - patch: per writable field [present (0/1), value], a json field [mode (0 keep, 1 replace, 2 merge), value, patch];
+ * - patch: per writable field [present (0/1), value] (a json object is merged with the stored value by the store first);
  *   then [updatedAt, id, owner?, expected version or NULL]
 
  * Listings are written per query shape at run time (see the generated http/listing.ts).
@@ -75,10 +75,6 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
   const patchParam = parameters(d);
   const patchAssignments = writableFields(resource).map((f) => {
     const column = d.ident(f.column);
-    if (f.type === 'json') {
-      const [mode, value, merge] = [patchParam(), patchParam(), patchParam()];
-      return `${column} = CASE CAST(${mode} AS INTEGER) WHEN 1 THEN ${value} WHEN 2 THEN ${d.jsonMergePatch(`coalesce(${column}, '{}')`, merge)} ELSE ${column} END`;
-    }
     const [present, value] = [patchParam(), patchParam()];
     return `${column} = CASE WHEN ${present} = 1 THEN ${value} ELSE ${column} END`;
   });
@@ -92,7 +88,7 @@ export function resourceStatements(resource: Resource, d: SqlDialect): Statement
     { key: 'get', doc: 'one record by id', sql: `SELECT ${selectList} FROM ${table} WHERE ${byId(get)}` },
     { key: 'insert', doc: 'a new record', sql: insert },
     { key: 'update', doc: 'every writable field, guarded by an optional expected version', sql: update },
-    { key: 'patch', doc: 'a JSON Merge Patch in one statement: absent fields kept, json fields merged', sql: patch },
+    { key: 'patch', doc: 'a JSON Merge Patch in one statement: absent fields kept', sql: patch },
     {
       key: 'delete',
       doc: 'one record by id, guarded by an optional expected version',

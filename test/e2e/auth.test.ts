@@ -177,7 +177,7 @@ describe('actions', () => {
 });
 
 describe('rate limit (blog: 300 a minute)', () => {
-  it('answers 429 with Retry-After past the limit, per IP for anonymous callers and per subject for known tokens', async () => {
+  it('answers 429 with Retry-After past the limit, per IP for anonymous callers and per subject for valid tokens', async () => {
     const limited = await startServer(
       dir,
       { DATABASE_URL: await databaseUrl('auth-limited'), JWT_SECRET: SECRET, RATE_LIMIT_MAX: '' },
@@ -186,18 +186,26 @@ describe('rate limit (blog: 300 a minute)', () => {
     try {
       const base = `${limited.url}/api/v1`;
       const alice = as(await token('alice-rate'));
-      // a guarded route verifies her token: from then on it is known, and she has a bucket of her own
-      // (this first request, before her token was known, counted against the IP)
       const someone = `${base}/users/01900000-0000-7000-8000-000000000000`;
       expect((await alice('GET', someone)).status).toBe(404);
       const statuses: number[] = [];
       for (let i = 0; i < 305; i += 1) statuses.push((await http('GET', `${base}/posts?limit=1`)).status);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(299);
+      // alice's request counted in her own bucket, not the address's
+      expect(statuses.filter((s) => s === 200)).toHaveLength(300);
       const over = await http('GET', `${base}/posts`);
       expect(over.status).toBe(429);
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(problem429(over.body)).toBe('Too Many Requests');
+      // the detail names the window as the definition gives it, not the time left
+      expect((over.body as { detail: string }).detail).toBe('more than 300 requests per minute: try again later');
       expect((await alice('GET', someone)).status).toBe(404);
+      // a token never seen before gets its own bucket from its first request, on a public route too
+      const bob = as(await token('bob-rate'));
+      expect((await bob('GET', `${base}/posts?limit=1`)).status).toBe(200);
+      expect((await bob('GET', someone)).status).toBe(404);
+      // a token that is not valid counts against the address, which is exhausted
+      const forged = as(await token('mallory-rate', { secret: 'another-secret-of-32-bytes-or-more!!' }));
+      expect((await forged('GET', `${base}/posts?limit=1`)).status).toBe(429);
       expect((await http('GET', `${base}/healthz`)).status).toBe(200);
     } finally {
       await limited.stop();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, http, ROOT, serveGenerated, type RunningServer } from '../helpers/project.js';
 import { databaseUrl } from '../helpers/database.js';
+import { SECRET, token } from '../helpers/tokens.js';
 
 /** Values at the edges of the contract (issue #11): each case here was accepted, altered or slow before. */
 let server: RunningServer;
@@ -9,6 +10,7 @@ let items: string;
 beforeAll(async () => {
   ({ server } = await serveGenerated(`${ROOT}/test/e2e/fixtures/values.yaml`, 'e2e-values', {
     DATABASE_URL: await databaseUrl('values'),
+    JWT_SECRET: SECRET,
   }));
   items = `${server.url}/items`;
 });
@@ -212,5 +214,24 @@ describe('JSON Merge Patch of a json field', () => {
     expect(Date.now() - started).toBeLessThan(8000);
     const again = await http('PATCH', `${items}/${created.id}`, { meta });
     expect(again.status).toBe(200);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('is ignored without a valid token (anonymous keys would be shared by everyone behind one address)', async () => {
+    const key = { 'idempotency-key': 'shared-by-an-address' };
+    const first = await http('POST', items, { size: 7 }, key);
+    const second = await http('POST', items, { size: 7 }, key);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect((second.body as { id: number }).id).not.toBe((first.body as { id: number }).id);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('is honoured for a caller with a valid token, on a public route too', async () => {
+    const caller = { authorization: `Bearer ${await token('idem-1')}`, 'idempotency-key': 'mine' };
+    const first = await http('POST', items, { size: 8 }, caller);
+    const second = await http('POST', items, { size: 8 }, caller);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect((second.body as { id: number }).id).toBe((first.body as { id: number }).id);
   });
 });

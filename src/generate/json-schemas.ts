@@ -1,6 +1,7 @@
 import type { Action, Api, Field, IdKind, Resource } from '../model.js';
 import { anchoredPattern } from '../patterns.js';
 import { isNotNull, writableFields } from './sql/columns.js';
+import { patchTakesNull } from './typescript.js';
 
 /** `format: url` is an absolute http or https URL (the generated server's `uri` format checks the same). */
 const WEB_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$';
@@ -122,7 +123,11 @@ export function inputSchema(api: Api, resource: Resource): JsonSchema {
 /** PATCH bodies: every field optional, no defaults (an absent field is unchanged). */
 export function patchSchema(api: Api, resource: Resource): JsonSchema {
   const fields = writableFields(resource);
-  const properties = fields.map((f) => [f.name, omit(inputFieldSchema(api, f), ['default'])] as const);
+  // null removes an optional field's value, as leaving it out of a PUT does (its default, else null)
+  const properties = fields.map((f) => {
+    const schema = omit(inputFieldSchema(api, f), ['default']);
+    return [f.name, patchTakesNull(f, resource.owner) && !f.nullable ? withNull(schema, f) : schema] as const;
+  });
   return { type: 'object', properties: Object.fromEntries(properties), additionalProperties: false };
 }
 

@@ -13,6 +13,7 @@ import {
   patchExpression,
   idType,
   inputType,
+  patchType,
   insertDefault,
   outputType,
   valueType,
@@ -38,6 +39,7 @@ export interface ResourceView {
   operations: Record<Operation, boolean>;
   recordProperties: { key: string; type: string; doc?: string }[];
   inputProperties: { key: string; type: string; optional: boolean }[];
+  patchProperties: { key: string; type: string }[];
   writeOnlyProperties: { key: string; type: string }[];
   decoders: { key: string; expr: string }[];
   writableParams: string[];
@@ -184,6 +186,7 @@ export function resourceView(
       type: inputType(api, f),
       optional: !optionalOwner(f).required,
     })),
+    patchProperties: writable.map((f) => ({ key: f.name, type: patchType(api, f, resource.owner) })),
     writeOnlyProperties: resource.fields
       .filter((f) => f.writeOnly)
       .map((f) => ({ key: f.name, type: outputType(api, f) })),

@@ -35,6 +35,17 @@ export const outputType = (api: Api, field: Field): string =>
 export const inputType = (api: Api, field: Field): string =>
   field.nullable ? orNull(valueType(api, field)) : valueType(api, field);
 
+/**
+ * Whether a PATCH may send null for a field: a nullable one, and any optional one other than the owner field. For a
+ * field that is not nullable, null removes its value as leaving it out of a PUT does: its default, or NULL.
+ */
+export const patchTakesNull = (field: Field, owner: string | undefined): boolean =>
+  field.nullable || (!field.required && field.name !== owner);
+
+/** The type of a field in a PATCH body. */
+export const patchType = (api: Api, field: Field, owner: string | undefined): string =>
+  patchTakesNull(field, owner) ? orNull(valueType(api, field)) : valueType(api, field);
+
 /** The expression that decodes a field from `row` (see the generated db/codec.ts). */
 export function decodeExpression(api: Api, field: Field): string {
   const column = `row.${field.column}`;
@@ -85,10 +96,13 @@ export function encodeExpression(field: Field, source: string): string {
 /** The parameters of a field in the one-statement PATCH (see sql/statements.ts): present?, value (json: mode, value, patch). */
 export function patchExpression(field: Field, source: string): string {
   const member = `${source}.${field.name}`;
-  if (field.type === 'json') return `...jsonPatch(${member})`;
+  // null removes the value, as leaving the field out of a PUT does: a field that cannot be null takes its default
+  const resets = !field.nullable && field.default !== undefined && field.default !== null;
+  if (field.type === 'json') return `...jsonPatch(${resets ? `${member} === null ? ${js(field.default)} : ${member}` : member})`;
   const value =
     field.type === 'boolean' ? `toFlag(${member})` : field.type === 'datetime' ? `toUtc(${member})` : member;
-  return `...(${member} === undefined ? ABSENT : [1, ${value}])`;
+  const stored = resets ? `${member} === null ? ${encodeLiteral(field, field.default)} : ${value}` : value;
+  return `...(${member} === undefined ? ABSENT : [1, ${stored}])`;
 }
 
 /** The value a server-set (read-only) field takes on insert: its default, or NULL. */

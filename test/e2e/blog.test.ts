@@ -293,7 +293,19 @@ describe('PUT and PATCH /posts/{id}', () => {
     expect((r.body as Rec).meta).toEqual({ a: 1, b: { d: 3 } });
   });
 
-  it('PATCH refuses null for a field that is not nullable, and read-only fields', async () => {
+  it('PATCH null removes an optional value as PUT does when the field is left out: its default, else null', async () => {
+    const { post } = await freshPost();
+    // views (default 0), featured (default false), body (no default), all optional and not nullable
+    const patched = await admin('PATCH', `${api}/posts/${post.id}`, { views: null, featured: null, body: null });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ views: 0, featured: false, body: null });
+    const { post: other } = await freshPost();
+    const put = await admin('PUT', `${api}/posts/${other.id}`, { title: other.title, authorId: other.authorId });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ views: 0, featured: false, body: null });
+  });
+
+  it('PATCH refuses null for a required field, and read-only fields', async () => {
     const { post } = await freshPost();
     const nulled = await admin('PATCH', `${api}/posts/${post.id}`, { title: null });
     expect(nulled.status).toBe(400);

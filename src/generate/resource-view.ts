@@ -50,6 +50,8 @@ export interface ResourceView {
   readOnlyNames: string[];
   uniqueMessage: string;
   missingReferenceMessage: string;
+  /** ref field → the collection it refers to, for the 409 that names a missing reference */
+  references: Record<string, string>;
   stillReferencedMessage: string;
   notFoundMessage: string;
   record: JsonSchema;
@@ -213,6 +215,9 @@ export function resourceView(
       refFields.length > 0
         ? `the record that ${refFields.join(' or ')} refers to does not exist`
         : 'a referenced record does not exist',
+    references: Object.fromEntries(
+      writable.filter((f) => f.type === 'ref' && f.ref !== undefined).map((f) => [f.name, f.ref?.to ?? '']),
+    ),
     stillReferencedMessage: `other records still refer to this ${lower}`,
     notFoundMessage: `no ${lower} has this id`,
     record: recordSchema(api, resource),

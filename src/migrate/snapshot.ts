@@ -13,6 +13,8 @@ export interface ColumnSnapshot {
   notNull: boolean;
   default?: JsonValue;
   unique: boolean;
+  /** a unique email: two values that differ only in the case of ASCII letters are the same (a unique lower() index) */
+  caseInsensitive?: true;
   /** a plain index: `index: true`, or a ref */
   index: boolean;
   /** `enum` only */
@@ -60,6 +62,7 @@ export function columnOf(api: Api, field: Field): ColumnSnapshot {
     notNull: isNotNull(field),
     ...(field.default !== undefined && { default: field.default }),
     unique: field.unique,
+    ...(field.unique && field.format === 'email' && { caseInsensitive: true as const }),
     index: !field.unique && (field.index || field.ref !== undefined),
     ...(field.values !== undefined && { values: field.values }),
     ...(field.ref !== undefined &&

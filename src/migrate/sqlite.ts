@@ -34,8 +34,11 @@ function alterable(step: Step): boolean {
     case 'renameColumn':
       return true;
     case 'alterColumn':
-      // an index added or dropped: the index statements do it
-      return JSON.stringify({ ...step.from, index: false }) === JSON.stringify({ ...step.to, index: false });
+      // an index added, dropped or made case-insensitive: the index statements do it
+      return (
+        JSON.stringify({ ...step.from, index: false, caseInsensitive: undefined }) ===
+        JSON.stringify({ ...step.to, index: false, caseInsensitive: undefined })
+      );
     case 'addColumn':
       return (
         !(step.column.notNull && step.column.default === undefined) &&

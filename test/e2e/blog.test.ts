@@ -159,7 +159,8 @@ describe('POST /posts', () => {
   it('answers a reference to a missing record with a 409', async () => {
     const r = await admin('POST', `${api}/posts`, { title: 'x', authorId: '01900000-0000-7000-8000-000000000000' });
     expect(r.status).toBe(409);
-    expect(problem(r).detail).toMatch(/authorId/);
+    expect(problem(r).detail).toBe('no users record has the id sent as authorId "01900000-0000-7000-8000-000000000000"');
+    expect(problem(r).errors).toEqual([{ path: '/authorId', message: 'must be the id of an existing users record' }]);
   });
 
   it('answers a taken unique value with a 409', async () => {
@@ -168,6 +169,8 @@ describe('POST /posts', () => {
     expect(r.status).toBe(409);
     expect(problem(r).detail).toMatch(/email/);
     expect(r.text).not.toMatch(/UNIQUE|SQL|constraint/i);
+    // emails are unique whatever the case of their ASCII letters
+    expect((await admin('POST', `${api}/users`, { email: 'TAKEN@Example.COM' })).status).toBe(409);
   });
 
   it('normalises datetimes to UTC', async () => {
@@ -346,6 +349,12 @@ describe('If-Match', () => {
     expect((await admin('PUT', url, { title: 'Three' }, { 'if-match': '"7", "2"' })).status).toBe(200);
     expect((await admin('PATCH', url, { title: 'Four' }, { 'if-match': '*' })).status).toBe(200);
     expect((await admin('PATCH', url, { title: 'Weak' }, { 'if-match': 'W/"4"' })).status).toBe(412);
+    // not an ETag at all: a client bug, said as such, not "the record changed"
+    for (const garbage of ['garbage', '4', '"4', '"4", x']) {
+      const r = await admin('PATCH', url, { title: 'Garbage' }, { 'if-match': garbage });
+      expect(r.status, garbage).toBe(400);
+      expect(problem(r).detail).toContain('If-Match must be');
+    }
   });
 
   it('of two concurrent updates from one version, one wins and the other gets 412', async () => {

@@ -49,11 +49,16 @@ export interface IndexSnapshot {
   name: string;
   column: string;
   unique: boolean;
+  /** on lower(column): ASCII case is ignored (lower() folds ASCII letters only, alike on SQLite and on "C" text) */
+  lower?: true;
 }
 
 /** Unique indexes for `unique`, plain ones for `index` and for every `ref` (joins, cascades, restrict checks). */
 export function indexesOf(table: TableSnapshot): IndexSnapshot[] {
   return table.columns.flatMap((c): IndexSnapshot[] => {
+    if (c.unique && c.caseInsensitive) {
+      return [{ name: `${table.name}_${c.name}_lower_key`, column: c.name, unique: true, lower: true }];
+    }
     if (c.unique) return [{ name: `${table.name}_${c.name}_key`, column: c.name, unique: true }];
     if (c.index) return [{ name: `${table.name}_${c.name}_idx`, column: c.name, unique: false }];
     return [];
@@ -61,7 +66,8 @@ export function indexesOf(table: TableSnapshot): IndexSnapshot[] {
 }
 
 export function createIndex(table: string, index: IndexSnapshot, d: SqlDialect): string {
-  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${d.ident(index.name)} ON ${d.ident(table)} (${d.ident(index.column)})`;
+  const column = index.lower ? `lower(${d.ident(index.column)})` : d.ident(index.column);
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${d.ident(index.name)} ON ${d.ident(table)} (${column})`;
 }
 
 /** Tables with every referenced table first; a cycle keeps the given order. */

@@ -57,6 +57,11 @@ function checkWhen(ctx: CheckContext, resource: SalvagedResource, action: Salvag
       ctx.report(at('when', name), `a json field cannot be tested in when`, 'key');
       continue;
     }
+    if (field.writeOnly === true) {
+      const why = 'when cannot test it, since the 409 it answers would reveal its value';
+      ctx.report(at('when', name), `"${name}" is writeOnly: ${why}`, 'key');
+      continue;
+    }
     const values = Array.isArray(expected) ? expected : [expected];
     values.forEach((value, i) => {
       const problem = valueProblem(field, value, refIdKind(ctx, field));

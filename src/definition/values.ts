@@ -20,6 +20,9 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 export function valueProblem(field: FieldObject, value: unknown, refIdKind?: IdKind): string | undefined {
   if (value === null) return field.nullable === true || field.type === 'json' ? undefined : 'null needs nullable: true';
   const got = describeValue(value);
+  if (holdsLoneSurrogate(value)) {
+    return `${got} holds a lone UTF-16 surrogate (\\uD800-\\uDFFF without its pair), which a database cannot store as text`;
+  }
   switch (field.type) {
     case 'string':
     case 'text':
@@ -64,6 +67,19 @@ function stringProblem(
   return undefined;
 }
 
+
+/** In `u` mode a surrogate pair is one code point: only a lone surrogate is of category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Whether a string anywhere in `value` (a json value's keys included) holds a lone surrogate. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).some(([key, item]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(item));
+  }
+  return false;
+}
 
 function rangeProblem(field: { min?: number; max?: number }, value: number): string | undefined {
   if (field.min !== undefined && value < field.min) return `${value} is less than min ${field.min}`;

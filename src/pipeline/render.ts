@@ -11,8 +11,12 @@ handlebars.registerHelper({
   /** a JavaScript/JSON literal: strings quoted and escaped */
   js: (value: unknown) => JSON.stringify(value),
   json: (value: unknown) => JSON.stringify(value, null, 2),
-  /** SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate */
-  sqlText: (value: unknown) => `\`${String(value).replace(/[\\`]/g, '\\$&').replaceAll('${', '\\${')}\``,
+  /**
+   * SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate, and a
+   * carriage return (which a template literal reads as a line feed) is written as an escape
+   */
+  sqlText: (value: unknown) =>
+    `\`${String(value).replace(/[\\`]/g, '\\$&').replaceAll('${', '\\${').replaceAll('\r', '\\r')}\``,
   /** text inside a block comment: cannot close it */
   comment: (value: unknown) =>
     String(value ?? '')

@@ -119,6 +119,25 @@ const actions: Row[] = [
     ],
   },
   {
+    name: 'when cannot test a writeOnly field (its value is never returned); set may write one',
+    given: withResources(`
+      users:
+        fields:
+          token: { type: string, writeOnly: true, nullable: true }
+          locked: { type: boolean, writeOnly: true, default: false }
+          state: { type: enum, values: [new, done], default: new }
+        actions:
+          finish:
+            on: item
+            when: { token: [abc], locked: false, state: new }
+            set: { token: null, locked: true, state: done }
+    `),
+    want: [
+      'api.yaml:12:17  resources.users.actions.finish.when.token  "token" is writeOnly: when cannot test it, since the 409 it answers would reveal its value',
+      'api.yaml:12:31  resources.users.actions.finish.when.locked  "locked" is writeOnly: when cannot test it, since the 409 it answers would reveal its value',
+    ],
+  },
+  {
     name: 'collection actions have no record: no when, no set, no owner; on is required',
     given: withResources(`
       posts:

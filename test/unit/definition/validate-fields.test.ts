@@ -58,6 +58,27 @@ const fields: Row[] = [
     ],
   },
   {
+    name: 'a value holding a lone UTF-16 surrogate is refused, as the server refuses it in bodies',
+    given: withResources(`
+      posts:
+        fields:
+          a: { type: string, default: "x\\ud800y" }
+          b: { type: json, default: { k: ["\\udfff"] } }
+          c: { type: string, default: "\\ud83d\\ude00" }
+        actions:
+          tag:
+            on: item
+            when: { a: "\\udc00" }
+            set: { b: { "\\ud800": 1 } }
+    `),
+    want: [
+      'api.yaml:6:35  resources.posts.fields.a.default  "x\\ud800y" holds a lone UTF-16 surrogate (\\uD800-\\uDFFF without its pair), which a database cannot store as text',
+      'api.yaml:7:33  resources.posts.fields.b.default  a map holds a lone UTF-16 surrogate (\\uD800-\\uDFFF without its pair), which a database cannot store as text',
+      'api.yaml:12:20  resources.posts.actions.tag.when.a  "\\udc00" holds a lone UTF-16 surrogate (\\uD800-\\uDFFF without its pair), which a database cannot store as text',
+      'api.yaml:13:19  resources.posts.actions.tag.set.b  a map holds a lone UTF-16 surrogate (\\uD800-\\uDFFF without its pair), which a database cannot store as text',
+    ],
+  },
+  {
     name: 'refs: unknown target with or without a close name, setNull needs nullable, missing to',
     given: withResources(`
       users: { fields: {} }

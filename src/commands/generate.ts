@@ -6,6 +6,7 @@ import { snapshotOf } from '../migrate/snapshot.js';
 import { compare, type Change } from '../pipeline/compare.js';
 import { formatAll } from '../pipeline/format.js';
 import { hash, MANIFEST, readManifest, type Manifest } from '../pipeline/manifest.js';
+import { projectFile } from '../pipeline/paths.js';
 import { plan } from '../pipeline/plan.js';
 import { readDefinition } from '../pipeline/read-definition.js';
 import { render } from '../pipeline/render.js';
@@ -130,7 +131,7 @@ function inputHash(file: string, source: string): string {
 function upToDate(outDir: string, manifest: Manifest, input: string): boolean {
   if (manifest.input !== input || manifest.userFiles === undefined) return false;
   const same = (path: string, recorded: string | null): boolean => {
-    const target = join(outDir, path);
+    const target = projectFile(outDir, path);
     const current = existsSync(target) ? hash(readFileSync(target, 'utf8')) : null;
     return current === recorded;
   };
@@ -154,7 +155,7 @@ function userFileHashes(
       const written = changes.find(
         (c) => c.path === path && c.content !== undefined && (c.kind === 'create' || c.kind === 'grow'),
       );
-      const target = join(outDir, path);
+      const target = projectFile(outDir, path);
       const content = written?.content ?? (existsSync(target) ? readFileSync(target, 'utf8') : undefined);
       return [path, content === undefined ? null : hash(content)];
     }),

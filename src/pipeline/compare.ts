@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { hash, type Manifest } from './manifest.js';
+import { projectFile } from './paths.js';
 import type { Owner } from './plan.js';
 import type { RenderedFile } from './render.js';
 
@@ -42,7 +42,7 @@ export interface CompareInput {
 export function compare({ outDir, files, manifest, grown, orphans, notes, manual }: CompareInput): Change[] {
   const recorded = manifest?.files ?? {};
   const current = (path: string): string | undefined => {
-    const target = join(outDir, path);
+    const target = projectFile(outDir, path);
     return existsSync(target) ? readFileSync(target, 'utf8') : undefined;
   };
   const changes = files.map((file): Change => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
+import { isProjectPath } from './paths.js';
 import type { Snapshot } from '../migrate/snapshot.js';
 
 /**
@@ -33,6 +34,10 @@ export function readManifest(outDir: string): Manifest | undefined {
     throw new UserError(`${path} is not valid JSON (${(error as Error).message}): restore it from version control`);
   }
   if (!isManifest(parsed)) throw new UserError(`${path} is not a restsmith manifest: restore it from version control`);
+  const outside = [...Object.keys(parsed.files), ...Object.keys(parsed.userFiles ?? {})].find((p) => !isProjectPath(p));
+  if (outside !== undefined) {
+    throw new UserError(`${path} lists "${outside}", which is not a path inside the project: restore it from version control`);
+  }
   return parsed;
 }
 

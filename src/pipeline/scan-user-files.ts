@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Api } from '../model.js';
 import { names } from '../naming.js';
+import { projectFile } from './paths.js';
 import { handlersPath } from './plan.js';
 
 /**
@@ -28,7 +29,7 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
     manual: new Map(),
     orphanHandlers: new Map(),
   };
-  const handlersDir = join(outDir, 'src/handlers');
+  const handlersDir = projectFile(outDir, 'src/handlers');
   const existing = existsSync(handlersDir) ? readdirSync(handlersDir).filter((f) => f.endsWith('.ts')) : [];
   if (existing.length === 0) return result;
   const { growHandlers, handlerNames } = await import('./user-files.js');
@@ -49,7 +50,7 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
       continue;
     }
     const variable = `${names(kebab).camel}Handlers`;
-    const text = readFileSync(join(outDir, path), 'utf8');
+    const text = readFileSync(projectFile(outDir, path), 'utf8');
     const present = handlerNames(text, variable);
     const stubs = actions.map((a) => ({
       name: a.names.camel,

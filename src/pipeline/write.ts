@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Change } from './compare.js';
 import { MANIFEST, manifestContent, type Manifest } from './manifest.js';
+import { projectFile } from './paths.js';
 
 /**
  * Writes a run's changes: every file through a temporary file and a rename, so that a run killed midway leaves
@@ -9,9 +10,12 @@ import { MANIFEST, manifestContent, type Manifest } from './manifest.js';
  * Conflicts are written only when forced.
  */
 export function apply(outDir: string, changes: readonly Change[], manifest: Manifest, force: boolean): void {
+  // every path is checked before the first is touched: a run refused for one writes nothing
+  const targets = changes.map((change) => projectFile(outDir, change.path));
+  const manifestPath = projectFile(outDir, MANIFEST);
   mkdirSync(join(outDir, dirname(MANIFEST)), { recursive: true });
-  for (const change of changes) {
-    const target = join(outDir, change.path);
+  for (const [i, change] of changes.entries()) {
+    const target = targets[i] ?? projectFile(outDir, change.path);
     const forced = change.kind === 'conflict' && force;
     if (change.kind === 'delete' || (forced && change.content === undefined)) {
       rmSync(target, { force: true });
@@ -21,13 +25,17 @@ export function apply(outDir: string, changes: readonly Change[], manifest: Mani
       writeAtomically(target, change.content);
     }
   }
-  writeAtomically(join(outDir, MANIFEST), manifestContent(manifest));
+  writeAtomically(manifestPath, manifestContent(manifest));
 }
 
 /** Removes the folders a deletion left empty, up to (not including) the project's own. */
 function removeEmptyFolders(folder: string, outDir: string): void {
+  const inside = (path: string): boolean => {
+    const rel = relative(resolve(outDir), path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  };
   let current = resolve(folder);
-  while (current !== resolve(outDir) && current.startsWith(resolve(outDir)) && readdirSync(current).length === 0) {
+  while (inside(current) && readdirSync(current).length === 0) {
     rmdirSync(current);
     current = dirname(current);
   }

@@ -181,3 +181,40 @@ describe('requests that are not well-formed', () => {
     expect(r.body).toMatchObject({ status: 400, detail: 'the request URL is not valid' });
   });
 });
+
+describe('a client that sends too slowly', () => {
+  it('has its request cut off after REQUEST_TIMEOUT with a 408 problem, and others are served meanwhile', async () => {
+    const server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', REQUEST_TIMEOUT: '1500' });
+    try {
+      const started = Date.now();
+      const port = Number(new URL(server.url).port);
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write('POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+        });
+        // one byte every 200 ms: the body would take 200 s (bounded: the interval stops when the socket closes)
+        const trickle = setInterval(() => socket.writable && socket.write(' '), 200);
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('close', () => {
+          clearInterval(trickle);
+          resolve(text);
+        });
+        socket.on('error', () => undefined);
+        setTimeout(() => reject(new Error(`still open after 15 s: ${text}`)), 15_000).unref();
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(raw).toMatch(/^HTTP\/1\.1 408/);
+      expect(raw).toContain('application/problem+json');
+      expect((await http('GET', `${server.url}/orders`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a timeout that is not a whole number of milliseconds, in one line', async () => {
+    const failure = await startToFailure(dir, { DATABASE_URL: 'sqlite::memory:', REQUEST_TIMEOUT: '30s' });
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain('REQUEST_TIMEOUT must be a whole number of milliseconds');
+  });
+});

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, runSql } from '../helpers/database.js';
+import { SECRET, token } from '../helpers/tokens.js';
 import {
   generateFresh,
   http,
@@ -26,7 +27,10 @@ beforeAll(async () => {
   await typecheckAndBuild(dir);
   url = await databaseUrl('instances');
   // started together: both migrate the empty database, under the advisory lock
-  [a, b] = await Promise.all([startServer(dir, { DATABASE_URL: url }), startServer(dir, { DATABASE_URL: url })]);
+  [a, b] = await Promise.all([
+    startServer(dir, { DATABASE_URL: url, JWT_SECRET: SECRET }),
+    startServer(dir, { DATABASE_URL: url, JWT_SECRET: SECRET }),
+  ]);
 });
 
 afterAll(async () => {
@@ -87,7 +91,9 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('holds an Idempotency-Key across instances', async () => {
-    const key = { 'idempotency-key': 'across-instances-1' };
+    // keys belong to token subjects: anonymous callers' keys are ignored
+    const bearer = { authorization: `Bearer ${await token('across-instances')}` };
+    const key = { ...bearer, 'idempotency-key': 'across-instances-1' };
     const first = await create(a, 'once', key);
     const repeat = await create(b, 'once', key);
     expect(first.status).toBe(201);
@@ -98,7 +104,7 @@ describe('two instances on one PostgreSQL', () => {
     expect(other.status).toBe(422);
 
     // concurrent repeats through both instances act once
-    const together = { 'idempotency-key': 'across-instances-2' };
+    const together = { ...bearer, 'idempotency-key': 'across-instances-2' };
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) => create(i % 2 === 0 ? a : b, 'together', together)),
     );
@@ -193,6 +199,11 @@ describe('a PostgreSQL out of connections', () => {
         expect(r.headers.get('retry-after')).toBe('1');
         expect((r.body as { detail: string }).detail).toBe('the database cannot answer now: try again shortly');
       }
+      // /healthz too: a 503 problem with Retry-After when its ping cannot get through, never a 500
+      const health = await Promise.all(Array.from({ length: 30 }, () => http('GET', `${server.url}/healthz`)));
+      expect(health.some((r) => r.status === 503)).toBe(true);
+      expect(health.every((r) => r.status === 200 || r.status === 503)).toBe(true);
+      for (const r of health.filter((a) => a.status === 503)) expect(r.headers.get('retry-after')).toBe('1');
     } finally {
       await server.stop();
     }

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
@@ -202,5 +203,27 @@ describe('operations switched off', () => {
     expect(collection.status).toBe(405);
     expect(collection.headers.get('allow')).toBe('GET, HEAD, POST');
     expect((await http('GET', `${api}/activity/${entry.id}`)).body).toMatchObject({ message: 'hello' });
+  });
+
+  it('answers OPTIONS, TRACE and the other methods Node parses with 405 and Allow on a known path', async () => {
+    // fetch refuses TRACE: node:http sends any method
+    const send = (method: string, url: string) =>
+      new Promise<{ status: number; allow: unknown; type: unknown }>((resolve, reject) => {
+        request(url, { method }, (response) => {
+          response.resume();
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, allow: response.headers.allow, type: response.headers['content-type'] }),
+          );
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const method of ['OPTIONS', 'TRACE', 'PROPFIND', 'PURGE', 'M-SEARCH']) {
+      const r = await send(method, `${api}/activity`);
+      expect(r.status, method).toBe(405);
+      expect(r.allow, method).toBe('GET, HEAD, POST');
+      expect(r.type).toMatch(/^application\/problem\+json/);
+    }
+    expect((await send('PROPFIND', `${api}/no-such-collection`)).status).toBe(404);
   });
 });

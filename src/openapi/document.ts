@@ -7,19 +7,29 @@ import {
   recordSchema,
   type JsonSchema,
 } from '../generate/json-schemas.js';
-import { isPublic } from '../generate/access-view.js';
 import { listQuerySchema } from '../generate/listing-view.js';
+import {
+  bodyResponses,
+  commonResponses,
+  components,
+  json,
+  openApiSchema,
+  problem,
+  PROBLEM,
+  ref,
+  security,
+} from './parts.js';
 
 /**
  * The OpenAPI 3.1 document of an API, built at generation time from the model: every route, parameter, body,
- * response (problem documents included) and the bearer security of each operation. The generated server serves
- * it at /openapi.json; `restsmith openapi` prints it.
+ * response (problem documents included), header and the bearer security of each operation. Paths are relative to
+ * the one server entry, which carries the prefix. The generated server serves it at /openapi.json; `restsmith
+ * openapi` prints it.
  */
 export function openApiDocument(api: Api): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const route = (path: string, method: string, operation: JsonSchema): void => {
-    const key = `${api.prefix}${path}`;
-    paths[key] = { ...(paths[key] ?? {}), [method]: operation };
+    paths[path] = { ...(paths[path] ?? {}), [method]: operation };
   };
   route('/healthz', 'get', {
     operationId: 'health',
@@ -31,7 +41,7 @@ export function openApiDocument(api: Api): JsonSchema {
         { type: 'object', properties: { status: { type: 'string', const: 'ok' } }, required: ['status'] },
         'The server is up',
       ),
-      500: problem('The database does not answer'),
+      503: ref('responses', 'ServiceUnavailable'),
     },
   });
   for (const resource of api.resources) addResource(api, resource, route);
@@ -43,12 +53,11 @@ export function openApiDocument(api: Api): JsonSchema {
       ...(api.description !== undefined && { description: api.description }),
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    // relative to where the document is served: the prefix of every path below
+    servers: [{ url: api.prefix === '' ? '/' : api.prefix }],
     tags: [
-      { name: 'health' },
-      ...api.resources.map((r) => ({
-        name: r.name,
-        ...(r.description !== undefined && { description: r.description }),
-      })),
+      { name: 'health', description: 'The server itself' },
+      ...api.resources.map((r) => ({ name: r.name, description: r.description ?? `The ${r.name} collection` })),
     ],
     paths,
     components: {
@@ -63,6 +72,7 @@ export function openApiDocument(api: Api): JsonSchema {
           ]),
         ),
       },
+      ...components(api),
     },
   };
 }
@@ -70,22 +80,11 @@ export function openApiDocument(api: Api): JsonSchema {
 type Route = (path: string, method: string, operation: JsonSchema) => void;
 
 function addResource(api: Api, r: Resource, route: Route): void {
-  const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-  const record = ref(r.typeName);
+  const record = ref('schemas', r.typeName);
   const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) };
-  const ifMatch = {
-    name: 'If-Match',
-    in: 'header',
-    required: false,
-    schema: { type: 'string' },
-    description: 'the ETag of the version this change was made from',
-  };
   const has = (op: string): boolean => r.operations.includes(op as Resource['operations'][number]);
   const common = (rule: AccessRule): JsonSchema => ({ tags: [r.name], security: security(rule) });
-  const guarded = (rule: AccessRule): Record<number, JsonSchema> =>
-    isPublic(rule)
-      ? {}
-      : { 401: problem('No valid bearer token'), 403: problem('The token does not admit this operation') };
+  const etag = { ETag: ref('headers', 'ETag') };
   const path = `/${r.name}`;
   const item = `${path}/{id}`;
   const singular = r.typeName;
@@ -96,12 +95,7 @@ function addResource(api: Api, r: Resource, route: Route): void {
       ...common(r.access.list),
       operationId: `list${r.names.pascal}`,
       summary: `A page of ${r.name}`,
-      parameters: Object.entries(query.properties).map(([name, schema]) => ({
-        name,
-        in: 'query',
-        required: false,
-        schema,
-      })),
+      parameters: Object.entries(query.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
       responses: {
         200: json(
           {
@@ -111,8 +105,8 @@ function addResource(api: Api, r: Resource, route: Route): void {
           },
           'A page',
         ),
-        400: problem('An unknown parameter, a limit over the maximum or a forged cursor'),
-        ...guarded(r.access.list),
+        400: problem('An unknown or repeated parameter, a limit over the maximum or a forged cursor'),
+        ...commonResponses(api, r.access.list),
       },
     });
   }
@@ -121,15 +115,15 @@ function addResource(api: Api, r: Resource, route: Route): void {
       ...common(r.access.create),
       operationId: `create${singular}`,
       summary: `Create a ${singular}`,
-      requestBody: { required: true, content: { 'application/json': { schema: ref(`${singular}Input`) } } },
+      parameters: [ref('parameters', 'IdempotencyKey')],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', `${singular}Input`) } } },
       responses: {
-        201: {
-          ...json(record, 'Created'),
-          headers: { Location: { schema: { type: 'string' } }, ETag: { schema: { type: 'string' } } },
-        },
-        400: problem('A body that breaks the schema'),
+        201: json(record, 'Created', { Location: ref('headers', 'Location'), ...etag }),
+        400: ref('responses', 'BadRequest'),
         409: problem('A unique value taken, or a reference to a missing record'),
-        ...guarded(r.access.create),
+        422: ref('responses', 'UnprocessableContent'),
+        ...bodyResponses(),
+        ...commonResponses(api, r.access.create),
       },
     });
   }
@@ -138,12 +132,12 @@ function addResource(api: Api, r: Resource, route: Route): void {
       ...common(r.access.read),
       operationId: `get${singular}`,
       summary: `One ${singular}`,
-      parameters: [idParameter, { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+      parameters: [idParameter, ref('parameters', 'IfNoneMatch')],
       responses: {
-        200: { ...json(record, 'The record'), headers: { ETag: { schema: { type: 'string' } } } },
-        304: { description: 'Not modified' },
-        404: problem('No such record'),
-        ...guarded(r.access.read),
+        200: json(record, 'The record', etag),
+        304: { description: 'Not modified: the copy the client holds is current', headers: etag },
+        404: ref('responses', 'NotFound'),
+        ...commonResponses(api, r.access.read),
       },
     });
   }
@@ -153,15 +147,19 @@ function addResource(api: Api, r: Resource, route: Route): void {
         ...common(r.access.update),
         operationId: `${method === 'put' ? 'replace' : 'patch'}${singular}`,
         summary,
-        parameters: [idParameter, ifMatch],
-        requestBody: { required: true, content: Object.fromEntries(media.map((m) => [m, { schema: ref(schema) }])) },
+        parameters: [idParameter, ref('parameters', 'IfMatch')],
+        requestBody: {
+          required: true,
+          content: Object.fromEntries(media.map((m) => [m, { schema: ref('schemas', schema) }])),
+        },
         responses: {
-          200: json(record, 'The changed record'),
-          400: problem('A body that breaks the schema'),
-          404: problem('No such record'),
+          200: json(record, 'The changed record', etag),
+          400: ref('responses', 'BadRequest'),
+          404: ref('responses', 'NotFound'),
           409: problem('A unique value taken, or a reference to a missing record'),
-          412: problem('The record changed since the If-Match ETag'),
-          ...guarded(r.access.update),
+          412: ref('responses', 'PreconditionFailed'),
+          ...bodyResponses(),
+          ...commonResponses(api, r.access.update),
         },
       });
     change('put', `${singular}Input`, `Replace a ${singular}`, ['application/json']);
@@ -175,86 +173,45 @@ function addResource(api: Api, r: Resource, route: Route): void {
       ...common(r.access.delete),
       operationId: `delete${singular}`,
       summary: `Delete a ${singular}`,
-      parameters: [idParameter, ifMatch],
+      parameters: [idParameter, ref('parameters', 'IfMatch')],
       responses: {
         204: { description: 'Deleted' },
-        404: problem('No such record'),
+        400: problem('An If-Match that is not * or ETags'),
+        404: ref('responses', 'NotFound'),
         409: problem('Other records still refer to it'),
-        412: problem('The record changed since the If-Match ETag'),
-        ...guarded(r.access.delete),
+        412: ref('responses', 'PreconditionFailed'),
+        ...commonResponses(api, r.access.delete),
       },
     });
   }
-  for (const action of r.actions) addAction(api, r, action, route, record, idParameter, guarded);
+  for (const action of r.actions) addAction(api, r, action, route, record, idParameter);
 }
 
-function addAction(
-  api: Api,
-  r: Resource,
-  action: Action,
-  route: Route,
-  record: JsonSchema,
-  idParameter: JsonSchema,
-  guarded: (rule: AccessRule) => Record<number, JsonSchema>,
-): void {
+function addAction(api: Api, r: Resource, action: Action, route: Route, record: JsonSchema, id: JsonSchema): void {
   const item = action.on === 'item';
   const body = openApiSchema(actionInputSchema(api, action));
+  const etag = { ETag: ref('headers', 'ETag') };
   route(`/${r.name}${item ? '/{id}' : ''}/${action.name}`, 'post', {
     tags: [r.name],
     security: security(action.access),
     operationId: `${action.names.camel}${item ? r.typeName : r.names.pascal}`,
     summary: action.description ?? `The ${action.name} action`,
-    ...(item && { parameters: [idParameter] }),
+    parameters: [...(item ? [id, ref('parameters', 'IfMatch')] : []), ref('parameters', 'IdempotencyKey')],
     ...(action.input.length > 0 && {
       requestBody: { required: true, content: { 'application/json': { schema: body } } },
     }),
     responses: {
       200:
         action.set.length > 0
-          ? json(record, 'The changed record')
+          ? json(record, 'The changed record', etag)
           : { description: 'What the handler answers', content: { 'application/json': { schema: {} } } },
-      ...(action.input.length > 0 && { 400: problem('A body that breaks the schema') }),
-      ...(item && { 404: problem('No such record') }),
+      400: ref('responses', 'BadRequest'),
+      ...(item && { 404: ref('responses', 'NotFound'), 412: ref('responses', 'PreconditionFailed') }),
       ...(action.when.length > 0 && { 409: problem('The record is not in a state this action applies to') }),
+      422: ref('responses', 'UnprocessableContent'),
+      ...(action.input.length > 0 && bodyResponses()),
       ...(action.set.length === 0 && { 501: problem('The handler is not written yet') }),
-      ...guarded(action.access),
+      ...commonResponses(api, action.access),
     },
   });
 }
-
-const security = (rule: AccessRule): JsonSchema[] => (isPublic(rule) ? [] : [{ bearer: [] }]);
-const json = (schema: JsonSchema, description: string): JsonSchema => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-const problem = (description: string): JsonSchema => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-
-/** Our JSON Schemas, less what only the generated server's validator knows (maxDepth). */
-function openApiSchema(schema: unknown): JsonSchema {
-  return JSON.parse(
-    JSON.stringify(schema, (key, value: unknown) => (key === 'maxDepth' ? undefined : value)),
-  ) as JsonSchema;
-}
-
-const PROBLEM: JsonSchema = {
-  type: 'object',
-  description: 'An RFC 9457 problem document',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { path: { type: 'string' }, message: { type: 'string' } },
-        required: ['path', 'message'],
-      },
-    },
-  },
-  required: ['type', 'title', 'status', 'detail'],
-};

@@ -25,6 +25,52 @@ describe.each(['blog.yaml', 'tasks.yaml'])('the OpenAPI document of examples/%s'
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).length).toBeGreaterThan(3);
   });
+
+  it('has no error under @redocly/cli lint (recommended rules)', async () => {
+    const printed = await cli('openapi', join(ROOT, 'examples', example));
+    const file = join(WORK, `redocly-${example}.json`);
+    mkdirSync(WORK, { recursive: true });
+    writeFileSync(file, printed.out);
+    // exits 1 when any rule reports an error; warnings (no license in the definition) do not fail it
+    const result = await run(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+    );
+    expect(result.out).toContain('Your API description is valid');
+    expect(result.code).toBe(0);
+  });
+
+  it('says what the server does: the prefix in servers, headers, and the problems of each operation', async () => {
+    const document = JSON.parse((await cli('openapi', join(ROOT, 'examples', example))).out) as {
+      servers: { url: string }[];
+      paths: Record<string, Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, { $ref?: string; headers?: object }> }>>;
+    };
+    const prefix = example === 'blog.yaml' ? '/api/v1' : '/';
+    expect(document.servers).toEqual([{ url: prefix }]);
+    expect(Object.keys(document.paths).every((path) => !path.startsWith('/api'))).toBe(true);
+    expect(document.paths['/healthz']?.get?.responses['503']).toEqual({ $ref: '#/components/responses/ServiceUnavailable' });
+    const refs = (op: { parameters?: { $ref?: string }[] } | undefined) => (op?.parameters ?? []).map((p) => p.$ref);
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const codes = Object.keys(operation.responses);
+        if (path !== '/healthz') expect(codes, `${method} ${path}`).toContain('503');
+        if (method === 'put' || method === 'patch' || method === 'delete' || (method === 'post' && path.includes('{id}'))) {
+          expect(refs(operation), `${method} ${path}`).toContain('#/components/parameters/IfMatch');
+          expect(codes, `${method} ${path}`).toContain('412');
+        }
+        if (method === 'post') {
+          expect(refs(operation), `${method} ${path}`).toContain('#/components/parameters/IdempotencyKey');
+          expect(codes, `${method} ${path}`).toContain('422');
+        }
+        if (method === 'put' || method === 'patch') {
+          expect(codes).toEqual(expect.arrayContaining(['400', '413', '415']));
+          expect(operation.responses['200']?.headers).toHaveProperty('ETag');
+        }
+      }
+    }
+  });
 });
 
 /** The blog's document, served by the blog, turned into a typed client that compiles and talks to it. */
@@ -77,12 +123,12 @@ import type { paths } from './api.js';
 const [url, bearer] = process.argv.slice(2) as [string, string];
 const api = createClient<paths>({ baseUrl: url, headers: { authorization: \`Bearer \${bearer}\` } });
 
-const user = await api.POST('/api/v1/users', { body: { email: 'typed@example.com', name: 'Typed' } });
+const user = await api.POST('/users', { body: { email: 'typed@example.com', name: 'Typed' } });
 if (user.data === undefined) throw new Error('no user');
-const post = await api.POST('/api/v1/posts', { body: { title: 'From a typed client', authorId: user.data.id } });
+const post = await api.POST('/posts', { body: { title: 'From a typed client', authorId: user.data.id } });
 const title: string | undefined = post.data?.title;
-const page = await api.GET('/api/v1/posts', { params: { query: { limit: 5 } } });
-const missing = await api.GET('/api/v1/posts/{id}', { params: { path: { id: '01900000-0000-7000-8000-000000000000' } } });
+const page = await api.GET('/posts', { params: { query: { limit: 5 } } });
+const missing = await api.GET('/posts/{id}', { params: { path: { id: '01900000-0000-7000-8000-000000000000' } } });
 console.log(JSON.stringify({ title, count: page.data?.items.length, missing: missing.response.status, problem: missing.error?.title }));
 `,
     );
@@ -106,7 +152,8 @@ console.log(JSON.stringify({ title, count: page.data?.items.length, missing: mis
     const admin = await token('root', { roles: ['admin'] });
     const { stdout } = await run(
       process.execPath,
-      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'main.ts', `${server.url}`, admin],
+      // paths are relative to the document's server, which carries the prefix
+      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'main.ts', `${server.url}/api/v1`, admin],
       { cwd: client },
     );
     expect(JSON.parse(stdout)).toEqual({ title: 'From a typed client', count: 1, missing: 404, problem: 'Not Found' });

@@ -1,0 +1,127 @@
+import type { AccessRule, Api } from '../model.js';
+import type { JsonSchema } from '../generate/json-schemas.js';
+import { isPublic } from '../generate/access-view.js';
+
+/**
+ * The parts every operation of the document shares: the parameters, headers and problem responses that say what
+ * the generated server does around the resource itself (auth, rate limit, conditional requests, idempotency,
+ * bodies, a database that cannot answer). Named once in `components` and referred to by operations.
+ */
+export const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): JsonSchema => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
+export const security = (rule: AccessRule): JsonSchema[] => (isPublic(rule) ? [] : [{ bearer: [] }]);
+
+export const json = (schema: JsonSchema, description: string, headers?: Record<string, JsonSchema>): JsonSchema => ({
+  description,
+  ...(headers !== undefined && { headers }),
+  content: { 'application/json': { schema } },
+});
+
+export const problem = (description: string, headers?: Record<string, JsonSchema>): JsonSchema => ({
+  description,
+  ...(headers !== undefined && { headers }),
+  content: { 'application/problem+json': { schema: ref('schemas', 'Problem') } },
+});
+
+/** What a response of a guarded or rate-limited operation may also be, and what every operation may meet. */
+export function commonResponses(api: Api, rule: AccessRule): Record<string, JsonSchema> {
+  return {
+    ...(!isPublic(rule) && { 401: ref('responses', 'Unauthorized'), 403: ref('responses', 'Forbidden') }),
+    ...(api.limits.rateLimit.max > 0 && { 429: ref('responses', 'TooManyRequests') }),
+    503: ref('responses', 'ServiceUnavailable'),
+  };
+}
+
+/** The responses of an operation that takes a JSON body. */
+export const bodyResponses = (): Record<string, JsonSchema> => ({
+  413: ref('responses', 'ContentTooLarge'),
+  415: ref('responses', 'UnsupportedMediaType'),
+});
+
+export function components(api: Api): { parameters: JsonSchema; headers: JsonSchema; responses: JsonSchema } {
+  return {
+    parameters: {
+      IfMatch: {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description: 'The ETag of the version this change was made from: a stale one is a 412 and nothing changes; `*` is any version',
+        schema: { type: 'string' },
+      },
+      IfNoneMatch: {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'The ETag of the copy the client holds: 304 when it is still current',
+        schema: { type: 'string' },
+      },
+      IdempotencyKey: {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'A key of the client (1 to 255 characters): a repeat within 24 hours with the same body replays the first ' +
+          'response; with another body it is a 422. Honoured for callers with a valid bearer token only.',
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      },
+    },
+    headers: {
+      ETag: { description: 'The version of the record, for If-Match and If-None-Match', schema: { type: 'string' } },
+      Location: { description: 'The URL of the created record', schema: { type: 'string' } },
+      RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+      RateLimitLimit: { description: 'Requests a client may send in each window', schema: { type: 'integer' } },
+      RateLimitRemaining: { description: 'Requests left in this window', schema: { type: 'integer' } },
+      RateLimitReset: { description: 'Seconds until the window ends', schema: { type: 'integer' } },
+    },
+    responses: {
+      BadRequest: problem('A body, query or header that breaks the schema (each broken field in `errors`)'),
+      Unauthorized: problem('No valid bearer token', {
+        'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
+      }),
+      Forbidden: problem('The token does not admit this operation'),
+      NotFound: problem('No such record (or one the caller may not see)'),
+      PreconditionFailed: problem('The record changed since the If-Match ETag'),
+      ContentTooLarge: problem(`A body over ${api.limits.bodySize} bytes`),
+      UnsupportedMediaType: problem('A body that is not application/json (or merge-patch+json on PATCH)'),
+      UnprocessableContent: problem('An Idempotency-Key used before with another body'),
+      TooManyRequests: problem('Over the rate limit', {
+        'Retry-After': ref('headers', 'RetryAfter'),
+        'X-RateLimit-Limit': ref('headers', 'RateLimitLimit'),
+        'X-RateLimit-Remaining': ref('headers', 'RateLimitRemaining'),
+        'X-RateLimit-Reset': ref('headers', 'RateLimitReset'),
+      }),
+      ServiceUnavailable: problem('The database cannot answer now, or the server is shutting down: retry', {
+        'Retry-After': ref('headers', 'RetryAfter'),
+      }),
+    },
+  };
+}
+
+export const PROBLEM: JsonSchema = {
+  type: 'object',
+  description: 'An RFC 9457 problem document',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+        required: ['path', 'message'],
+      },
+    },
+  },
+  required: ['type', 'title', 'status', 'detail'],
+};
+
+/** Our JSON Schemas, less what only the generated server's validator knows (maxDepth). */
+export function openApiSchema(schema: unknown): JsonSchema {
+  return JSON.parse(
+    JSON.stringify(schema, (key, value: unknown) => (key === 'maxDepth' ? undefined : value)),
+  ) as JsonSchema;
+}

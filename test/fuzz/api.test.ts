@@ -105,7 +105,7 @@ for (const example of ['blog', 'tasks']) {
           fc.asyncProperty(exchanges, async ({ name, request }) => {
             const operation = byName.get(name)!;
             const response = await send(server.url, request);
-            const wrong = property(oracle, operation, response);
+            const wrong = property(oracle, operation, response, request);
             if (wrong !== undefined) throw new Error(`${wrong}\n${describeExchange(request, response)}`);
           }),
           { seed: SEED, numRuns: RUNS },

@@ -1,8 +1,25 @@
 import type { Operation, Oracle } from './oracle.js';
-import type { FuzzResponse } from './requests.js';
+import type { FuzzRequest, FuzzResponse } from './requests.js';
 
 /** A property of one answer: undefined when it holds, else what is wrong. */
-export type Property = (oracle: Oracle, operation: Operation, response: FuzzResponse) => string | undefined;
+export type Property = (
+  oracle: Oracle,
+  operation: Operation,
+  response: FuzzResponse,
+  request: FuzzRequest,
+) => string | undefined;
+
+/** The id a request's URL names, decoded, when the operation has one. */
+function requestedId(operation: Operation, request: FuzzRequest): string | undefined {
+  const index = operation.path.split('/').indexOf('{id}');
+  const segment = request.url.split('?')[0]!.split('/')[index];
+  if (index < 0 || segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 const mediaType = (response: FuzzResponse): string => (response.headers['content-type'] ?? '').split(';')[0]!.trim();
 
@@ -22,8 +39,14 @@ export const PROPERTIES: Record<string, Property> = {
     return errors.length === 0 ? undefined : `not a Problem: ${errors.join('; ')}`;
   },
 
-  'answers 2xx with the body and headers the document describes': (oracle, operation, response) => {
+  'answers 2xx with the body and headers the document describes': (oracle, operation, response, request) => {
     if (response.status < 200 || response.status >= 300) return undefined;
+    // a record is reached by its id as the API spells it, not by another spelling of it (uuids ignore case)
+    const id = requestedId(operation, request);
+    const record = response.json as { id?: unknown } | undefined;
+    if (id !== undefined && record?.id !== undefined && String(record.id).toLowerCase() !== id.toLowerCase()) {
+      return `the id ${JSON.stringify(id)} answers the record ${JSON.stringify(record.id)}`;
+    }
     const documented = operation.responses[String(response.status)];
     if (documented === undefined) return `${response.status} is not documented`;
     for (const name of Object.keys(documented.headers ?? {})) {
@@ -35,5 +58,10 @@ export const PROPERTIES: Record<string, Property> = {
   },
 
   'answers only with statuses the document lists for the operation': (_o, operation, response) =>
-    operation.responses[String(response.status)] === undefined ? `${response.status} is not documented` : undefined,
+    operation.documented && operation.responses[String(response.status)] === undefined
+      ? `${response.status} is not documented`
+      : undefined,
+
+  'answers within a second': (_o, _op, response) =>
+    response.milliseconds > 1000 ? `took ${response.milliseconds} ms` : undefined,
 };

@@ -14,6 +14,7 @@ export interface FuzzResponse {
   headers: Record<string, string>;
   text: string;
   json: unknown;
+  milliseconds: number;
 }
 
 /** Seeded and bounded: FUZZ_SEED and FUZZ_RUNS override. */
@@ -21,6 +22,7 @@ export const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 
 export async function send(base: string, request: FuzzRequest): Promise<FuzzResponse> {
+  const start = performance.now();
   const response = await fetch(base + request.url, {
     method: request.method,
     headers: request.headers,
@@ -33,7 +35,8 @@ export async function send(base: string, request: FuzzRequest): Promise<FuzzResp
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: Object.fromEntries(response.headers), text, json };
+  const milliseconds = Math.round(performance.now() - start);
+  return { status: response.status, headers: Object.fromEntries(response.headers), text, json, milliseconds };
 }
 
 /** The request and the answer, for a failure message: what to replay by hand. */
@@ -42,8 +45,16 @@ export function describeExchange(request: FuzzRequest, response: FuzzResponse): 
   const headers = Object.entries(request.headers).map(([k, v]) => `\n${k}: ${v}`).join('');
   return (
     `${request.method} ${request.url}${headers}${body}\n` +
-    `--> ${response.status} ${JSON.stringify(response.headers)}\n${response.text.slice(0, 2000)}`
+    `--> ${response.status} in ${response.milliseconds} ms ${JSON.stringify(response.headers)}\n${response.text.slice(0, 2000)}`
   );
+}
+
+/** encodeURIComponent, but a lone surrogate (which it refuses) becomes the bytes UTF-8 would give it, %ED%A0%80. */
+export function encode(value: string): string {
+  return value
+    .split(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/)
+    .map(encodeURIComponent)
+    .join('%ED%A0%80');
 }
 
 type Raw = { raw: string };
@@ -88,8 +99,20 @@ function idValue(schema: Schema, existing: () => readonly (string | number)[]): 
     '0', '-1', '1.5', '1e3', '0x10', '9007199254740993', '99999999999999999999999', 'abc', '%00', '%20', '%2e%2e',
     '%ED%A0%80', '%F0%9F%98%80', 'x'.repeat(300), '00000000-0000-0000-0000-000000000000', '%27%20OR%201%3D1',
   );
-  const generated = valid(schema).map((v) => encodeURIComponent(String(v)));
-  return fc.oneof({ weight: 3, arbitrary: known }, { weight: 2, arbitrary: odd }, { weight: 1, arbitrary: generated });
+  const generated = valid(schema).map((v) => encode(String(v)));
+  // other spellings of an existing id, which must not reach its record
+  const alias = fc.tuple(known, fc.nat()).map(([id, n]) => {
+    const spellings = /^\d+$/.test(id)
+      ? [`0${id}`, `+${id}`, `${id}.0`, `${id}e0`, `%20${id}`, `${id}%20`, `0x${Number(id).toString(16)}`, `${id}n`]
+      : [id.toUpperCase(), id.replaceAll('-', ''), `{${id}}`, `${id}%20`, `urn:uuid:${id}`];
+    return spellings[n % spellings.length]!;
+  });
+  return fc.oneof(
+    { weight: 3, arbitrary: known },
+    { weight: 2, arbitrary: odd },
+    { weight: 1, arbitrary: generated },
+    { weight: 2, arbitrary: alias },
+  );
 }
 
 /** A query string: documented parameters with valid or odd values, unknown and repeated ones. */
@@ -99,9 +122,9 @@ function queryString(operation: Operation): Arbitrary<string> {
   const one = fc.constantFrom(...names).chain((p) =>
     fc
       .oneof(
-        valid(p.schema).map((v) => encodeURIComponent(String(v))),
-        adversarialValue.map((v) => encodeURIComponent(text(v)).slice(0, 500)),
-        fc.constantFrom('', '%ED%A0%80', '%', '%zz', ',,,', '-', '1,2,3'),
+        valid(p.schema).map((v) => encode(String(v))),
+        adversarialValue.map((v) => encode(text(v)).slice(0, 500)),
+        fc.constantFrom('', '%ED%A0%80', '%', '%zz', ',,,', '-', '1,2,3', `${'id,'.repeat(2000)}x`, `${'a'.repeat(5000)}!`),
       )
       .map((value) => `${p.name.replace('[', '%5B').replace(']', '%5D')}=${value}`),
   );

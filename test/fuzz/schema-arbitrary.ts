@@ -28,6 +28,37 @@ export const anyJson: Arbitrary<Json> = (fc.jsonValue({ maxDepth: 2 }) as Arbitr
   (value) => !/"(__proto__|constructor)":/.test(JSON.stringify(value)),
 );
 
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** RFC 3339 date-times over the whole range of four-digit years, with and without fractions and offsets. */
+const dateTime: Arbitrary<string> = fc
+  .record({
+    year: fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.constantFrom(0, 1, 1969, 1970, 9999)),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 28 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.integer({ min: 0, max: 59 }),
+    second: fc.integer({ min: 0, max: 59 }),
+    fraction: fc.constantFrom('', '.5', '.123', '.123456'),
+    offset: fc.constantFrom('Z', 'z', '+00:00', '-00:00', '+01:00', '-05:30', '+14:00', '-12:00', '+23:59', '-23:59'),
+  })
+  .map(
+    ({ year, month, day, hour, minute, second, fraction, offset }) =>
+      `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}${fraction}${offset}`,
+  );
+
+/** A string, now and then with a lone surrogate: a server must store it as sent or refuse it with a 400. */
+const anyString = (minLength: number, maxLength: number): Arbitrary<string> =>
+  fc.oneof(
+    { weight: 9, arbitrary: fc.string({ unit: 'binary', minLength, maxLength }) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.string({ maxLength: Math.max(0, maxLength - 1) }), fc.constantFrom('\ud800', '\udfff', '\ud83d'))
+        .map(([text, half]) => [...text, half].slice(-Math.max(1, maxLength)).join('').padEnd(minLength, 'x')),
+    },
+  );
+
 function stringOf(schema: Schema): Arbitrary<string> {
   const minLength = schema.minLength ?? 0;
   const maxLength = Math.min(schema.maxLength ?? 40, minLength + 40);
@@ -43,8 +74,7 @@ function stringOf(schema: Schema): Arbitrary<string> {
       return fc.date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true })
         .map((d) => d.toISOString().slice(0, 10));
     case 'date-time':
-      return fc.date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true })
-        .map((d) => d.toISOString());
+      return dateTime;
   }
   if (schema.pattern !== undefined) {
     return fc
@@ -52,7 +82,7 @@ function stringOf(schema: Schema): Arbitrary<string> {
       .filter((s) => [...s].length >= minLength && [...s].length <= (schema.maxLength ?? Infinity));
   }
   // every code point, NUL and astral ones included: lengths count code points, as JSON Schema does
-  return fc.string({ unit: 'binary', minLength, maxLength });
+  return anyString(minLength, maxLength);
 }
 
 function integerOf(schema: Schema): Arbitrary<number> {
@@ -124,6 +154,7 @@ export const adversarialValue: Arbitrary<Json | { raw: string }> = fc.oneof(
     { raw: deep(2000) },
     { raw: '1e999999' },
     { raw: '"\\ud800"' },
+    { raw: `"${'x'.repeat(1_100_000)}"` },
   ),
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.double(),

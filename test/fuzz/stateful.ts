@@ -53,6 +53,15 @@ export class Client {
     }
     throw new Error(`could not create a record in ${collection.path}`);
   }
+
+  /** Creates again the records of `collections` that a DELETE (or its cascade) removed, parents first. */
+  async heal(collections: readonly Collection[], seed: number): Promise<void> {
+    for (const collection of collections) {
+      const id = this.parents.get(collection.path);
+      const { response } = await this.call('GET', `${collection.path}/${id}`);
+      if (response.status === 404) await this.seed(collection, seed);
+    }
+  }
 }
 
 function fail(message: string, exchange: { request: FuzzRequest; response: FuzzResponse }): never {

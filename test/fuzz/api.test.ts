@@ -25,7 +25,7 @@ interface Definition {
 
 function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
   const prefix = definition.prefix ?? '';
-  const ops = oracle.operations;
+  const ops = oracle.operations.filter((o) => o.documented);
   const find = (method: string, path: string) => ops.find((o) => o.method === method && o.path === path);
   const result: Collection[] = [];
   for (const [name, resource] of Object.entries(definition.resources)) {

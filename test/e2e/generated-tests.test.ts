@@ -81,7 +81,13 @@ const definition = fc
         id: childId,
         fields: {
           label: { type: 'string', required: true },
-          thingId: { type: 'ref', to: 'things', required: onDelete !== 'setNull', nullable: onDelete === 'setNull', onDelete },
+          thingId: {
+            type: 'ref',
+            to: 'things',
+            required: onDelete !== 'setNull',
+            nullable: onDelete === 'setNull',
+            onDelete,
+          },
         },
       },
     },

@@ -35,7 +35,8 @@ function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
     if (create?.body === undefined || read === undefined) continue;
     const refs: Record<string, string> = {};
     for (const [field, spec] of Object.entries(resource.fields ?? {})) {
-      if (typeof spec === 'object' && spec.type === 'ref' && spec.to !== undefined) refs[field] = `${prefix}/${spec.to}`;
+      if (typeof spec === 'object' && spec.type === 'ref' && spec.to !== undefined)
+        refs[field] = `${prefix}/${spec.to}`;
     }
     const patch = find('PATCH', `${path}/{id}`)?.body?.schema;
     result.push({

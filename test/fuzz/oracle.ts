@@ -50,9 +50,10 @@ export class Oracle {
           method: method.toUpperCase(),
           path,
           parameters: op.parameters ?? [],
-          ...(content !== undefined && first !== undefined && {
-            body: { contentTypes: Object.keys(content), schema: this.resolve(first.schema) },
-          }),
+          ...(content !== undefined &&
+            first !== undefined && {
+              body: { contentTypes: Object.keys(content), schema: this.resolve(first.schema) },
+            }),
           responses: op.responses,
           public: op.security !== undefined && op.security.length === 0,
           documented: true,
@@ -92,7 +93,9 @@ export class Oracle {
     const validator = this.ajv.getSchema(`${this.id}#/${pointer}/content/${contentType.replace('/', '~1')}/schema`);
     if (validator === undefined) throw new Error(`no schema at ${pointer}`);
     if (validator(body)) return [];
-    return (validator.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return (validator.errors ?? []).map(
+      (e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+    );
   }
 
   /** Validates against the Problem schema of the document. */

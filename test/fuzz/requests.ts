@@ -42,7 +42,9 @@ export async function send(base: string, request: FuzzRequest): Promise<FuzzResp
 /** The request and the answer, for a failure message: what to replay by hand. */
 export function describeExchange(request: FuzzRequest, response: FuzzResponse): string {
   const body = request.body === undefined ? '' : `\n\n${request.body.slice(0, 2000)}`;
-  const headers = Object.entries(request.headers).map(([k, v]) => `\n${k}: ${v}`).join('');
+  const headers = Object.entries(request.headers)
+    .map(([k, v]) => `\n${k}: ${v}`)
+    .join('');
   return (
     `${request.method} ${request.url}${headers}${body}\n` +
     `--> ${response.status} in ${response.milliseconds} ms ${JSON.stringify(response.headers)}\n${response.text.slice(0, 2000)}`
@@ -74,7 +76,12 @@ function bodyText(schema: Schema, optional: boolean): Arbitrary<string> {
   return fc.oneof(
     { weight: 4, arbitrary: entries.map(objectText) },
     // one field with a wrong or extreme value
-    { weight: 4, arbitrary: fc.tuple(entries, field, adversarialValue).map(([e, f, v]) => objectText([...e.filter(([k]) => k !== f), [f, v]])) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(entries, field, adversarialValue)
+        .map(([e, f, v]) => objectText([...e.filter(([k]) => k !== f), [f, v]])),
+    },
     // a required field missing
     { weight: 1, arbitrary: fc.tuple(entries, field).map(([e, f]) => objectText(e.filter(([k]) => k !== f))) },
     // an extra field, the prototype's among them
@@ -96,8 +103,22 @@ function idValue(schema: Schema, existing: () => readonly (string | number)[]): 
     return ids.length === 0 ? '1' : String(ids[n % ids.length]);
   });
   const odd = fc.constantFrom(
-    '0', '-1', '1.5', '1e3', '0x10', '9007199254740993', '99999999999999999999999', 'abc', '%00', '%20', '%2e%2e',
-    '%ED%A0%80', '%F0%9F%98%80', 'x'.repeat(300), '00000000-0000-0000-0000-000000000000', '%27%20OR%201%3D1',
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    '9007199254740993',
+    '99999999999999999999999',
+    'abc',
+    '%00',
+    '%20',
+    '%2e%2e',
+    '%ED%A0%80',
+    '%F0%9F%98%80',
+    'x'.repeat(300),
+    '00000000-0000-0000-0000-000000000000',
+    '%27%20OR%201%3D1',
   );
   const generated = valid(schema).map((v) => encode(String(v)));
   // other spellings of an existing id, which must not reach its record
@@ -121,19 +142,49 @@ function queryString(operation: Operation): Arbitrary<string> {
   if (names.length === 0) return fc.constantFrom('', '?', '?x=1');
   // the paging parameters, which every list has, as often as all the filters together
   const paging = names.filter((p) => ['limit', 'cursor', 'sort'].includes(p.name));
-  const parameter = paging.length === 0 ? fc.constantFrom(...names) : fc.oneof(fc.constantFrom(...names), fc.constantFrom(...paging));
+  const parameter =
+    paging.length === 0 ? fc.constantFrom(...names) : fc.oneof(fc.constantFrom(...names), fc.constantFrom(...paging));
   const one = parameter.chain((p) =>
     fc
       .oneof(
         valid(p.schema).map((v) => encode(String(v))),
         adversarialValue.map((v) => encode(text(v)).slice(0, 500)),
-        fc.constantFrom('', '%ED%A0%80', '%', '%zz', ',,,', '-', '1,2,3', `${'id,'.repeat(2000)}x`, `${'a'.repeat(5000)}!`),
-        fc.constantFrom('0', '-1', '1.5', '1e999999', '-1e999999', 'NaN', 'Infinity', '0x10', '99999999999999999999', '1e3'),
+        fc.constantFrom(
+          '',
+          '%ED%A0%80',
+          '%',
+          '%zz',
+          ',,,',
+          '-',
+          '1,2,3',
+          `${'id,'.repeat(2000)}x`,
+          `${'a'.repeat(5000)}!`,
+        ),
+        fc.constantFrom(
+          '0',
+          '-1',
+          '1.5',
+          '1e999999',
+          '-1e999999',
+          'NaN',
+          'Infinity',
+          '0x10',
+          '99999999999999999999',
+          '1e3',
+        ),
         fc.constantFrom('1e999999', '-1e999999', '9'.repeat(400)),
       )
       .map((value) => `${p.name.replace('[', '%5B').replace(']', '%5D')}=${value}`),
   );
-  const unknown = fc.constantFrom('notAParam=1', '__proto__=1', 'constructor=x', 'a[b][c]=1', 'limit=1&limit=2', '=', '&&');
+  const unknown = fc.constantFrom(
+    'notAParam=1',
+    '__proto__=1',
+    'constructor=x',
+    'a[b][c]=1',
+    'limit=1&limit=2',
+    '=',
+    '&&',
+  );
   return fc
     .array(fc.oneof({ weight: 5, arbitrary: one }, { weight: 1, arbitrary: unknown }), { maxLength: 4 })
     .map((parts) => (parts.length === 0 ? '' : `?${parts.join('&')}`));
@@ -153,26 +204,41 @@ export function requestTo(
 ): Arbitrary<FuzzRequest> {
   const collection = operation.path.replace(/\/\{id\}.*$/, '');
   const idParameter = operation.parameters.find((p) => p.in === 'path');
-  const path = idParameter === undefined ? fc.constant(operation.path) : idValue(idParameter.schema, () => existing(collection)).map((id) => operation.path.replace('{id}', id));
+  const path =
+    idParameter === undefined
+      ? fc.constant(operation.path)
+      : idValue(idParameter.schema, () => existing(collection)).map((id) => operation.path.replace('{id}', id));
   const contentTypes = operation.body?.contentTypes ?? ['application/json'];
-  const headers = fc.record(
-    {
-      // the administrator as often as all the others together: most requests should get past the guards
-      authorization: fc.oneof(fc.constant('admin'), fc.constantFrom(...Object.keys(callers))),
-      'content-type': fc.constantFrom(...contentTypes, 'text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded', ''),
-      'if-match': fc.constantFrom('*', '"1"', 'W/"1"', '"x', ''),
-      'if-none-match': fc.constantFrom('*', '"1"', '"0", "1"', ''),
-      accept: fc.constantFrom('application/xml', '*/*', 'application/json'),
-      'x-forwarded-for': fc.constantFrom('::1', 'not-an-ip', '1.2.3.4, 5.6.7.8'),
-    },
-    { requiredKeys: ['authorization'] },
-  ).map(({ authorization, ...rest }) => {
-    const value = callers[authorization];
-    return { ...(value !== undefined && { authorization: value }), ...(rest as Record<string, string>) };
-  });
+  const headers = fc
+    .record(
+      {
+        // the administrator as often as all the others together: most requests should get past the guards
+        authorization: fc.oneof(fc.constant('admin'), fc.constantFrom(...Object.keys(callers))),
+        'content-type': fc.constantFrom(
+          ...contentTypes,
+          'text/plain',
+          'application/json; charset=latin1',
+          'application/x-www-form-urlencoded',
+          '',
+        ),
+        'if-match': fc.constantFrom('*', '"1"', 'W/"1"', '"x', ''),
+        'if-none-match': fc.constantFrom('*', '"1"', '"0", "1"', ''),
+        accept: fc.constantFrom('application/xml', '*/*', 'application/json'),
+        'x-forwarded-for': fc.constantFrom('::1', 'not-an-ip', '1.2.3.4, 5.6.7.8'),
+      },
+      { requiredKeys: ['authorization'] },
+    )
+    .map(({ authorization, ...rest }) => {
+      const value = callers[authorization];
+      return { ...(value !== undefined && { authorization: value }), ...(rest as Record<string, string>) };
+    });
   const patch = operation.method === 'PATCH';
-  const body = operation.body === undefined ? fc.constant(undefined) : fc.option(bodyText(oracle.resolve(operation.body.schema), patch), { freq: 10, nil: undefined });
-  const query = operation.method === 'GET' && idParameter === undefined ? queryString(operation) : fc.constantFrom('', '', '?x=1');
+  const body =
+    operation.body === undefined
+      ? fc.constant(undefined)
+      : fc.option(bodyText(oracle.resolve(operation.body.schema), patch), { freq: 10, nil: undefined });
+  const query =
+    operation.method === 'GET' && idParameter === undefined ? queryString(operation) : fc.constantFrom('', '', '?x=1');
   return fc.record({ path, query, headers, body }).map(({ path: p, query: q, headers: h, body: b }) => {
     const request: FuzzRequest = { method: operation.method, url: p + q, headers: h };
     if (b !== undefined) request.body = b;

@@ -71,7 +71,8 @@ function stringOf(schema: Schema): Arbitrary<string> {
     case 'url':
       return fc.stringMatching(/^https:\/\/[a-z]{1,10}\.example\/[a-z0-9]{0,10}$/);
     case 'date':
-      return fc.date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true })
+      return fc
+        .date({ min: new Date('1900-01-01'), max: new Date('2999-12-31'), noInvalidDate: true })
         .map((d) => d.toISOString().slice(0, 10));
     case 'date-time':
       return dateTime;
@@ -142,11 +143,45 @@ const deep = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 /** Values no schema of a generated project should choke on: wrong types, extremes, odd unicode, odd keys. */
 export const adversarialValue: Arbitrary<Json | { raw: string }> = fc.oneof(
   fc.constantFrom<Json>(
-    null, true, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, '', ' ', '\u0000', '\ud800', '\udfff x',
-    'a\ud83d', '\u{1F600}', '\u202e', '0', '-0', 'NaN', 'null', '1e999', '9'.repeat(400), 'x'.repeat(5000),
-    '2026-02-30', '2026-13-01', '+275760-09-13T00:00:00.000Z', '9999-12-31T23:59:60Z', '0000-00-00T00:00:00Z',
-    '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-fffffffffffff', "'; DROP TABLE x; --",
-    '%00', '../../etc/passwd', [], [null], {}, { a: { b: { c: {} } } },
+    null,
+    true,
+    0,
+    -1,
+    1.5,
+    1e308,
+    -1e308,
+    2 ** 53 + 1,
+    -(2 ** 63),
+    1e-320,
+    '',
+    ' ',
+    '\u0000',
+    '\ud800',
+    '\udfff x',
+    'a\ud83d',
+    '\u{1F600}',
+    '\u202e',
+    '0',
+    '-0',
+    'NaN',
+    'null',
+    '1e999',
+    '9'.repeat(400),
+    'x'.repeat(5000),
+    '2026-02-30',
+    '2026-13-01',
+    '+275760-09-13T00:00:00.000Z',
+    '9999-12-31T23:59:60Z',
+    '0000-00-00T00:00:00Z',
+    '00000000-0000-0000-0000-000000000000',
+    'ffffffff-ffff-ffff-ffff-fffffffffffff',
+    "'; DROP TABLE x; --",
+    '%00',
+    '../../etc/passwd',
+    [],
+    [null],
+    {},
+    { a: { b: { c: {} } } },
   ),
   fc.constantFrom<{ raw: string }>(
     { raw: '{"__proto__":{"admin":true}}' },

@@ -45,7 +45,11 @@ export class Client {
   /** Creates one valid record of `collection` (for refs and paths), trying seeded samples until one is taken. */
   async seed(collection: Collection, seed: number): Promise<void> {
     for (const sample of fc.sample(valid(collection.input), { seed, numRuns: 30 })) {
-      const { response } = await this.call('POST', collection.path, this.withRefs(collection, sample as Record<string, Json>));
+      const { response } = await this.call(
+        'POST',
+        collection.path,
+        this.withRefs(collection, sample as Record<string, Json>),
+      );
       if (response.status === 201) {
         this.parents.set(collection.path, (response.json as { id: string | number }).id);
         return;
@@ -96,7 +100,9 @@ function same(schema: Schema | undefined, written: Json, read: unknown): boolean
 function mergePatch(target: unknown, patch: Json): Json {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
   const result: Record<string, Json> =
-    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, Json>) } : {};
+    typeof target === 'object' && target !== null && !Array.isArray(target)
+      ? { ...(target as Record<string, Json>) }
+      : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
     else result[key] = mergePatch(result[key], value);
@@ -127,7 +133,10 @@ async function readBack(
     const schema = collection.output.properties?.[field];
     if (schema === undefined) continue; // write-only
     if (!same(schema, value, record[field])) {
-      fail(`after ${step}, ${field} reads back ${JSON.stringify(record[field])}, not ${JSON.stringify(value)}`, exchange);
+      fail(
+        `after ${step}, ${field} reads back ${JSON.stringify(record[field])}, not ${JSON.stringify(value)}`,
+        exchange,
+      );
     }
   }
   return record;
@@ -148,7 +157,8 @@ export function roundTrip(client: Client, oracle: Oracle, collection: Collection
       const changes = m as Record<string, Json>;
       const patch = await client.call('PATCH', url, changes);
       expectStatus(patch, 200, ...refusals(changes));
-      if (patch.response.status === 200) await readBack(client, collection, url, patched(collection, before, changes), 'patch');
+      if (patch.response.status === 200)
+        await readBack(client, collection, url, patched(collection, before, changes), 'patch');
     }
     if (collection.hasPut) {
       const replaced = client.withRefs(collection, p as Record<string, Json>);
@@ -160,7 +170,12 @@ export function roundTrip(client: Client, oracle: Oracle, collection: Collection
       const acted = await client.call('POST', `${url}/${action}`);
       expectStatus(acted, 200, 409);
       if (acted.response.status === 200) {
-        const errors = oracle.validate(oracle.operations.find((o) => o.method === 'POST' && o.path === `${collection.path}/{id}/${action}`)!, 200, 'application/json', acted.response.json);
+        const errors = oracle.validate(
+          oracle.operations.find((o) => o.method === 'POST' && o.path === `${collection.path}/{id}/${action}`)!,
+          200,
+          'application/json',
+          acted.response.json,
+        );
         if (errors.length > 0) fail(`action answer: ${errors.join('; ')}`, acted);
         const now = acted.response.json as Record<string, Json>;
         await readBack(client, collection, url, now, action);

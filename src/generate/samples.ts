@@ -25,13 +25,32 @@ export interface Fixture {
   publicCreate: boolean;
 }
 
-const clampInteger = (value: number, field: Field): number =>
-  Math.min(Math.max(value, Math.ceil(field.min ?? -Infinity)), Math.floor(field.max ?? Infinity));
+/** An integer within the field's bounds, different for different `n` unless the bounds leave too few. */
+function integerSample(n: number, field: Field): number {
+  const low = Math.ceil(field.min ?? -Infinity);
+  const high = Math.floor(field.max ?? Infinity);
+  if (n >= low && n <= high) return n;
+  if (Number.isFinite(low) && Number.isFinite(high)) return low + (n % (high - low + 1));
+  return Number.isFinite(low) ? low + n : high - n;
+}
 
-function sizedText(base: string, field: Field): string {
+/** A number within the field's bounds, different for different `n` (a unique field needs two). */
+function numberSample(n: number, field: Field): number {
+  const low = field.min ?? -Infinity;
+  const high = field.max ?? Infinity;
+  if (Number.isFinite(low) && Number.isFinite(high)) return low + ((high - low) * ((n % 7) + 1)) / 8;
+  if (n + 0.5 >= low && n + 0.5 <= high) return n + 0.5;
+  return Number.isFinite(low) ? low + n + 0.5 : high - n - 0.5;
+}
+
+/** `base` fitted to the field's lengths; cut short, it keeps `n` at its end, so that samples stay different. */
+function sizedText(base: string, field: Field, n: number): string {
   const min = field.minLength ?? 0;
   const max = field.maxLength ?? Infinity;
-  return base.padEnd(min, 'x').slice(0, max);
+  const text = base.padEnd(min, 'x');
+  if (text.length <= max) return text;
+  const suffix = String(n).slice(0, max);
+  return text.slice(0, max - suffix.length) + suffix;
 }
 
 /** mulberry32: a small, well-known seeded generator, so that samples are the same on every run. */
@@ -68,13 +87,13 @@ export function sampleValue(field: Field, n: number): JsonValue | undefined {
       if (field.pattern !== undefined) return matching(field.pattern, field, n);
       if (field.format === 'email') return `sample${n}@example.com`;
       if (field.format === 'url') return `https://example.com/${n}`;
-      return sizedText(`Sample ${field.name} ${n}`, field);
+      return sizedText(`Sample ${field.name} ${n}`, field, n);
     case 'text':
-      return sizedText(`Some ${field.name} text, number ${n}.`, field);
+      return sizedText(`Some ${field.name} text, number ${n}.`, field, n);
     case 'integer':
-      return clampInteger(n, field);
+      return integerSample(n, field);
     case 'number':
-      return Math.min(Math.max(n + 0.5, field.min ?? -Infinity), field.max ?? Infinity);
+      return numberSample(n, field);
     case 'boolean':
       return n % 2 === 1;
     case 'date':

@@ -84,9 +84,9 @@ describe('sample values for generated tests', () => {
       field('title', 'string', { minLength: 30, maxLength: 40 }),
       (v: unknown) => typeof v === 'string' && v.length === 30,
     ],
-    [field('code', 'string', { maxLength: 3 }), (v: unknown) => v === 'Sam'],
-    [field('n', 'integer', { min: 5, max: 9 }), (v: unknown) => v === 5],
-    [field('x', 'number', { max: 1 }), (v: unknown) => v === 1],
+    [field('code', 'string', { maxLength: 3 }), (v: unknown) => v === 'Sa1'],
+    [field('n', 'integer', { min: 5, max: 9 }), (v: unknown) => v === 6],
+    [field('x', 'number', { max: 1 }), (v: unknown) => v === -0.5],
     [field('s', 'enum', { values: ['a', 'b'] }), (v: unknown) => v === 'b'],
     [
       field('p', 'string', { pattern: '^[A-Z][A-Z0-9]{1,9}$' }),
@@ -99,4 +99,18 @@ describe('sample values for generated tests', () => {
     [field('r', 'string', { pattern: 'ab', minLength: 3 }), (v: unknown) => v === undefined],
     [field('s', 'string', { pattern: '[a-z]{3}' }), (v: unknown) => typeof v === 'string' && /^[a-z]{3}$/.test(v)],
   ])('%o', (given, valid) => expect(valid(sampleValue(given, 1))).toBe(true));
+
+  // the generated tests create two records: a unique field needs two different valid values
+  it.each([
+    field('code', 'string', { maxLength: 3 }),
+    field('t', 'text', { maxLength: 10 }),
+    field('n', 'integer', { min: 10 }),
+    field('m', 'integer', { max: -10 }),
+    field('r', 'integer', { min: 5, max: 9 }),
+    field('x', 'number', { min: 0, max: 1 }),
+    field('y', 'number', { min: 10 }),
+    field('z', 'number', { max: -10 }),
+  ])('gives %o two different values', (given) => {
+    expect(sampleValue(given, 1)).not.toEqual(sampleValue(given, 2));
+  });
 });

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { generateFresh, ROOT, TSC7, WORK } from '../helpers/project.js';
+
+const run = promisify(execFile);
+
+/**
+ * The tests restsmith writes into every project pass for every valid definition: varied definitions (page sizes
+ * down to 1, prefixes, integer and uuid ids, owners, every field type and combinations of required, nullable,
+ * default and unique) are generated, type-checked, and their own `npm test` (tsx --test) is run. Seeded
+ * (FUZZ_SEED) and bounded: a few definitions per run.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
+const DEFINITIONS = Number(process.env.FUZZ_DEFINITIONS ?? 4);
+
+type FieldSpec = Record<string, unknown> & { type: string };
+
+/** A field of `type` with options that fit it; `required` and `default` never together with readOnly. */
+const field = (type: string): fc.Arbitrary<FieldSpec> => {
+  const flags = fc.record({ required: fc.boolean(), nullable: fc.boolean(), unique: fc.boolean() });
+  const typed: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
+    string: fc.oneof(
+      fc.record({ minLength: fc.constantFrom(0, 1, 3), maxLength: fc.constantFrom(5, 40, 200) }),
+      fc.constant({ format: 'email' }),
+      fc.constant({ format: 'url' }),
+      fc.constant({ pattern: '^[A-Z][a-z0-9]{2,6}$' }),
+      fc.constant({ default: 'x' }),
+    ),
+    text: fc.oneof(fc.constant({}), fc.constant({ maxLength: 10 })),
+    integer: fc.oneof(fc.constant({}), fc.constant({ min: -5, max: 5, default: 0 }), fc.constant({ min: 10 })),
+    number: fc.oneof(fc.constant({}), fc.constant({ min: 0, max: 1, default: 0.5 })),
+    boolean: fc.oneof(fc.constant({}), fc.constant({ default: true })),
+    date: fc.constant({}),
+    datetime: fc.constant({}),
+    uuid: fc.constant({}),
+    enum: fc.oneof(fc.constant({ values: ['a', 'b-c'] }), fc.constant({ values: ['one', 'two'], default: 'two' })),
+    json: fc.constant({}),
+  };
+  return fc.tuple(flags, typed[type]!).map(([f, options]) => ({
+    type,
+    ...options,
+    ...(f.required && { required: true }),
+    ...(f.nullable && { nullable: true }),
+    // unique on every type but json and boolean (two records would need two different values)
+    ...(f.unique && !['json', 'boolean', 'enum'].includes(type) && { unique: true }),
+  }));
+};
+
+const TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'uuid', 'enum', 'json'];
+
+const definition = fc
+  .record({
+    prefix: fc.constantFrom(undefined, '/api', '/v2/things'),
+    max: fc.constantFrom(1, 2, 5, 99, 100, 500),
+    id: fc.constantFrom('integer', 'uuid'),
+    childId: fc.constantFrom('integer', 'uuid'),
+    owned: fc.boolean(),
+    fields: fc.tuple(...TYPES.map(field)),
+    onDelete: fc.constantFrom('restrict', 'cascade', 'setNull'),
+  })
+  .map(({ prefix, max, id, childId, owned, fields, onDelete }) => ({
+    name: 'generated',
+    version: '1.0.0',
+    ...(prefix !== undefined && { prefix }),
+    auth: { adminRole: 'admin', roles: ['admin', 'member'] },
+    limits: { pageSize: { max } },
+    resources: {
+      things: {
+        id,
+        ...(owned && { owner: 'ownerId' }),
+        fields: {
+          ...Object.fromEntries(fields.map((f, i) => [`f${TYPES[i]}`, f])),
+          ...(owned && { ownerId: { type: 'string', readOnly: true } }),
+        },
+      },
+      parts: {
+        id: childId,
+        fields: {
+          label: { type: 'string', required: true },
+          thingId: {
+            type: 'ref',
+            to: 'things',
+            required: onDelete !== 'setNull',
+            nullable: onDelete === 'setNull',
+            onDelete,
+          },
+        },
+      },
+    },
+  }));
+
+it('generated projects pass their own tests, whatever the valid definition', { timeout: 170_000 }, async () => {
+  mkdirSync(WORK, { recursive: true });
+  let n = 0;
+  await fc.assert(
+    fc.asyncProperty(definition, async (spec) => {
+      n += 1;
+      const file = join(WORK, `generated-tests-${n}.json`);
+      writeFileSync(file, JSON.stringify(spec, null, 2));
+      const dir = await generateFresh(file, `generated-tests-${n}`);
+      await run(process.execPath, [TSC7, '-p', 'tsconfig.json', '--noUnusedLocals'], { cwd: dir });
+      const tests = readdirSync(join(dir, 'test')).map((t) => join('test', t));
+      // what the project's `npm test` runs (tsx --test test/*.test.ts)
+      const tsx = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+      const result = await run(process.execPath, [tsx, '--test', ...tests], { cwd: dir }).then(
+        (r) => ({ code: 0, out: r.stdout }),
+        (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
+      );
+      expect(result.code, `${JSON.stringify(spec)}\n${result.out.slice(-4000)}`).toBe(0);
+    }),
+    { seed: SEED, numRuns: DEFINITIONS, endOnFailure: true },
+  );
+  expect(n).toBeGreaterThanOrEqual(DEFINITIONS);
+});

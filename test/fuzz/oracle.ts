@@ -1,0 +1,108 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Schema } from './schema-arbitrary.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+interface Response {
+  content?: Record<string, { schema: Schema }>;
+  headers?: Record<string, { schema: Schema; required?: boolean }>;
+}
+
+export interface Operation {
+  method: string;
+  /** the path template of the document, e.g. /api/v1/posts/{id} */
+  path: string;
+  parameters: { name: string; in: string; schema: Schema }[];
+  body?: { contentTypes: string[]; schema: Schema };
+  responses: Record<string, Response>;
+  /** whether the operation needs no token */
+  public: boolean;
+  /** false for the methods the document does not list for a path, which the fuzzer sends too */
+  documented: boolean;
+}
+
+interface Document {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+/** The operations of an OpenAPI document, and a validator of answers against it. */
+export class Oracle {
+  readonly operations: Operation[] = [];
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly id = 'urn:fuzz:openapi';
+
+  constructor(private readonly document: Document) {
+    addFormats(this.ajv);
+    this.ajv.addSchema({ ...document, $id: this.id } as object);
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, raw] of Object.entries(item)) {
+        const op = raw as {
+          parameters?: Operation['parameters'];
+          requestBody?: { content: Record<string, { schema: Schema }> };
+          responses: Record<string, Response>;
+          security?: unknown[];
+        };
+        const content = op.requestBody?.content;
+        const first = content === undefined ? undefined : Object.values(content)[0];
+        this.operations.push({
+          method: method.toUpperCase(),
+          path,
+          parameters: op.parameters ?? [],
+          ...(content !== undefined &&
+            first !== undefined && {
+              body: { contentTypes: Object.keys(content), schema: this.resolve(first.schema) },
+            }),
+          responses: op.responses,
+          public: op.security !== undefined && op.security.length === 0,
+          documented: true,
+        });
+      }
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        if (item[method.toLowerCase()] !== undefined) continue;
+        const parameters = path.includes('{id}') ? [{ name: 'id', in: 'path', schema: {} }] : [];
+        this.operations.push({ method, path, parameters, responses: {}, public: false, documented: false });
+      }
+    }
+  }
+
+  /** `schema` with a top-level $ref replaced by what it points at (the mapper reads properties one level down). */
+  resolve(schema: Schema): Schema {
+    if (schema.$ref === undefined) return schema;
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    const target = this.document.components.schemas[name];
+    if (target === undefined) throw new Error(`unresolved ${schema.$ref}`);
+    return this.resolveDeep(target);
+  }
+
+  private resolveDeep(schema: Schema): Schema {
+    const resolved = this.resolve(schema);
+    if (resolved.properties === undefined) return resolved;
+    const properties = Object.fromEntries(Object.entries(resolved.properties).map(([k, v]) => [k, this.resolve(v)]));
+    return { ...resolved, properties };
+  }
+
+  /** Errors of `body` against the schema of `operation`'s answer `status` in `contentType`; [] when it matches. */
+  validate(operation: Operation, status: number, contentType: string, body: unknown): string[] {
+    const pointer = ['paths', operation.path, operation.method.toLowerCase(), 'responses', String(status)]
+      .map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1'))
+      .join('/');
+    const response = operation.responses[String(status)];
+    if (response?.content?.[contentType] === undefined) return [`no ${contentType} answer ${status} is documented`];
+    const validator = this.ajv.getSchema(`${this.id}#/${pointer}/content/${contentType.replace('/', '~1')}/schema`);
+    if (validator === undefined) throw new Error(`no schema at ${pointer}`);
+    if (validator(body)) return [];
+    return (validator.errors ?? []).map(
+      (e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+    );
+  }
+
+  /** Validates against the Problem schema of the document. */
+  validateProblem(body: unknown): string[] {
+    const validator = this.ajv.getSchema(`${this.id}#/components/schemas/Problem`);
+    if (validator === undefined) throw new Error('no Problem schema');
+    if (validator(body)) return [];
+    return (validator.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+  }
+}

@@ -136,6 +136,7 @@ function addResource(api: Api, r: Resource, route: Route): void {
       responses: {
         200: json(record, 'The record', etag),
         304: { description: 'Not modified: the copy the client holds is current', headers: etag },
+        400: problem('A URL that cannot be decoded'),
         404: ref('responses', 'NotFound'),
         ...commonResponses(api, r.access.read),
       },

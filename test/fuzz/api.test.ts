@@ -9,6 +9,7 @@ import { SECRET, token, unsignedToken } from '../helpers/tokens.js';
 import { Oracle } from './oracle.js';
 import { PROPERTIES } from './properties.js';
 import { describeExchange, requestTo, RUNS, SEED, send, type Callers } from './requests.js';
+import type { Json } from './schema-arbitrary.js';
 import { Client, roundTrip, type Collection } from './stateful.js';
 
 /**
@@ -23,8 +24,9 @@ interface Definition {
   resources: Record<string, { fields?: Record<string, string | { type: string; to?: string }> }>;
 }
 
+/** Paths are the document's: relative to its server, which carries the definition's prefix. */
 function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
-  const prefix = definition.prefix ?? '';
+  const prefix = '';
   const ops = oracle.operations.filter((o) => o.documented);
   const find = (method: string, path: string) => ops.find((o) => o.method === method && o.path === path);
   const result: Collection[] = [];
@@ -39,9 +41,14 @@ function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
         refs[field] = `${prefix}/${spec.to}`;
     }
     const patch = find('PATCH', `${path}/{id}`)?.body?.schema;
+    const properties = oracle.resolve(create.body.schema).properties ?? {};
+    const defaults = Object.fromEntries(
+      Object.entries(properties).flatMap(([field, schema]) => ('default' in schema ? [[field, schema.default as Json]] : [])),
+    );
     result.push({
       path,
       input: create.body.schema,
+      defaults,
       ...(patch !== undefined && { patch: oracle.resolve(patch) }),
       output: oracle.resolve(read.responses['200']!.content!['application/json']!.schema),
       refs,
@@ -59,6 +66,8 @@ for (const example of ['blog', 'tasks']) {
     let server: RunningServer;
     let oracle: Oracle;
     let client: Client;
+    /** the server's URL and the document's server path: what every path of the document is relative to */
+    let apiBase: string;
     let collections: Collection[];
     const callers: Callers = {};
 
@@ -81,7 +90,11 @@ for (const example of ['blog', 'tasks']) {
       callers.expired = `Bearer ${await token('fuzz-admin', { roles: [admin], expires: 1 })}`;
       callers.garbage = 'Bearer \u00e9t\u00e9.x.y';
       callers.basic = 'Basic YWRtaW46YWRtaW4=';
-      client = new Client(server.url, callers.admin);
+      // the document's paths are relative to its one server, which carries the prefix
+      const document = JSON.parse(readFileSync(join(generated.dir, 'src/openapi.json'), 'utf8')) as { servers: { url: string }[] };
+      const base = document.servers[0]?.url ?? '/';
+      apiBase = `${server.url}${base === '/' ? '' : base}`;
+      client = new Client(apiBase, callers.admin);
       collections = collectionsOf(oracle, definition);
       // one record per collection, parents first (the definitions list them in that order)
       for (const collection of collections) await client.seed(collection, SEED);
@@ -109,7 +122,7 @@ for (const example of ['blog', 'tasks']) {
         await fc.assert(
           fc.asyncProperty(exchanges, async ({ name, request }) => {
             const operation = byName.get(name)!;
-            const response = await send(server.url, request);
+            const response = await send(apiBase, request);
             // the records the fuzzer's paths name live on
             if (request.method === 'DELETE' && response.status === 204) await client.heal(collections, SEED);
             const wrong = property(oracle, operation, response, request);

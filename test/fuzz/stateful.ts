@@ -12,6 +12,8 @@ export interface Collection {
   output: Schema;
   /** field → collection path it refers to */
   refs: Record<string, string>;
+  /** field → the default the create schema gives it: what a PATCH null brings it back to */
+  defaults: Record<string, Json>;
   hasRead: boolean;
   hasPut: boolean;
   hasDelete: boolean;
@@ -110,12 +112,17 @@ function mergePatch(target: unknown, patch: Json): Json {
   return result;
 }
 
-/** What a PATCH of `changes` should leave in `before`'s fields: `json` fields (no type) are merged, others replaced. */
+/**
+ * What a PATCH of `changes` should leave in `before`'s fields: `json` fields (no type) are merged, others replaced;
+ * null removes a value, which brings a field with a default back to it (the generated README and docs/definition.md).
+ */
 function patched(collection: Collection, before: Record<string, unknown>, changes: Record<string, Json>) {
   const untyped = (field: string) => collection.output.properties?.[field]?.type === undefined;
-  return Object.fromEntries(
-    Object.entries(changes).map(([field, value]) => [field, untyped(field) ? mergePatch(before[field], value) : value]),
-  );
+  const after = (field: string, value: Json): Json => {
+    if (value === null && collection.defaults[field] !== undefined) return collection.defaults[field];
+    return untyped(field) ? mergePatch(before[field], value) : value;
+  };
+  return Object.fromEntries(Object.entries(changes).map(([field, value]) => [field, after(field, value)]));
 }
 
 /** Reads the record back, checks every written field the output has, and returns it. */

@@ -7,7 +7,7 @@ import { compare, type Change } from '../pipeline/compare.js';
 import { formatAll } from '../pipeline/format.js';
 import { hash, MANIFEST, readManifest, type Manifest } from '../pipeline/manifest.js';
 import { projectFile } from '../pipeline/paths.js';
-import { plan } from '../pipeline/plan.js';
+import { handlersPath, plan } from '../pipeline/plan.js';
 import { readDefinition } from '../pipeline/read-definition.js';
 import { render } from '../pipeline/render.js';
 import { scanUserFiles } from '../pipeline/scan-user-files.js';
@@ -65,12 +65,20 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const migration = planMigration(api, manifest?.model, manifest?.migrations ?? [], options.allowDataLoss ?? false);
   const migrations = [...(manifest?.migrations ?? []), ...(migration === undefined ? [] : [migration.name])];
   const users = await scanUserFiles(outDir, api);
+  // handlers files left without actions stay out of compilation, and so does one its user then deleted (so that
+  // deleting it changes nothing): the list is kept in the manifest until the file is a handlers file again
+  const handlerFiles = new Set(
+    api.resources.filter((r) => r.actions.some((a) => a.set.length === 0)).map((r) => handlersPath(r.names.kebab)),
+  );
+  const orphanFiles = [...new Set([...users.orphans.keys(), ...(manifest?.orphanFiles ?? [])])]
+    .filter((path) => !handlerFiles.has(path))
+    .sort();
 
   const planned = plan(api, {
     source,
     migrations,
     newMigration: migration,
-    orphanFiles: [...users.orphans.keys()],
+    orphanFiles,
     orphanHandlers: users.orphanHandlers,
   });
   const files = await formatAll(planned.map((p) => render(p, source)));
@@ -100,6 +108,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
     ),
     files: Object.fromEntries(files.filter((f) => f.owner === 'generator').map((f) => [f.path, hash(f.content)])),
     migrations,
+    ...(orphanFiles.length > 0 && { orphanFiles }),
     model: snapshotOf(api),
   };
   apply(outDir, changes, next, options.force ?? false);

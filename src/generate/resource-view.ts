@@ -156,6 +156,8 @@ export function resourceView(
   const actions = resource.actions.map((a) => actionView(api, resource, a));
   const setActions = actions.filter((a) => a.generated);
   const handlerActions = actions.filter((a) => !a.generated);
+  // handlers the user wrote for actions the definition dropped: kept, typed loosely (see actions.ts)
+  const hasOrphans = orphanHandlers.length > 0 && handlerActions.length > 0;
   const refFields = resource.fields.filter((f) => f.ref !== undefined).map((f) => f.name);
   const uniqueFields = resource.fields.filter((f) => f.unique).map((f) => f.name);
 
@@ -242,7 +244,7 @@ export function resourceView(
     hasItemHandlers: handlerActions.some((a) => a.item),
     actionTypeImports: [
       ...(handlerActions.length > 0 ? ['ActionResult'] : []),
-      ...(resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? ['JsonValue'] : []),
+      ...(resource.actions.some((a) => a.input.some((f) => f.type === 'json')) || hasOrphans ? ['JsonValue'] : []),
     ].join(', '),
     methodGuards: methodGuards(resource),
     guarded,
@@ -259,7 +261,7 @@ export function resourceView(
       ...(setActions.length > 0 ? ['record'] : []),
     ].join(', '),
     actionModelImports: [
-      ...(setActions.length > 0 || handlerActions.some((a) => a.item) ? [resource.typeName] : []),
+      ...(setActions.length > 0 || handlerActions.some((a) => a.item) || hasOrphans ? [resource.typeName] : []),
       ...(actions.some((a) => a.item) ? [`${resource.typeName}Params`] : []),
     ].join(', '),
     routeModelImports: [

@@ -17,6 +17,8 @@ export interface Manifest {
   /** the hash of each user-owned file as the last run left it (null: absent) */
   userFiles?: Record<string, string | null>;
   migrations: string[];
+  /** handlers files kept out of compilation: orphaned (no action left), or orphaned and then deleted */
+  orphanFiles?: string[];
   model: Snapshot;
 }
 
@@ -34,7 +36,8 @@ export function readManifest(outDir: string): Manifest | undefined {
     throw new UserError(`${path} is not valid JSON (${(error as Error).message}): restore it from version control`);
   }
   if (!isManifest(parsed)) throw new UserError(`${path} is not a restsmith manifest: restore it from version control`);
-  const outside = [...Object.keys(parsed.files), ...Object.keys(parsed.userFiles ?? {})].find((p) => !isProjectPath(p));
+  const listed = [...Object.keys(parsed.files), ...Object.keys(parsed.userFiles ?? {}), ...(parsed.orphanFiles ?? [])];
+  const outside = listed.find((p) => typeof p !== 'string' || !isProjectPath(p));
   if (outside !== undefined) {
     throw new UserError(`${path} lists "${outside}", which is not a path inside the project: restore it from version control`);
   }
@@ -48,6 +51,7 @@ function isManifest(value: unknown): value is Manifest {
     typeof m.files === 'object' &&
     m.files !== null &&
     Array.isArray(m.migrations) &&
+    (m.orphanFiles === undefined || Array.isArray(m.orphanFiles)) &&
     typeof m.model === 'object' &&
     m.model !== null &&
     Array.isArray((m.model as Record<string, unknown>).tables)

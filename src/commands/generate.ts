@@ -48,7 +48,7 @@ export class ConflictError extends UserError {
 /** load → validate → normalise → plan → render → format → compare → write. */
 export async function generate(file: string, options: GenerateOptions): Promise<GenerateResult> {
   const api = await readDefinition(file);
-  const source = basename(file);
+  const source = shownFileName(basename(file));
   const outDir = resolve(options.out ?? api.name);
   checkTarget(outDir);
   const manifest = readManifest(outDir);
@@ -179,4 +179,15 @@ export function describeChanges(result: GenerateResult): string[] {
     lines.push(`migration ${result.migration.name}:`, ...result.migration.summary.map((s) => `  - ${s}`));
   }
   return lines;
+}
+
+/**
+ * The definition's file name as generated files show it (headers, README): control characters (a newline could end
+ * a comment), quotes and backslashes escaped as in JSON, and no `--` (which could end an HTML comment).
+ */
+export function shownFileName(name: string): string {
+  return JSON.stringify(name)
+    .slice(1, -1)
+    .replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
+    .replaceAll('--', '-\\-');
 }

@@ -63,10 +63,25 @@ function program(out: Print): Command {
         return;
       }
       for (const line of describeChanges(result)) out(line);
+      if (options.dryRun) {
+        out(`dry run: nothing written to ${result.outDir}`);
+        // what a real run would refuse makes a dry run fail too
+        const conflicts = options.force ? 0 : result.changes.filter((c) => c.kind === 'conflict').length;
+        const refused = result.migration?.losses !== undefined;
+        if (conflicts > 0 || refused) {
+          throw new UserError(
+            [
+              ...(conflicts > 0 ? [`${conflicts} generator-owned files were edited by hand: generate would stop (--force overwrites them)`] : []),
+              ...(refused ? ['the migration would lose data: generate would refuse it (--allow-data-loss accepts it)'] : []),
+            ].join('\n'),
+          );
+        }
+        return;
+      }
+      const overwritten = result.changes.filter((c) => c.kind === 'conflict').length;
       out(
-        options.dryRun
-          ? `dry run: nothing written to ${result.outDir}`
-          : `wrote ${result.changes.filter((c) => ['create', 'update', 'grow', 'delete'].includes(c.kind)).length} files to ${result.outDir}`,
+        `wrote ${result.changes.filter((c) => ['create', 'update', 'grow', 'delete'].includes(c.kind)).length + overwritten} files to ${result.outDir}` +
+          (overwritten > 0 ? ` (${overwritten} edited by hand, overwritten)` : ''),
       );
     });
 

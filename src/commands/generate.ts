@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { planMigration } from '../migrate/plan-migration.js';
+import type { Loss } from '../migrate/data-loss.js';
+import { lossLines, planMigration } from '../migrate/plan-migration.js';
 import { snapshotOf } from '../migrate/snapshot.js';
 import { compare, type Change } from '../pipeline/compare.js';
 import { formatAll } from '../pipeline/format.js';
@@ -25,9 +26,11 @@ export interface GenerateOptions {
 export interface GenerateResult {
   outDir: string;
   changes: Change[];
-  migration: { name: string; summary: string[] } | undefined;
+  migration: { name: string; summary: string[]; losses?: Loss[] } | undefined;
   /** true when files were written */
   written: boolean;
+  /** --force: conflicts are overwritten */
+  forced?: boolean;
 }
 
 /** Generate-time conflicts: generator-owned files edited by hand. Nothing is written. */
@@ -62,7 +65,10 @@ export async function generate(file: string, options: GenerateOptions): Promise<
     ];
     return { outDir, changes, migration: undefined, written: false };
   }
-  const migration = planMigration(api, manifest?.model, manifest?.migrations ?? [], options.allowDataLoss ?? false);
+  // a dry run shows the whole plan, a migration that would be refused included (and then exits 1)
+  const allowLoss = (options.allowDataLoss ?? false) || (options.dryRun ?? false);
+  const migration = planMigration(api, manifest?.model, manifest?.migrations ?? [], allowLoss);
+  const refused = options.allowDataLoss === true ? [] : (migration?.losses ?? []);
   const migrations = [...(manifest?.migrations ?? []), ...(migration === undefined ? [] : [migration.name])];
   const users = await scanUserFiles(outDir, api);
   // handlers files left without actions stay out of compilation, and so does one its user then deleted (so that
@@ -94,7 +100,12 @@ export async function generate(file: string, options: GenerateOptions): Promise<
 
   const conflicts = changes.filter((c) => c.kind === 'conflict').map((c) => c.path);
   const pending = changes.some((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
-  const result = { outDir, changes, migration: migration && { name: migration.name, summary: migration.summary } };
+  const result = {
+    outDir,
+    changes,
+    migration: migration && { name: migration.name, summary: migration.summary, ...(refused.length > 0 && { losses: refused }) },
+    forced: options.force === true,
+  };
   if (options.dryRun || options.check) return { ...result, written: false };
   if (conflicts.length > 0 && !options.force) throw new ConflictError(conflicts);
   const next: Manifest = {
@@ -174,9 +185,18 @@ function userFileHashes(
 export function describeChanges(result: GenerateResult): string[] {
   const lines = result.changes
     .filter((c) => c.kind !== 'unchanged' || result.changes.length < 200)
-    .map((c) => `${c.kind.padEnd(9)} ${c.path}${c.note === undefined ? '' : `  (${c.note})`}`);
+    .map((c) => {
+      // with --force, a file edited by hand is overwritten: said so, not hidden among updates
+      const kind = c.kind === 'conflict' && result.forced === true ? 'overwrite' : c.kind;
+      return `${kind.padEnd(9)} ${c.path}${c.note === undefined ? '' : `  (${c.note})`}`;
+    });
   if (result.migration !== undefined) {
-    lines.push(`migration ${result.migration.name}:`, ...result.migration.summary.map((s) => `  - ${s}`));
+    const refused = result.migration.losses !== undefined;
+    lines.push(
+      `migration ${result.migration.name}${refused ? ' (refused: it would lose data; --allow-data-loss accepts it)' : ''}:`,
+      ...result.migration.summary.map((s) => `  - ${s}`),
+      ...(refused ? ['it would lose:', ...lossLines(result.migration.losses ?? [])] : []),
+    );
   }
   return lines;
 }

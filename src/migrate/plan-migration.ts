@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
 import type { Api } from '../model.js';
-import { lossesOf } from './data-loss.js';
+import { lossesOf, type Loss } from './data-loss.js';
 import { diff, isEmpty, renamesOf, type Diff, type Step } from './diff.js';
 import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from './snapshot.js';
 import { postgresMigration } from './postgres.js';
@@ -40,24 +40,29 @@ const SYSTEM_TABLES = {
 export interface PlannedMigration {
   name: string;
   summary: string[];
+  /** the data it would lose (planned only with allowDataLoss) */
+  losses: Loss[];
   sqlite: string[];
   postgres: string[];
 }
 
 /** A migration that would lose data, refused until the user says --allow-data-loss. */
 export class DataLossError extends UserError {
-  constructor(readonly losses: string[]) {
+  constructor(readonly losses: Loss[]) {
     super(
       [
         'this change to the data model would lose data, so nothing was written:',
-        ...losses.map((loss) => `  - ${loss}`),
-        'To keep the data: rename with `renamedFrom`, give new required fields a `default`, or keep the field.',
+        ...lossLines(losses),
         'To accept the loss: run generate again with --allow-data-loss.',
       ].join('\n'),
     );
     this.name = 'DataLossError';
   }
 }
+
+/** Each loss, and under it what would keep the data. */
+export const lossLines = (losses: readonly Loss[]): string[] =>
+  losses.flatMap((loss) => [`  - ${loss.message}`, `    to keep it: ${loss.keep}`]);
 
 /**
  * The migration from the model of the last run (`previous`, absent on the first) to `api`'s; undefined when
@@ -71,12 +76,13 @@ export function planMigration(
 ): PlannedMigration | undefined {
   const changes = diff(previous ?? EMPTY_SNAPSHOT, snapshotOf(api), renamesOf(api));
   if (isEmpty(changes)) return undefined;
-  const losses = lossesOf(changes);
+  const losses = lossesOf(changes, snapshotOf(api));
   if (losses.length > 0 && !allowDataLoss) throw new DataLossError(losses);
   const number = String(existing.length + 1).padStart(4, '0');
   return {
     name: `${number}-${previous === undefined ? 'initial' : slug(changes)}`,
     summary: describe(changes),
+    losses,
     sqlite: [...(previous === undefined ? SYSTEM_TABLES.sqlite : []), ...sqliteMigration(changes)],
     postgres: [
       ...(previous === undefined ? SYSTEM_TABLES.postgres : []),

@@ -242,7 +242,9 @@ describe('conflicts, --force, --dry-run and --check', () => {
     expect(existsSync(join(dir, 'src/resources/labels'))).toBe(false);
 
     const dry = await cli('generate', v2, '--out', dir, '--dry-run', '--allow-data-loss');
-    expect(dry.code).toBe(0);
+    // the plan is printed whole, and a dry run fails as the real run would
+    expect(dry.code).toBe(1);
+    expect(dry.err).toMatch(/2 generator-owned files were edited by hand: generate would stop/);
     expect(dry.out).toMatch(/^conflict\s+src\/app\.ts/m);
     expect(dry.out).toMatch(/^create\s+src\/resources\/labels\/store\.ts$/m);
     expect(dry.out).toMatch(/^migration 0002-/m);
@@ -253,8 +255,13 @@ describe('conflicts, --force, --dry-run and --check', () => {
     expect(stale.code).toBe(1);
 
     writeFileSync(join(dir, 'src/main.ts'), '// mine entirely\n');
+    const forcedDry = await cli('generate', v2, '--out', dir, '--dry-run', '--force', '--allow-data-loss');
+    expect(forcedDry.code).toBe(0);
+    expect(forcedDry.out).toMatch(/^overwrite\s+src\/app\.ts\s+\(edited by hand\)$/m);
     const forced = await cli('generate', v2, '--out', dir, '--force', '--allow-data-loss');
     expect(forced.code, forced.err).toBe(0);
+    expect(forced.out).toMatch(/^overwrite\s+src\/resources\/notes\/routes\.ts/m);
+    expect(forced.out).toMatch(/\(2 edited by hand, overwritten\)$/m);
     expect(read(dir, 'src/app.ts')).not.toMatch(/another tweak/);
     expect(read(dir, 'src/main.ts')).toBe('// mine entirely\n');
     expect((await cli('generate', v2, '--out', dir, '--check')).code).toBe(0);
@@ -291,9 +298,28 @@ describe('data loss', () => {
     );
     const refused = await cli('generate', definition(lossy), '--out', dir);
     expect(refused.code).toBe(1);
-    expect(refused.err).toMatch(/notes\.body is removed: its values would be deleted/);
+    expect(refused.err).toMatch(/notes\.body is removed: its values would be deleted\n\s+to keep it: keep notes\.body$/m);
     expect(refused.err).toMatch(/notes\.stars changes from integer to string/);
+    // no field was added: no rename to suggest
+    expect(refused.err).not.toMatch(/renamedFrom/);
     expect(refused.err).toMatch(/--allow-data-loss/);
+    // a dry run shows the plan with the refused migration, and fails
+    const dry = await cli('generate', definition(lossy), '--out', dir, '--dry-run');
+    expect(dry.code).toBe(1);
+    expect(dry.out).toMatch(/^migration 0002-change-notes \(refused: it would lose data/m);
+    expect(dry.out).toMatch(/notes\.body is removed/);
+
+    // removing a field while adding one suggests the rename; deleting authors' rows names the notes that stop it
+    const renamedOrNot = V1.replace('      body: text', '      content: text').replace(
+      '      name: { type: string, required: true }',
+      '      name: { type: string, required: true }\n      country: { type: string, required: true }',
+    );
+    const hinted = await cli('generate', definition(renamedOrNot), '--out', dir);
+    expect(hinted.code).toBe(1);
+    expect(hinted.err).toMatch(/to keep it: if content is body renamed, say `renamedFrom: body` on it; else keep body/);
+    expect(hinted.err).toMatch(
+      /authors\.country is added as required with no default: existing authors records would be deleted; and while a record refers to one of them \(notes\.authorId\), the migration fails and changes nothing/,
+    );
     expect(existsSync(join(dir, 'src/db/migrations/0002-change-notes.ts'))).toBe(false);
 
     const accepted = await cli('generate', definition(lossy), '--out', dir, '--allow-data-loss');

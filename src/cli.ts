@@ -71,8 +71,14 @@ function program(out: Print): Command {
         if (conflicts > 0 || refused) {
           throw new UserError(
             [
-              ...(conflicts > 0 ? [`${conflicts} generator-owned files were edited by hand: generate would stop (--force overwrites them)`] : []),
-              ...(refused ? ['the migration would lose data: generate would refuse it (--allow-data-loss accepts it)'] : []),
+              ...(conflicts > 0
+                ? [
+                    `${conflicts} generator-owned files were edited by hand: generate would stop (--force overwrites them)`,
+                  ]
+                : []),
+              ...(refused
+                ? ['the migration would lose data: generate would refuse it (--allow-data-loss accepts it)']
+                : []),
             ].join('\n'),
           );
         }

@@ -103,7 +103,11 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const result = {
     outDir,
     changes,
-    migration: migration && { name: migration.name, summary: migration.summary, ...(refused.length > 0 && { losses: refused }) },
+    migration: migration && {
+      name: migration.name,
+      summary: migration.summary,
+      ...(refused.length > 0 && { losses: refused }),
+    },
     forced: options.force === true,
   };
   if (options.dryRun || options.check) return { ...result, written: false };

@@ -67,7 +67,6 @@ function stringProblem(
   return undefined;
 }
 
-
 /** In `u` mode a surrogate pair is one code point: only a lone surrogate is of category Cs. */
 const LONE_SURROGATE = /\p{Cs}/u;
 

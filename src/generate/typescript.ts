@@ -98,7 +98,8 @@ export function patchExpression(field: Field, source: string): string {
   const member = `${source}.${field.name}`;
   // null removes the value, as leaving the field out of a PUT does: a field that cannot be null takes its default
   const resets = !field.nullable && field.default !== undefined && field.default !== null;
-  if (field.type === 'json') return `...jsonPatch(${resets ? `${member} === null ? ${js(field.default)} : ${member}` : member})`;
+  if (field.type === 'json')
+    return `...jsonPatch(${resets ? `${member} === null ? ${js(field.default)} : ${member}` : member})`;
   const value =
     field.type === 'boolean' ? `toFlag(${member})` : field.type === 'datetime' ? `toUtc(${member})` : member;
   const stored = resets ? `${member} === null ? ${encodeLiteral(field, field.default)} : ${value}` : value;

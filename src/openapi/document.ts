@@ -95,7 +95,12 @@ function addResource(api: Api, r: Resource, route: Route): void {
       ...common(r.access.list),
       operationId: `list${r.names.pascal}`,
       summary: `A page of ${r.name}`,
-      parameters: Object.entries(query.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+      parameters: Object.entries(query.properties).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema,
+      })),
       responses: {
         200: json(
           {

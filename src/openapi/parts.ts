@@ -47,7 +47,8 @@ export function components(api: Api): { parameters: JsonSchema; headers: JsonSch
         name: 'If-Match',
         in: 'header',
         required: false,
-        description: 'The ETag of the version this change was made from: a stale one is a 412 and nothing changes; `*` is any version',
+        description:
+          'The ETag of the version this change was made from: a stale one is a 412 and nothing changes; `*` is any version',
         schema: { type: 'string' },
       },
       IfNoneMatch: {

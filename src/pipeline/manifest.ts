@@ -39,7 +39,9 @@ export function readManifest(outDir: string): Manifest | undefined {
   const listed = [...Object.keys(parsed.files), ...Object.keys(parsed.userFiles ?? {}), ...(parsed.orphanFiles ?? [])];
   const outside = listed.find((p) => typeof p !== 'string' || !isProjectPath(p));
   if (outside !== undefined) {
-    throw new UserError(`${path} lists "${outside}", which is not a path inside the project: restore it from version control`);
+    throw new UserError(
+      `${path} lists "${outside}", which is not a path inside the project: restore it from version control`,
+    );
   }
   return parsed;
 }

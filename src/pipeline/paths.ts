@@ -14,7 +14,8 @@ export function isProjectPath(path: string): boolean {
 
 /** The file `path` of the project in `outDir`, after checking that it is inside the project and reached by no link. */
 export function projectFile(outDir: string, path: string): string {
-  if (!isProjectPath(path)) throw new UserError(`"${path}" is not a path inside the project: restsmith refuses to touch it`);
+  if (!isProjectPath(path))
+    throw new UserError(`"${path}" is not a path inside the project: restsmith refuses to touch it`);
   let current = outDir;
   for (const part of path.split('/')) {
     current = join(current, part);

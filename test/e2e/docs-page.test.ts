@@ -57,7 +57,10 @@ describe('the docs page under a prefix', () => {
   it('"Try it out" calls the server under its prefix', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/api/v1/docs/`);
-    const health = page.locator('.opblock').filter({ has: page.locator('.opblock-summary-path[data-path$="/healthz"]') }).first();
+    const health = page
+      .locator('.opblock')
+      .filter({ has: page.locator('.opblock-summary-path[data-path$="/healthz"]') })
+      .first();
     await health.locator('.opblock-summary').click();
     await health.getByRole('button', { name: 'Try it out' }).click();
     const answer = page.waitForResponse((response) => response.url().endsWith('/healthz'));

@@ -11,7 +11,11 @@ import { generateFresh, ROOT, typecheckAndBuild } from '../helpers/project.js';
  */
 type Prepared = { text: string; transient: boolean };
 interface ListingModule {
-  Listing: new (db: unknown, spec: unknown, key: Buffer) => { page(query: Record<string, unknown>, owner: null): Promise<unknown> };
+  Listing: new (
+    db: unknown,
+    spec: unknown,
+    key: Buffer,
+  ) => { page(query: Record<string, unknown>, owner: null): Promise<unknown> };
 }
 
 let Listing: ListingModule['Listing'];
@@ -61,13 +65,16 @@ describe('listing statements', () => {
     const listing = new Listing(db, spec, Buffer.alloc(32));
     const ops = ['', '[ne]', '[gt]', '[gte]', '[lt]', '[lte]', '[in]'];
     // 7 × 7 × 7 × 2 sorts = 686 shapes: far more than either bound
-    for (const a of ops) for (const b of ops) for (const c of ops) for (const sort of ['id', '-id']) {
-      const query: Record<string, unknown> = { limit: 5, sort };
-      if (a !== '') query[`id${a}`] = '1';
-      if (b !== '') query[`priority${b}`] = '2';
-      if (c !== '' && c !== '[gt]') query[`title${c}`] = 'x';
-      await listing.page(query, null);
-    }
+    for (const a of ops)
+      for (const b of ops)
+        for (const c of ops)
+          for (const sort of ['id', '-id']) {
+            const query: Record<string, unknown> = { limit: 5, sort };
+            if (a !== '') query[`id${a}`] = '1';
+            if (b !== '') query[`priority${b}`] = '2';
+            if (c !== '' && c !== '[gt]') query[`title${c}`] = 'x';
+            await listing.page(query, null);
+          }
     expect(prepared.length).toBeGreaterThan(300);
     expect(prepared.filter((p) => !p.transient)).toHaveLength(64);
     // a first shape stays named after it left the 256 in memory: the same name, which connections keep already

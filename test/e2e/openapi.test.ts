@@ -45,18 +45,31 @@ describe.each(['blog.yaml', 'tasks.yaml'])('the OpenAPI document of examples/%s'
   it('says what the server does: the prefix in servers, headers, and the problems of each operation', async () => {
     const document = JSON.parse((await cli('openapi', join(ROOT, 'examples', example))).out) as {
       servers: { url: string }[];
-      paths: Record<string, Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, { $ref?: string; headers?: object }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { parameters?: { $ref?: string }[]; responses: Record<string, { $ref?: string; headers?: object }> }
+        >
+      >;
     };
     const prefix = example === 'blog.yaml' ? '/api/v1' : '/';
     expect(document.servers).toEqual([{ url: prefix }]);
     expect(Object.keys(document.paths).every((path) => !path.startsWith('/api'))).toBe(true);
-    expect(document.paths['/healthz']?.get?.responses['503']).toEqual({ $ref: '#/components/responses/ServiceUnavailable' });
+    expect(document.paths['/healthz']?.get?.responses['503']).toEqual({
+      $ref: '#/components/responses/ServiceUnavailable',
+    });
     const refs = (op: { parameters?: { $ref?: string }[] } | undefined) => (op?.parameters ?? []).map((p) => p.$ref);
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const codes = Object.keys(operation.responses);
         if (path !== '/healthz') expect(codes, `${method} ${path}`).toContain('503');
-        if (method === 'put' || method === 'patch' || method === 'delete' || (method === 'post' && path.includes('{id}'))) {
+        if (
+          method === 'put' ||
+          method === 'patch' ||
+          method === 'delete' ||
+          (method === 'post' && path.includes('{id}'))
+        ) {
           expect(refs(operation), `${method} ${path}`).toContain('#/components/parameters/IfMatch');
           expect(codes, `${method} ${path}`).toContain('412');
         }

@@ -190,7 +190,9 @@ describe('a client that sends too slowly', () => {
       const port = Number(new URL(server.url).port);
       const raw = await new Promise<string>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1', () => {
-          socket.write('POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+          socket.write(
+            'POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+          );
         });
         // one byte every 200 ms: the body would take 200 s (bounded: the interval stops when the socket closes)
         const trickle = setInterval(() => socket.writable && socket.write(' '), 200);

@@ -298,7 +298,9 @@ describe('data loss', () => {
     );
     const refused = await cli('generate', definition(lossy), '--out', dir);
     expect(refused.code).toBe(1);
-    expect(refused.err).toMatch(/notes\.body is removed: its values would be deleted\n\s+to keep it: keep notes\.body$/m);
+    expect(refused.err).toMatch(
+      /notes\.body is removed: its values would be deleted\n\s+to keep it: keep notes\.body$/m,
+    );
     expect(refused.err).toMatch(/notes\.stars changes from integer to string/);
     // no field was added: no rename to suggest
     expect(refused.err).not.toMatch(/renamedFrom/);

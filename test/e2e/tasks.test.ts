@@ -212,7 +212,11 @@ describe('operations switched off', () => {
         request(url, { method }, (response) => {
           response.resume();
           response.on('end', () =>
-            resolve({ status: response.statusCode ?? 0, allow: response.headers.allow, type: response.headers['content-type'] }),
+            resolve({
+              status: response.statusCode ?? 0,
+              allow: response.headers.allow,
+              type: response.headers['content-type'],
+            }),
           );
         })
           .on('error', reject)

@@ -53,12 +53,18 @@ describe('patterns', () => {
     const { tmpdir } = await import('node:os');
     const folder = mkdtempSync(join(tmpdir(), 'values-'));
     const lookaround = join(folder, 'lookaround.yaml');
-    writeFileSync(lookaround, 'name: x\nversion: 1.0.0\nresources:\n  things:\n    fields:\n      a: { type: string, pattern: "(?=a)a" }\n');
+    writeFileSync(
+      lookaround,
+      'name: x\nversion: 1.0.0\nresources:\n  things:\n    fields:\n      a: { type: string, pattern: "(?=a)a" }\n',
+    );
     const refused = await cli('validate', lookaround);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/lookaround\.yaml:6:\d+ .*RE2/);
     const redos = join(folder, 'redos.yaml');
-    writeFileSync(redos, `name: x\nversion: 1.0.0\nresources:\n  things:\n    fields:\n      a: { type: string, pattern: "^(a+)+$", default: "${'a'.repeat(40)}!" }\n`);
+    writeFileSync(
+      redos,
+      `name: x\nversion: 1.0.0\nresources:\n  things:\n    fields:\n      a: { type: string, pattern: "^(a+)+$", default: "${'a'.repeat(40)}!" }\n`,
+    );
     const started = Date.now();
     const checked = await cli('validate', redos);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -78,7 +84,8 @@ describe('URLs', () => {
   );
 
   it('takes http and https', async () => {
-    for (const site of ['http://example.com/a?b=c', 'HTTPS://example.com']) expect((await http('POST', items, { site })).status).toBe(201);
+    for (const site of ['http://example.com/a?b=c', 'HTTPS://example.com'])
+      expect((await http('POST', items, { site })).status).toBe(201);
   });
 });
 
@@ -178,7 +185,9 @@ describe('bodies are taken as sent or refused, never altered', () => {
     expect(problemOf(post).detail).toContain('application/json');
     const text = await http('POST', items, 'size=1', { 'content-type': 'text/plain' });
     expect(text.status).toBe(415);
-    expect(problemOf(text).detail).toBe('send the body as application/json (PATCH also takes application/merge-patch+json)');
+    expect(problemOf(text).detail).toBe(
+      'send the body as application/json (PATCH also takes application/merge-patch+json)',
+    );
   });
 
   it('enum errors list the allowed values', async () => {

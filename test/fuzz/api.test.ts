@@ -43,7 +43,9 @@ function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
     const patch = find('PATCH', `${path}/{id}`)?.body?.schema;
     const properties = oracle.resolve(create.body.schema).properties ?? {};
     const defaults = Object.fromEntries(
-      Object.entries(properties).flatMap(([field, schema]) => ('default' in schema ? [[field, schema.default as Json]] : [])),
+      Object.entries(properties).flatMap(([field, schema]) =>
+        'default' in schema ? [[field, schema.default as Json]] : [],
+      ),
     );
     result.push({
       path,
@@ -91,7 +93,9 @@ for (const example of ['blog', 'tasks']) {
       callers.garbage = 'Bearer \u00e9t\u00e9.x.y';
       callers.basic = 'Basic YWRtaW46YWRtaW4=';
       // the document's paths are relative to its one server, which carries the prefix
-      const document = JSON.parse(readFileSync(join(generated.dir, 'src/openapi.json'), 'utf8')) as { servers: { url: string }[] };
+      const document = JSON.parse(readFileSync(join(generated.dir, 'src/openapi.json'), 'utf8')) as {
+        servers: { url: string }[];
+      };
       const base = document.servers[0]?.url ?? '/';
       apiBase = `${server.url}${base === '/' ? '' : base}`;
       client = new Client(apiBase, callers.admin);

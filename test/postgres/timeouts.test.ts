@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 
 interface OpenModule {
-  openDatabase: (url: string, poolSize?: number, timeoutMs?: number) => {
+  openDatabase: (
+    url: string,
+    poolSize?: number,
+    timeoutMs?: number,
+  ) => {
     prepareText: (text: string) => { get: (params: readonly unknown[]) => Promise<unknown> };
     close: () => Promise<void>;
   };
@@ -26,7 +30,13 @@ describe('statement timeout', () => {
     const db = openDatabase(await databaseUrl('timeouts'), 2, 200);
     try {
       const started = Date.now();
-      const error = await db.prepareText('SELECT pg_sleep(5)').get([]).then(() => undefined, (e: unknown) => e);
+      const error = await db
+        .prepareText('SELECT pg_sleep(5)')
+        .get([])
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect((error as Error).name).toBe('DatabaseUnavailableError');
       expect(Date.now() - started).toBeLessThan(3000);
       // the connection is free again for the next statement
@@ -43,6 +53,8 @@ describe('statement timeout', () => {
     expect(statementTimeoutMs(undefined)).toBe(10_000);
     expect(statementTimeoutMs('0')).toBe(0);
     expect(statementTimeoutMs('2500')).toBe(2500);
-    expect(() => statementTimeoutMs('10s')).toThrow(/DATABASE_STATEMENT_TIMEOUT must be a whole number of milliseconds/);
+    expect(() => statementTimeoutMs('10s')).toThrow(
+      /DATABASE_STATEMENT_TIMEOUT must be a whole number of milliseconds/,
+    );
   });
 });

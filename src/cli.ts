@@ -39,7 +39,7 @@ function program(out: Print): Command {
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
     .action(async (file: string) => {
       const api = await readDefinition(file);
-      out(`${file}: valid (${api.resources.length} resources)`);
+      out(`${file}: valid (${api.resources.length} ${api.resources.length === 1 ? 'resource' : 'resources'})`);
     });
 
   cli
@@ -47,7 +47,10 @@ function program(out: Print): Command {
     .description('generate or regenerate a project from a definition')
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
     .option('-o, --out <dir>', 'target directory (default: ./<name>)')
-    .option('--dry-run', 'print the plan (create / update / unchanged / delete / conflict / migration), write nothing')
+    .option(
+      '--dry-run',
+      'print the plan (create / update / unchanged / delete / keep / grow / orphan / conflict / overwrite / migration), write nothing; exit 1 when generate would stop',
+    )
     .option('--check', 'write nothing; exit 1 if the target is not exactly what generate would write')
     .option('--force', 'overwrite generator-owned files that were edited by hand (user-owned files: never)')
     .option('--allow-data-loss', 'permit a migration that drops a table or column or narrows a type')

@@ -211,7 +211,7 @@ export function resourceView(
     readOnlyNames: ['id', ...resource.fields.filter((f) => f.readOnly).map((f) => f.name), 'createdAt', 'updatedAt'],
     uniqueMessage:
       uniqueFields.length > 0
-        ? `a ${lower} with this ${uniqueFields.join(' or ')} already exists`
+        ? `${/^[aeiou]/i.test(lower) ? 'an' : 'a'} ${lower} with this ${uniqueFields.join(' or ')} already exists`
         : `this ${lower} already exists`,
     missingReferenceMessage:
       refFields.length > 0

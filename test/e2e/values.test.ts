@@ -244,3 +244,47 @@ describe('Idempotency-Key', () => {
     expect((second.body as { id: number }).id).toBe((first.body as { id: number }).id);
   });
 });
+
+describe('found by a newcomer walking through a clinic', () => {
+  it('refuses a number too large for a double in a json field instead of storing null', async () => {
+    for (const body of ['{"meta":{"big":1e400}}', '{"meta":[1e400]}', `{"meta":${'9'.repeat(400)}}`]) {
+      const r = await http('POST', items, body);
+      expect(r.status, body).toBe(400);
+      expect(problemOf(r).detail).toContain('too large');
+    }
+    const fine = await http('POST', items, '{"meta":{"small":1e-5,"e":"1e400 in a string"}}');
+    expect(fine.status).toBe(201);
+  });
+
+  it('answers a body in another charset or compressed with a 415', async () => {
+    const latin = await http('POST', items, { size: 1 }, { 'content-type': 'application/json; charset=latin1' });
+    expect(latin.status).toBe(415);
+    expect(problemOf(latin).detail).toContain('UTF-8');
+    expect((await http('POST', items, { size: 1 }, { 'content-type': 'application/json; charset=UTF-8' })).status).toBe(
+      201,
+    );
+    const gzip = await http('POST', items, { size: 1 }, { 'content-encoding': 'gzip' });
+    expect(gzip.status).toBe(415);
+  });
+
+  it('takes a repeat with the members of its body in another order as the same request', async () => {
+    const caller = { authorization: `Bearer ${await token('idem-2')}`, 'idempotency-key': 'reordered' };
+    const first = await http('POST', items, '{"size":9,"kind":"small"}', caller);
+    const again = await http('POST', items, '{"kind":"small","size":9}', caller);
+    expect(again.status).toBe(201);
+    expect((again.body as { id: number }).id).toBe((first.body as { id: number }).id);
+  });
+
+  it('says which pattern a value breaks as the definition writes it, and how deep JSON may nest', async () => {
+    const r = await http('POST', items, { handle: 'NO' });
+    expect(problemOf(r).errors).toEqual([
+      { path: '/handle', message: 'must match the pattern "[a-z0-9_]{3,16}", as a whole' },
+    ]);
+    let deep: unknown = 1;
+    for (let i = 0; i < 40; i += 1) deep = [deep];
+    const nested = await http('POST', items, { meta: deep });
+    expect(problemOf(nested).errors).toEqual([
+      { path: '/meta', message: 'nests arrays and objects deeper than 32 levels' },
+    ]);
+  });
+});

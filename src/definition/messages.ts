@@ -54,6 +54,12 @@ function translate(issue: Issue, base: PathSeg[], data: unknown): Translated[] {
       return [valueIssue(issue.values.map(String), path, raw)];
     case 'invalid_key':
       return [{ path, anchor: 'key', message: keyMessage(path, issue.issues[0]?.message) }];
+    case 'custom':
+      // a bad name of a named map (see namedMap in schema.ts): at its key
+      if ((issue.params as { key?: boolean } | undefined)?.key === true) {
+        return [{ path, anchor: 'key', message: keyMessage(path, issue.message) }];
+      }
+      return [{ path, message: issue.message }];
     case 'invalid_format':
       return [{ path, message: `${describeValue(raw)} is not a valid ${nounOf(path)}: ${issue.message}` }];
     case 'too_small':

@@ -81,8 +81,9 @@ export function salvage(data: unknown): Salvaged {
     authDefault: part(authShape.default, auth.default),
     pageSize: part(parts.definition.limits.unwrap().shape.pageSize, limits.pageSize),
     declaredResources: Object.keys(resources),
+    // a resource with a bad name is checked all the same: every problem is reported at once
     resources: Object.entries(resources).flatMap(([name, value]) =>
-      RESOURCE_NAME.test(name) && isRecord(value) ? [salvageResource(name, value)] : [],
+      isRecord(value) ? [salvageResource(name, value)] : [],
     ),
   };
 }
@@ -97,12 +98,12 @@ function salvageResource(name: string, raw: Record<string, unknown>): SalvagedRe
     fields: salvageFields(raw.fields),
     access: part(shape.access, raw.access) ?? {},
     operations: part(shape.operations, raw.operations) ?? ALL_OPERATIONS,
-    actions: validEntries(raw.actions, ACTION_NAME, salvageAction),
+    actions: validEntries(raw.actions, salvageAction),
   };
 }
 
 function salvageFields(raw: unknown): SalvagedFields {
-  return { declared: isRecord(raw) ? Object.keys(raw) : [], valid: validEntries(raw, FIELD_NAME, salvageField) };
+  return { declared: isRecord(raw) ? Object.keys(raw) : [], valid: validEntries(raw, salvageField) };
 }
 
 /** A field, ignoring unknown options (reported by zod), so that the rest of it can still be checked. */
@@ -129,10 +130,11 @@ function salvageAction(raw: unknown): SalvagedAction | undefined {
   };
 }
 
-function validEntries<T>(raw: unknown, namePattern: RegExp, parse: (value: unknown) => T | undefined): Map<string, T> {
+function validEntries<T>(raw: unknown, parse: (value: unknown) => T | undefined): Map<string, T> {
   const valid = new Map<string, T>();
   for (const [name, value] of Object.entries(isRecord(raw) ? raw : {})) {
-    const parsed = namePattern.test(name) ? parse(value) : undefined;
+    // a bad name is reported by the schema; what the entry holds is checked all the same
+    const parsed = parse(value);
     if (parsed !== undefined) valid.set(name, parsed);
   }
   return valid;

@@ -25,6 +25,31 @@ const kebabName = () =>
     error: "use lower-case letters, digits and '-', starting with a letter",
   });
 
+/**
+ * A map keyed by names: a key that is not a valid name is reported at the key, and its value is checked all the
+ * same (zod's own record skips the value of a bad key: its problems would show only once the name is fixed).
+ */
+function namedMap<V extends z.ZodType>(name: z.ZodString, value: V) {
+  return z.record(z.string(), value).superRefine(
+    (map: unknown, ctx) => {
+      // it runs even when the value is not a map at all (zod said so already)
+      if (typeof map !== 'object' || map === null || Array.isArray(map)) return;
+      for (const key of Object.keys(map)) {
+        const result = name.safeParse(key);
+        if (!result.success) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: result.error.issues[0]?.message ?? 'not a valid name',
+            params: { key: true },
+          });
+        }
+      }
+    },
+    { when: () => true },
+  );
+}
+
 function noDuplicates(values: readonly string[], ctx: z.RefinementCtx): void {
   values.forEach((value, i) => {
     if (values.indexOf(value) !== i) {
@@ -69,16 +94,14 @@ const actionSchema = z
       .enum(['item', 'collection'])
       .describe('item: POST /{collection}/{id}/{action}; collection: POST /{collection}/{action}.'),
     access: accessRuleSchema.optional().describe('Who may run the action (default: auth.default).'),
-    when: z
-      .record(fieldName, z.union([scalar, z.array(scalar).min(1)]))
+    when: namedMap(fieldName, z.union([scalar, z.array(scalar).min(1)]))
       .optional()
       .describe('Precondition on the stored record: field → value or list of values it must hold, else 409.'),
-    set: z
-      .record(fieldName, z.json())
+    set: namedMap(fieldName, z.json())
       .optional()
       .describe('Assignments made atomically with the `when` check: field → value, or `now` for a date/datetime.'),
     input: z
-      .strictObject({ fields: z.record(fieldName, fieldSchema).describe('The fields of the request body.') })
+      .strictObject({ fields: namedMap(fieldName, fieldSchema).describe('The fields of the request body.') })
       .optional()
       .describe('The request body the action accepts.'),
     description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
@@ -97,17 +120,16 @@ const resourceSchema = z
       .string()
       .optional()
       .describe('The field (or `id`) compared with the token subject by the `owner` access rule.'),
-    fields: z
-      .record(fieldName, fieldSchema)
-      .describe('The fields of a record. Every record also has id, createdAt and updatedAt.'),
+    fields: namedMap(fieldName, fieldSchema).describe(
+      'The fields of a record. Every record also has id, createdAt and updatedAt.',
+    ),
     access: accessSchema.optional(),
     operations: z
       .array(z.enum(OPERATIONS))
       .superRefine(noDuplicates)
       .optional()
       .describe('The operations switched on (default: all five).'),
-    actions: z
-      .record(kebabName(), actionSchema)
+    actions: namedMap(kebabName(), actionSchema)
       .optional()
       .describe('Custom operations, keyed by name (the last path segment).'),
     description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
@@ -182,8 +204,7 @@ export const definitionSchema = z
       .describe('Common path prefix of every route, e.g. /api/v1.'),
     auth: authSchema.optional(),
     limits: limitsSchema.optional(),
-    resources: z
-      .record(kebabName(), resourceSchema)
+    resources: namedMap(kebabName(), resourceSchema)
       .refine((resources) => Object.keys(resources).length > 0, { error: 'define at least one resource' })
       .describe('The resources, keyed by collection name (conventionally plural), e.g. posts.'),
   })

@@ -13,6 +13,25 @@ interface Row {
 
 const structure: Row[] = [
   {
+    name: 'a bad resource, field or action name does not hide the problems of what it holds',
+    given: withResources(`
+      Posts:
+        fields:
+          title: { type: strng }
+          Kind: { type: enum, values: [a, b], default: c }
+        actions:
+          Go: { on: item, set: { nope: 1 } }
+    `),
+    want: [
+      'api.yaml:4:3  resources.Posts  "Posts" is not a valid resource name: use lower-case letters, digits and \'-\', starting with a letter',
+      'api.yaml:6:22  resources.Posts.fields.title.type  unknown type "strng" (did you mean "string"?)',
+      'api.yaml:7:7  resources.Posts.fields.Kind  "Kind" is not a valid field name: use camelCase: a lower-case letter, then letters and digits',
+      'api.yaml:7:52  resources.Posts.fields.Kind.default  "c" is not one of "a" or "b" (did you mean "a"?)',
+      'api.yaml:9:7  resources.Posts.actions.Go  "Go" is not a valid action name: use lower-case letters, digits and \'-\', starting with a letter',
+      'api.yaml:9:30  resources.Posts.actions.Go.set.nope  unknown field "nope" of "Posts"',
+    ],
+  },
+  {
     name: 'unknown type in shorthand',
     given: withResources(`
       posts:

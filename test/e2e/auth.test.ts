@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
@@ -214,6 +215,25 @@ describe('rate limit (blog: 300 a minute)', () => {
 });
 
 const problem429 = (body: unknown): unknown => (body as { title?: string }).title;
+
+describe('several Authorization headers', () => {
+  it('are refused with a 400, not read as the first caller (a proxy may read another)', async () => {
+    const [alice, root] = [await token('alice-two'), await token('root-two', { roles: ['admin'] })];
+    const status = await new Promise<number>((resolve, reject) => {
+      request(
+        `${server.url}/api/v1/users`,
+        { headers: { authorization: [`Bearer ${alice}`, `Bearer ${root}`] } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(400);
+  });
+});
 
 describe('start-up safety and dev tokens', () => {
   it('refuses to start without a way to verify tokens, or with a short secret, in one line', async () => {

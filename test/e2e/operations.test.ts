@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
@@ -218,5 +222,28 @@ describe('a client that sends too slowly', () => {
     const failure = await startToFailure(dir, { DATABASE_URL: 'sqlite::memory:', REQUEST_TIMEOUT: '30s' });
     expect(failure.code).toBe(1);
     expect(failure.stderr).toContain('REQUEST_TIMEOUT must be a whole number of milliseconds');
+  });
+});
+
+describe('a server that cannot listen', () => {
+  it('stops before it opens or migrates the database (the one on that port keeps its schema)', async () => {
+    const running = await startServer(dir, { DATABASE_URL: 'sqlite::memory:' });
+    try {
+      const port = new URL(running.url).port;
+      // startToFailure picks a free port: this one must be the taken one (bounded: it exits or is killed in 20 s)
+      const failure = await promisify(execFile)(process.execPath, ['dist/main.js'], {
+        cwd: dir,
+        timeout: 20_000,
+        env: { ...process.env, PORT: port, HOST: '127.0.0.1', DATABASE_URL: 'sqlite:./data/never-opened.db' },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+      );
+      expect(failure.code).toBe(1);
+      expect(failure.stderr.trim()).toBe(`ConfigError: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+      expect(existsSync(join(dir, 'data/never-opened.db'))).toBe(false);
+    } finally {
+      await running.stop();
+    }
   });
 });

@@ -75,6 +75,8 @@ export interface ResourceView {
   hasActions: boolean;
   hasSetActions: boolean;
   hasHandlerActions: boolean;
+  /** an action whose route takes no body (an empty one at most) */
+  anyActionWithoutInput: boolean;
   hasItemHandlers: boolean;
   actionTypeImports: string;
   methodGuards: { url: string; allowed: string[] }[];
@@ -239,6 +241,7 @@ export function resourceView(
     setActions,
     handlerActions,
     hasActions: actions.length > 0,
+    anyActionWithoutInput: actions.some((a) => !a.hasInput),
     hasSetActions: setActions.length > 0,
     hasHandlerActions: handlerActions.length > 0,
     hasItemHandlers: handlerActions.some((a) => a.item),

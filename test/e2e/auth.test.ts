@@ -222,7 +222,7 @@ describe('several Authorization headers', () => {
     const status = await new Promise<number>((resolve, reject) => {
       request(
         `${server.url}/api/v1/users`,
-        { headers: { authorization: [`Bearer ${alice}`, `Bearer ${root}`] } },
+        { headers: ['authorization', `Bearer ${alice}`, 'authorization', `Bearer ${root}`] },
         (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);

@@ -434,6 +434,15 @@ describe('Idempotency-Key', () => {
     expect(again.body).toEqual(first.body);
     expect((await admin('POST', `${api}/posts/${post.id}/publish`)).status).toBe(409);
   });
+
+  it('an action without input takes no body, or an empty one: anything else is a 400 that says so', async () => {
+    const author = await newUser('no-body@example.com');
+    const post = (await admin('POST', `${api}/posts`, { title: 'No body', authorId: author.id })).body as Rec;
+    const refused = await admin('POST', `${api}/posts/${post.id}/publish`, { status: 'archived' });
+    expect(refused.status).toBe(400);
+    expect(problem(refused).errors).toEqual([{ path: '/', message: 'this action takes no body: send none, or {}' }]);
+    expect((await admin('POST', `${api}/posts/${post.id}/publish`, {})).status).toBe(200);
+  });
 });
 
 describe('DELETE', () => {

@@ -17,6 +17,7 @@ import {
   problem,
   PROBLEM,
   ref,
+  requestSchema,
   security,
 } from './parts.js';
 
@@ -67,7 +68,7 @@ export function openApiDocument(api: Api): JsonSchema {
         ...Object.fromEntries(
           api.resources.flatMap((r) => [
             [r.typeName, openApiSchema(recordSchema(api, r))],
-            [`${r.typeName}Input`, openApiSchema(inputSchema(api, r))],
+            [`${r.typeName}Input`, requestSchema(inputSchema(api, r))],
             [`${r.typeName}Patch`, openApiSchema(patchSchema(api, r))],
           ]),
         ),
@@ -195,7 +196,7 @@ function addResource(api: Api, r: Resource, route: Route): void {
 
 function addAction(api: Api, r: Resource, action: Action, route: Route, record: JsonSchema, id: JsonSchema): void {
   const item = action.on === 'item';
-  const body = openApiSchema(actionInputSchema(api, action));
+  const body = requestSchema(actionInputSchema(api, action));
   const etag = { ETag: ref('headers', 'ETag') };
   route(`/${r.name}${item ? '/{id}' : ''}/${action.name}`, 'post', {
     tags: [r.name],

@@ -120,6 +120,27 @@ export const PROBLEM: JsonSchema = {
   required: ['type', 'title', 'status', 'detail'],
 };
 
+/**
+ * A request body's schema as client generators should read it: a field the server gives a default stays optional
+ * for them (openapi-typescript, with its default options, makes a field with `default` required), so the default is
+ * said in the field's description and in the extension `x-default` instead.
+ */
+export function requestSchema(schema: unknown): JsonSchema {
+  const body = openApiSchema(schema);
+  const properties = body.properties as Record<string, JsonSchema> | undefined;
+  if (properties === undefined) return body;
+  for (const [name, { default: value, ...rest }] of Object.entries(properties)) {
+    if (value === undefined) continue;
+    const said = `Default: ${JSON.stringify(value)} (when left out).`;
+    properties[name] = {
+      ...rest,
+      description: rest.description === undefined ? said : `${String(rest.description)} ${said}`,
+      'x-default': value,
+    };
+  }
+  return body;
+}
+
 /** Our JSON Schemas, less what only the generated server's validator knows (maxDepth). */
 export function openApiSchema(schema: unknown): JsonSchema {
   return JSON.parse(

@@ -42,10 +42,13 @@ function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
     }
     const patch = find('PATCH', `${path}/{id}`)?.body?.schema;
     const properties = oracle.resolve(create.body.schema).properties ?? {};
+    // the document says a default as `x-default` (client generators make a field with `default` required)
     const defaults = Object.fromEntries(
-      Object.entries(properties).flatMap(([field, schema]) =>
-        'default' in schema ? [[field, schema.default as Json]] : [],
-      ),
+      Object.entries(properties).flatMap(([field, schema]) => {
+        const given = schema as { default?: Json; 'x-default'?: Json };
+        const value = given['x-default'] ?? given.default;
+        return value === undefined ? [] : [[field, value]];
+      }),
     );
     result.push({
       path,

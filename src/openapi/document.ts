@@ -80,12 +80,14 @@ export function openApiDocument(api: Api): JsonSchema {
 
 type Route = (path: string, method: string, operation: JsonSchema) => void;
 
+/** The header of every answer that carries a record. */
+const etag = { ETag: ref('headers', 'ETag') };
+
 function addResource(api: Api, r: Resource, route: Route): void {
   const record = ref('schemas', r.typeName);
   const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) };
   const has = (op: string): boolean => r.operations.includes(op as Resource['operations'][number]);
   const common = (rule: AccessRule): JsonSchema => ({ tags: [r.name], security: security(rule) });
-  const etag = { ETag: ref('headers', 'ETag') };
   const path = `/${r.name}`;
   const item = `${path}/{id}`;
   const singular = r.typeName;
@@ -197,7 +199,6 @@ function addResource(api: Api, r: Resource, route: Route): void {
 function addAction(api: Api, r: Resource, action: Action, route: Route, record: JsonSchema, id: JsonSchema): void {
   const item = action.on === 'item';
   const body = requestSchema(actionInputSchema(api, action));
-  const etag = { ETag: ref('headers', 'ETag') };
   route(`/${r.name}${item ? '/{id}' : ''}/${action.name}`, 'post', {
     tags: [r.name],
     security: security(action.access),

@@ -5,17 +5,9 @@
  */
 import type * as z from 'zod';
 import type { IdKind, Operation } from '../model.js';
-import { FIELD_NAME, expandField, fieldSchema, isFieldType, optionsOf, type FieldObject } from './field-schema.js';
+import { expandField, fieldSchema, isFieldType, optionsOf, type FieldObject } from './field-schema.js';
 import { isRecord } from './raw.js';
-import {
-  ACTION_NAME,
-  RESOURCE_NAME,
-  parts,
-  type AccessRuleDef,
-  type ActionDef,
-  type Definition,
-  type ResourceDef,
-} from './schema.js';
+import { parts, type AccessRuleDef, type ActionDef, type Definition, type ResourceDef } from './schema.js';
 
 /** A map of fields: every declared name, and the fields that are valid. */
 export interface SalvagedFields {

@@ -72,35 +72,56 @@ export function listables(api: Api, resource: Resource): Listable[] {
   ];
 }
 
-/** The query string of a listing: limit, cursor, sort, and `field` / `field[op]` for every filter. */
-export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
+/** One filter of a listing's query string: `field` (equality) or `field[op]`. */
+export interface ListFilter {
+  name: string;
+  field: string;
+  op: string;
+  /** the schema of one value (an `in` list holds several, comma-separated or the parameter repeated) */
+  value: JsonSchema;
+}
+
+/** The most values an `in` filter takes (MAX_IN of the generated http/listing.ts). */
+export const MAX_IN = 100;
+
+/** Every filter a listing of `resource` takes, field by field, equality first. */
+export function listFilters(api: Api, resource: Resource): ListFilter[] {
+  return listables(api, resource).flatMap((f) =>
+    f.operators.map((op) => ({
+      name: op === 'eq' ? f.name : `${f.name}[${op}]`,
+      field: f.name,
+      op,
+      value: op === 'contains' ? { type: 'string', minLength: 1 } : f.value,
+    })),
+  );
+}
+
+/** The paging and sorting parameters of a listing. */
+export function pagingSchemas(api: Api, resource: Resource): Record<string, JsonSchema> {
   const { default: size, max } = api.limits.pageSize;
-  const fields = listables(api, resource);
-  const sortable = fields.map((f) => f.name).join('|');
-  const filters = fields.flatMap((f) =>
-    f.operators.map((op) => {
-      const name = op === 'eq' ? f.name : `${f.name}[${op}]`;
-      const schema =
-        op === 'in'
-          ? { type: 'string', description: 'a comma-separated list' }
-          : op === 'contains'
-            ? { type: 'string', minLength: 1 }
-            : f.value;
-      return [name, schema] as const;
-    }),
+  const sortable = listables(api, resource)
+    .map((f) => f.name)
+    .join('|');
+  return {
+    limit: { type: 'integer', minimum: 1, maximum: max, default: size, description: 'how many records a page holds' },
+    cursor: { type: 'string', minLength: 1, description: 'the nextCursor of the previous page' },
+    sort: {
+      type: 'string',
+      pattern: `^-?(${sortable})(,-?(${sortable}))*$`,
+      description: 'comma-separated fields, - before one for descending; ties are broken by id',
+    },
+  };
+}
+
+/** The query string of a listing as the server validates it: limit, cursor, sort, `field` / `field[op]`. */
+export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
+  const filters = listFilters(api, resource).map(
+    // an `in` list is text here; the listing splits it and checks each value
+    (f) => [f.name, f.op === 'in' ? { type: 'string', description: 'a comma-separated list' } : f.value] as const,
   );
   return {
     type: 'object',
-    properties: {
-      limit: { type: 'integer', minimum: 1, maximum: max, default: size },
-      cursor: { type: 'string', minLength: 1, description: 'the nextCursor of the previous page' },
-      sort: {
-        type: 'string',
-        pattern: `^-?(${sortable})(,-?(${sortable}))*$`,
-        description: 'fields, - for descending',
-      },
-      ...Object.fromEntries(filters),
-    },
+    properties: { ...pagingSchemas(api, resource), ...Object.fromEntries(filters) },
     additionalProperties: false,
   };
 }

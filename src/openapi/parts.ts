@@ -34,6 +34,16 @@ export function commonResponses(api: Api, rule: AccessRule): Record<string, Json
   };
 }
 
+/** The headers of every answer of a rate-limited operation but a 429 (which says Retry-After instead). */
+export const limitHeaders = (api: Api): Record<string, JsonSchema> =>
+  api.limits.rateLimit.max > 0
+    ? {
+        'X-RateLimit-Limit': ref('headers', 'RateLimitLimit'),
+        'X-RateLimit-Remaining': ref('headers', 'RateLimitRemaining'),
+        'X-RateLimit-Reset': ref('headers', 'RateLimitReset'),
+      }
+    : {};
+
 /** The responses of an operation that takes a JSON body. */
 export const bodyResponses = (): Record<string, JsonSchema> => ({
   413: ref('responses', 'ContentTooLarge'),
@@ -100,7 +110,14 @@ export function components(api: Api): { parameters: JsonSchema; headers: JsonSch
   };
 }
 
-export const PROBLEM: JsonSchema = {
+export const PROBLEM_ERROR: JsonSchema = {
+  type: 'object',
+  description: 'One broken field of a request: a JSON Pointer to it, and what is wrong',
+  properties: { path: { type: 'string' }, message: { type: 'string' } },
+  required: ['path', 'message'],
+};
+
+export const PROBLEM = (error: JsonSchema): JsonSchema => ({
   type: 'object',
   description: 'An RFC 9457 problem document',
   properties: {
@@ -108,38 +125,10 @@ export const PROBLEM: JsonSchema = {
     title: { type: 'string' },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { path: { type: 'string' }, message: { type: 'string' } },
-        required: ['path', 'message'],
-      },
-    },
+    errors: { type: 'array', items: error },
   },
   required: ['type', 'title', 'status', 'detail'],
-};
-
-/**
- * A request body's schema as client generators should read it: a field the server gives a default stays optional
- * for them (openapi-typescript, with its default options, makes a field with `default` required), so the default is
- * said in the field's description and in the extension `x-default` instead.
- */
-export function requestSchema(schema: unknown): JsonSchema {
-  const body = openApiSchema(schema);
-  const properties = body.properties as Record<string, JsonSchema> | undefined;
-  if (properties === undefined) return body;
-  for (const [name, { default: value, ...rest }] of Object.entries(properties)) {
-    if (value === undefined) continue;
-    const said = `Default: ${JSON.stringify(value)} (when left out).`;
-    properties[name] = {
-      ...rest,
-      description: rest.description === undefined ? said : `${String(rest.description)} ${said}`,
-      'x-default': value,
-    };
-  }
-  return body;
-}
+});
 
 /** Our JSON Schemas, less what only the generated server's validator knows (maxDepth). */
 export function openApiSchema(schema: unknown): JsonSchema {

@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Api } from '../model.js';
 import { names } from '../naming.js';
 import { projectFile } from './paths.js';

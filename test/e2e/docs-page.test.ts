@@ -2,7 +2,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, serveGenerated, type RunningServer } from '../helpers/project.js';
 import { databaseUrl } from '../helpers/database.js';
-import { SECRET } from '../helpers/tokens.js';
+import { SECRET, token } from '../helpers/tokens.js';
 
 /**
  * The docs page in a real browser (Debian's Chromium, driven by playwright-core): under the blog's /api/v1 prefix,
@@ -68,6 +68,27 @@ describe('the docs page under a prefix', () => {
     const response = await answer;
     expect(response.url()).toBe(`${server.url}/api/v1/healthz`);
     expect(response.status()).toBe(200);
+    await page.close();
+  });
+
+  it('"Try it out" with the pre-filled example creates a record on an empty database', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/api/v1/docs/`);
+    await page.locator('.auth-wrapper .authorize').click();
+    await page.locator('.modal-ux input[type=text]').fill(await token('root', { roles: ['admin'] }));
+    await page.locator('.modal-ux .auth-btn-wrapper .authorize').click();
+    await page.locator('.modal-ux .btn-done').click();
+    const create = page
+      .locator('.opblock-post')
+      .filter({ has: page.locator('.opblock-summary-path[data-path="/users"]') })
+      .first();
+    await create.locator('.opblock-summary').click();
+    await create.getByRole('button', { name: 'Try it out' }).click();
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/users') && r.request().method() === 'POST');
+    await create.getByRole('button', { name: 'Execute' }).click();
+    const response = await answer;
+    expect(response.status()).toBe(201);
+    expect(await response.json()).toMatchObject({ email: 'sample1@example.com' });
     await page.close();
   });
 });

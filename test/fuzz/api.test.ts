@@ -95,12 +95,11 @@ for (const example of ['blog', 'tasks']) {
       callers.expired = `Bearer ${await token('fuzz-admin', { roles: [admin], expires: 1 })}`;
       callers.garbage = 'Bearer \u00e9t\u00e9.x.y';
       callers.basic = 'Basic YWRtaW46YWRtaW4=';
-      // the document's paths are relative to its one server, which carries the prefix
+      // the document's paths are relative to its one server, `{origin}` and the prefix
       const document = JSON.parse(readFileSync(join(generated.dir, 'src/openapi.json'), 'utf8')) as {
         servers: { url: string }[];
       };
-      const base = document.servers[0]?.url ?? '/';
-      apiBase = `${server.url}${base === '/' ? '' : base}`;
+      apiBase = (document.servers[0]?.url ?? '').replace('{origin}', server.url);
       client = new Client(apiBase, callers.admin);
       collections = collectionsOf(oracle, definition);
       // one record per collection, parents first (the definitions list them in that order)

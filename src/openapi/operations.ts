@@ -1,0 +1,199 @@
+import type { AccessRule, Action, Api, Resource } from '../model.js';
+import { idSchema, type JsonSchema } from '../generate/json-schemas.js';
+import { writableFields } from '../generate/sql/columns.js';
+import { listFilters, MAX_IN, pagingSchemas, type ListFilter } from '../generate/listing-view.js';
+import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
+import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames } from './schemas.js';
+
+export type Route = (path: string, method: string, operation: JsonSchema) => void;
+
+/** The operations of one resource: the five of its collection and items that are switched on, and its actions. */
+export function addResource(api: Api, r: Resource, route: Route, names: SchemaNames): void {
+  const record = names.ref(`record:${r.name}`);
+  const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) };
+  const has = (op: string): boolean => r.operations.includes(op as Resource['operations'][number]);
+  const common = (rule: AccessRule): JsonSchema => ({ tags: [r.name], security: security(rule) });
+  const path = `/${r.name}`;
+  const item = `${path}/{id}`;
+  const singular = r.typeName;
+  const limited = limitHeaders(api);
+  const withRecord = { ETag: ref('headers', 'ETag'), ...limited };
+  const body = (schema: string, example: JsonSchema, media = ['application/json']): JsonSchema => ({
+    required: true,
+    content: Object.fromEntries(media.map((m) => [m, { schema: names.ref(`${schema}:${r.name}`), example }])),
+  });
+
+  if (has('list')) {
+    route(path, 'get', {
+      ...common(r.access.list),
+      operationId: `list${r.names.pascal}`,
+      summary: `A page of ${r.name}`,
+      description:
+        'Filters: `field=value` for equality, `field[op]=value` for the operators ne, gt, gte, lt, lte, in ' +
+        '(a list: comma-separated, or the parameter repeated) and contains. Pages are keyset-based: pass the ' +
+        '`nextCursor` of a page as `cursor`, with the same sort and filters, for the next one.',
+      parameters: listParameters(api, r, names),
+      responses: {
+        200: json(names.ref(`page:${r.name}`), 'A page', limited),
+        400: problem('An unknown or repeated parameter, a limit over the maximum or a forged cursor'),
+        ...commonResponses(api, r.access.list),
+      },
+    });
+  }
+  if (has('create')) {
+    route(path, 'post', {
+      ...common(r.access.create),
+      operationId: `create${singular}`,
+      summary: `Create a ${singular}`,
+      parameters: [ref('parameters', 'IdempotencyKey')],
+      requestBody: body('input', exampleBody(api, writableFields(r), r.owner)),
+      responses: {
+        201: json(record, 'Created', { Location: ref('headers', 'Location'), ...withRecord }),
+        400: ref('responses', 'BadRequest'),
+        409: problem('A unique value taken, or a reference to a missing record'),
+        422: ref('responses', 'UnprocessableContent'),
+        ...bodyResponses(),
+        ...commonResponses(api, r.access.create),
+      },
+    });
+  }
+  if (has('read')) {
+    route(item, 'get', {
+      ...common(r.access.read),
+      operationId: `get${singular}`,
+      summary: `One ${singular}`,
+      parameters: [idParameter, ref('parameters', 'IfNoneMatch')],
+      responses: {
+        200: json(record, 'The record', withRecord),
+        304: { description: 'Not modified: the copy the client holds is current (no body)', headers: withRecord },
+        400: problem('A URL that cannot be decoded'),
+        404: ref('responses', 'NotFound'),
+        ...commonResponses(api, r.access.read),
+      },
+    });
+  }
+  if (has('update')) {
+    const change = (method: 'put' | 'patch', requestBody: JsonSchema, summary: string): void =>
+      route(item, method, {
+        ...common(r.access.update),
+        operationId: `${method === 'put' ? 'replace' : 'patch'}${singular}`,
+        summary,
+        parameters: [idParameter, ref('parameters', 'IfMatch')],
+        requestBody,
+        responses: {
+          200: json(record, 'The changed record', withRecord),
+          400: ref('responses', 'BadRequest'),
+          404: ref('responses', 'NotFound'),
+          409: problem('A unique value taken, or a reference to a missing record'),
+          412: ref('responses', 'PreconditionFailed'),
+          ...bodyResponses(),
+          ...commonResponses(api, r.access.update),
+        },
+      });
+    change('put', body('input', exampleBody(api, writableFields(r), r.owner)), `Replace a ${singular}`);
+    change(
+      'patch',
+      body('patch', examplePatch(r), ['application/merge-patch+json', 'application/json']),
+      `Change a ${singular} with a JSON Merge Patch`,
+    );
+  }
+  if (has('delete')) {
+    route(item, 'delete', {
+      ...common(r.access.delete),
+      operationId: `delete${singular}`,
+      summary: `Delete a ${singular}`,
+      parameters: [idParameter, ref('parameters', 'IfMatch')],
+      responses: {
+        204: { description: 'Deleted', ...(Object.keys(limited).length > 0 && { headers: limited }) },
+        400: problem('An If-Match that is not * or ETags'),
+        404: ref('responses', 'NotFound'),
+        409: problem('Other records still refer to it'),
+        412: ref('responses', 'PreconditionFailed'),
+        ...commonResponses(api, r.access.delete),
+      },
+    });
+  }
+  for (const action of r.actions) addAction(api, r, action, route, names, idParameter);
+}
+
+function addAction(api: Api, r: Resource, action: Action, route: Route, names: SchemaNames, id: JsonSchema): void {
+  const item = action.on === 'item';
+  const limited = limitHeaders(api);
+  route(`/${r.name}${item ? '/{id}' : ''}/${action.name}`, 'post', {
+    tags: [r.name],
+    security: security(action.access),
+    operationId: actionOperation(r, action),
+    summary: action.description ?? `The ${action.name} action`,
+    parameters: [...(item ? [id, ref('parameters', 'IfMatch')] : []), ref('parameters', 'IdempotencyKey')],
+    ...(action.input.length > 0 && {
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: names.ref(`action:${r.name}.${action.name}`),
+            example: exampleBody(api, action.input),
+          },
+        },
+      },
+    }),
+    responses: {
+      200:
+        action.set.length > 0
+          ? json(names.ref(`record:${r.name}`), 'The changed record', { ETag: ref('headers', 'ETag'), ...limited })
+          : json({}, 'What the handler answers', limited),
+      400: ref('responses', 'BadRequest'),
+      ...(item && { 404: ref('responses', 'NotFound'), 412: ref('responses', 'PreconditionFailed') }),
+      ...(action.when.length > 0 && { 409: problem('The record is not in a state this action applies to') }),
+      422: ref('responses', 'UnprocessableContent'),
+      ...(action.input.length > 0 && bodyResponses()),
+      ...(action.set.length === 0 && { 501: problem('The handler is not written yet') }),
+      ...commonResponses(api, action.access),
+    },
+  });
+}
+
+/** What a filter asks of a field, in words: `views[gte]` is "records whose views is at least this". */
+const OPERATORS: Record<string, string> = {
+  eq: 'is this value',
+  ne: 'is not this value',
+  gt: 'is greater than this',
+  gte: 'is at least this',
+  lt: 'is less than this',
+  lte: 'is at most this',
+  in: `is one of these (at most ${MAX_IN}: comma-separated, or the parameter repeated)`,
+  contains: 'contains this text (ASCII letters in either case)',
+};
+
+/**
+ * The query parameters of a listing, in the order a person looks for them: paging and sort, then one equality
+ * filter per field, then each field's operators together. An `in` filter is an array sent comma-separated
+ * (`style: form, explode: false`); the server takes the parameter repeated too, as some clients send arrays.
+ */
+function listParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
+  const enums = names.enums(r.name, r.fields);
+  const value = (f: ListFilter): JsonSchema => {
+    const enumName = enums[f.field];
+    return enumName === undefined || f.op === 'contains' ? f.value : enumRef(f.value, enumName);
+  };
+  const filter = (f: ListFilter): JsonSchema => ({
+    name: f.name,
+    in: 'query',
+    required: false,
+    description: `Records whose ${f.field} ${OPERATORS[f.op] ?? f.op}`,
+    ...(f.op === 'in'
+      ? { style: 'form', explode: false, schema: { type: 'array', items: value(f), minItems: 1, maxItems: MAX_IN } }
+      : { schema: value(f) }),
+  });
+  const filters = listFilters(api, r);
+  return [
+    ...Object.entries(pagingSchemas(api, r)).map(([name, { description, ...schema }]) => ({
+      name,
+      in: 'query',
+      required: false,
+      description,
+      schema,
+    })),
+    ...filters.filter((f) => f.op === 'eq').map(filter),
+    ...filters.filter((f) => f.op !== 'eq').map(filter),
+  ];
+}

@@ -1,0 +1,162 @@
+import type { Action, Api, Field, JsonValue, Resource } from '../model.js';
+import type { JsonSchema } from '../generate/json-schemas.js';
+import { sampleValue } from '../generate/samples.js';
+import { openApiSchema, ref } from './parts.js';
+
+/** The operationId of an action: `publishPost` on an item, `importPosts` on the collection. */
+export const actionOperation = (r: Resource, action: Action): string =>
+  `${action.names.camel}${action.on === 'item' ? r.typeName : r.names.pascal}`;
+
+const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The name of every schema in `components.schemas`, by what it is (`record:posts`, `enum:posts.status`…), so that
+ * generators name their types after them (`Post`, `PostPage`, `PostStatus`, `ImportPostsInput`) instead of after the
+ * place they were first met (`ListPosts200`). The problem's names come first, then the resources'; a later clash
+ * (a resource named `problems`, an enum `input` beside `PostInput`) gets a number.
+ */
+export class SchemaNames {
+  readonly #byKey = new Map<string, string>();
+  readonly #taken = new Set<string>();
+
+  constructor(api: Api) {
+    // the problem's name is fixed: every response component refers to it
+    this.#claim('problem', 'Problem');
+    this.#claim('problemError', 'ProblemError');
+    this.#claim('health', 'Health');
+    for (const r of api.resources) this.#claim(`record:${r.name}`, r.typeName);
+    for (const r of api.resources) {
+      const type = this.of(`record:${r.name}`);
+      for (const kind of ['Input', 'Patch', 'Page']) this.#claim(`${kind.toLowerCase()}:${r.name}`, `${type}${kind}`);
+      for (const f of r.fields) {
+        if (f.type === 'enum') this.#claim(`enum:${r.name}.${f.name}`, `${type}${f.names.pascal}`);
+      }
+      for (const a of r.actions) {
+        const operation = upperFirst(actionOperation(r, a));
+        if (a.input.length > 0) this.#claim(`action:${r.name}.${a.name}`, `${operation}Input`);
+        for (const f of a.input) {
+          if (f.type === 'enum') this.#claim(`enum:${r.name}.${a.name}.${f.name}`, `${operation}${f.names.pascal}`);
+        }
+      }
+    }
+  }
+
+  /** The component name of `key`. */
+  of(key: string): string {
+    const name = this.#byKey.get(key);
+    if (name === undefined) throw new Error(`no schema is named for ${key}`);
+    return name;
+  }
+
+  /** A `$ref` to the schema of `key`. */
+  ref(key: string): JsonSchema {
+    return ref('schemas', this.of(key));
+  }
+
+  /** The enum schemas of `fields` by field name (`key` is `posts` for a resource, `posts.import` for an action). */
+  enums(key: string, fields: readonly Field[]): Record<string, string> {
+    return Object.fromEntries(
+      fields.filter((f) => f.type === 'enum').map((f) => [f.name, this.of(`enum:${key}.${f.name}`)]),
+    );
+  }
+
+  #claim(key: string, wanted: string): void {
+    let name = wanted;
+    for (let n = 2; this.#taken.has(name); n += 1) name = `${wanted}${n}`;
+    this.#taken.add(name);
+    this.#byKey.set(key, name);
+  }
+}
+
+/** An enum property as a reference to its named schema; a nullable one as that reference or null. */
+export function enumRef(property: JsonSchema, name: string): JsonSchema {
+  const { type: _type, enum: values, ...rest } = property;
+  const target = ref('schemas', name);
+  return Array.isArray(values) && values.includes(null)
+    ? { anyOf: [target, { type: 'null' }], ...rest }
+    : { ...target, ...rest };
+}
+
+/** `schema` with each enum property (by name, in `enums`) referring to its named schema. */
+export function withEnumRefs(schema: JsonSchema, enums: Record<string, string>): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (properties === undefined) return schema;
+  const named = Object.entries(properties).map(([field, property]) => {
+    const name = enums[field];
+    return [field, name === undefined || !Array.isArray(property.enum) ? property : enumRef(property, name)] as const;
+  });
+  return { ...schema, properties: Object.fromEntries(named) };
+}
+
+/** The enum schema of a field: its values, named once and referred to by the field and its filters. */
+export const enumSchema = (field: Field): JsonSchema => ({
+  type: 'string',
+  enum: field.values ?? [],
+  ...(field.description !== undefined && { description: field.description }),
+});
+
+/**
+ * A request body the server accepts as it is, from the definition's own constraints: pre-filled by the docs page's
+ * "Try it out". A required reference names an example id of its target (which must exist: the field's description
+ * says so); an optional one and the owner field (the caller, by default) are left out.
+ */
+export function exampleBody(api: Api, fields: readonly Field[], owner?: string): Record<string, JsonValue> {
+  const body: Record<string, JsonValue> = {};
+  for (const field of fields) {
+    if (field.readOnly) continue;
+    if (field.ref !== undefined) {
+      if (!field.required || field.name === owner) continue;
+      const target = api.resources.find((r) => r.name === field.ref?.to);
+      body[field.name] = target?.id === 'integer' ? 1 : '01900000-0000-7000-8000-000000000001';
+      continue;
+    }
+    const value = sampleValue(field, 1);
+    if (value !== undefined) body[field.name] = value;
+  }
+  return body;
+}
+
+/** A PATCH body that changes one field: the first writable one the server can take an example of, not a reference. */
+export function examplePatch(resource: Resource): Record<string, JsonValue> {
+  for (const field of resource.fields) {
+    if (field.readOnly || field.ref !== undefined || field.unique) continue;
+    const value = sampleValue(field, 2);
+    if (value !== undefined) return { [field.name]: value };
+  }
+  return {};
+}
+
+/** The description of a reference field: whose id it holds, in words. */
+export function describeRefs(schema: JsonSchema, fields: readonly Field[]): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (properties === undefined) return schema;
+  const described = Object.entries(properties).map(([name, property]) => {
+    const to = fields.find((f) => f.name === name)?.ref?.to;
+    if (to === undefined) return [name, property] as const;
+    const said = `The id of a record of ${to} (it must exist).`;
+    const description = property.description === undefined ? said : `${String(property.description)} ${said}`;
+    return [name, { ...property, description }] as const;
+  });
+  return { ...schema, properties: Object.fromEntries(described) };
+}
+
+/**
+ * A request body's schema as client generators should read it: a field the server gives a default stays optional
+ * for them (openapi-typescript, with its default options, makes a field with `default` required), so the default is
+ * said in the field's description and in the extension `x-default` instead; a reference says whose id it holds.
+ */
+export function requestSchema(schema: unknown, fields: readonly Field[]): JsonSchema {
+  const body = describeRefs(openApiSchema(schema), fields);
+  const properties = body.properties as Record<string, JsonSchema> | undefined;
+  if (properties === undefined) return body;
+  for (const [name, { default: value, ...rest }] of Object.entries(properties)) {
+    if (value === undefined) continue;
+    const said = `Default: ${JSON.stringify(value)} (when left out).`;
+    properties[name] = {
+      ...rest,
+      description: rest.description === undefined ? said : `${String(rest.description)} ${said}`,
+      'x-default': value,
+    };
+  }
+  return body;
+}

@@ -1,0 +1,143 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Api } from '../../src/model.js';
+import { openApiDocument } from '../../src/openapi/document.js';
+import { readDefinition } from '../../src/pipeline/read-definition.js';
+import { ROOT } from '../helpers/project.js';
+import { field, resource } from '../helpers/model.js';
+
+// ajv-formats' CommonJS default export, as NodeNext types it
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+type Node = Record<string, unknown>;
+type Document = { paths: Record<string, Record<string, Node>>; components: { schemas: Record<string, Node> } };
+
+const DEFINITIONS = [
+  'examples/blog.yaml',
+  'examples/tasks.yaml',
+  'test/e2e/fixtures/values.yaml',
+  'test/e2e/fixtures/shop.yaml',
+  'test/e2e/fixtures/hostile.yaml',
+];
+
+/** Every object in `value`, with the JSON path to it. */
+function* walk(value: unknown, path = ''): Generator<[string, Node]> {
+  if (value === null || typeof value !== 'object') return;
+  if (!Array.isArray(value)) yield [path, value as Node];
+  for (const [key, child] of Object.entries(value)) yield* walk(child, `${path}/${key}`);
+}
+
+const api = (name: string, resources: Api['resources']): Api => ({
+  name,
+  version: '1.0.0',
+  prefix: '',
+  auth: { default: [{ kind: 'authenticated' }], adminRole: 'admin', roles: ['admin'] },
+  limits: { pageSize: { default: 20, max: 100 }, bodySize: 1024, rateLimit: { max: 0, windowMs: 60_000 } },
+  resources,
+});
+
+describe.each(DEFINITIONS)('the OpenAPI document of %s', (file) => {
+  const load = async () => openApiDocument(await readDefinition(join(ROOT, file))) as unknown as Document;
+
+  it('has a request example for every body, valid against its schema', async () => {
+    const document = await load();
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: 'doc' });
+    let bodies = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const content = (operation.requestBody as { content?: Record<string, { schema: Node; example?: unknown }> })
+          ?.content;
+        for (const [media, { schema, example }] of Object.entries(content ?? {})) {
+          bodies += 1;
+          expect(example, `${method} ${path} ${media}`).toBeDefined();
+          const validate = ajv.compile({ $ref: `doc#${String(schema.$ref).slice(1)}` });
+          expect(validate(example) ? [] : validate.errors, `${method} ${path} ${media}`).toEqual([]);
+        }
+      }
+    }
+    expect(bodies).toBeGreaterThan(0);
+  });
+
+  it('names every object and enum schema once: operations refer to components, never inline ones', async () => {
+    const document = await load();
+    for (const [path, node] of walk(document.paths)) {
+      const inlineObject = node.type === 'object' && node.properties !== undefined;
+      expect(inlineObject || node.enum !== undefined, `an inline schema at ${path}`).toBe(false);
+    }
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      for (const [path, node] of walk(schema.properties ?? {})) {
+        expect(node.enum, `an inline enum at ${name}${path}`).toBeUndefined();
+      }
+    }
+    for (const [path, node] of walk(document)) {
+      if (typeof node.$ref !== 'string' || !node.$ref.startsWith('#/components/schemas/')) continue;
+      expect(document.components.schemas, path).toHaveProperty([node.$ref.split('/')[3] as string]);
+    }
+  });
+
+  it('has unique, readable operationIds', async () => {
+    const ids = Object.values((await load()).paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]*$/);
+  });
+});
+
+describe('names of schemas', () => {
+  it('given a resource named problems and an enum named input, gives the later claim a number', () => {
+    const document = openApiDocument(
+      api('clash', [
+        resource('problems', [field('kind', 'enum', { values: ['a'] })]),
+        resource('posts', [field('input', 'enum', { values: ['x', 'y'] })]),
+      ]),
+    ) as unknown as Document;
+    expect(Object.keys(document.components.schemas)).toEqual([
+      'Problem',
+      'ProblemError',
+      'Health',
+      'Problem2',
+      'Problem2Input',
+      'Problem2Patch',
+      'Problem2Page',
+      'Problem2Kind',
+      'Post',
+      'PostInput',
+      'PostPatch',
+      'PostPage',
+      'PostInput2',
+    ]);
+    expect(document.components.schemas.Post?.properties).toMatchObject({
+      // optional, no default: a record may hold null
+      input: { anyOf: [{ $ref: '#/components/schemas/PostInput2' }, { type: 'null' }] },
+    });
+  });
+
+  it('refers to an enum from its field, nullable or not, and from its filters', () => {
+    const document = openApiDocument(
+      api('enums', [
+        resource('posts', [
+          field('status', 'enum', { values: ['draft', 'done'], required: true }),
+          field('mood', 'enum', { values: ['calm'], nullable: true }),
+        ]),
+      ]),
+    ) as unknown as Document;
+    const status = { $ref: '#/components/schemas/PostStatus' };
+    expect(document.components.schemas.PostStatus).toEqual({ type: 'string', enum: ['draft', 'done'] });
+    expect(document.components.schemas.Post?.properties).toMatchObject({
+      status,
+      mood: { anyOf: [{ $ref: '#/components/schemas/PostMood' }, { type: 'null' }] },
+    });
+    const parameters = document.paths['/posts']?.get?.parameters as Node[];
+    expect(parameters.find((p) => p.name === 'status')?.schema).toEqual(status);
+    expect(parameters.find((p) => p.name === 'status[in]')).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: status, minItems: 1, maxItems: 100 },
+    });
+  });
+});

@@ -79,9 +79,14 @@ export function components(api: Api): { parameters: JsonSchema; headers: JsonSch
       },
     },
     headers: {
-      ETag: { description: 'The version of the record, for If-Match and If-None-Match', schema: { type: 'string' } },
-      Location: { description: 'The URL of the created record', schema: { type: 'string' } },
+      ETag: {
+        description: 'The version of the record, for If-Match and If-None-Match',
+        required: true,
+        schema: { type: 'string' },
+      },
+      Location: { description: 'The URL of the created record', required: true, schema: { type: 'string' } },
       RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+      // sent while the limit is on (RATE_LIMIT_MAX may turn it off)
       RateLimitLimit: { description: 'Requests a client may send in each window', schema: { type: 'integer' } },
       RateLimitRemaining: { description: 'Requests left in this window', schema: { type: 'integer' } },
       RateLimitReset: { description: 'Seconds until the window ends', schema: { type: 'integer' } },

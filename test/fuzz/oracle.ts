@@ -6,7 +6,14 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 interface Response {
   content?: Record<string, { schema: Schema }>;
-  headers?: Record<string, { schema: Schema; required?: boolean }>;
+  headers?: Record<string, Header>;
+}
+
+/** A response header as documented, or a reference to one in components.headers. */
+interface Header {
+  $ref?: string;
+  schema?: Schema;
+  required?: boolean;
 }
 
 export interface Operation {
@@ -24,7 +31,7 @@ export interface Operation {
 
 interface Document {
   paths: Record<string, Record<string, Record<string, unknown>>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; headers?: Record<string, Header> };
 }
 
 /** The operations of an OpenAPI document, and a validator of answers against it. */
@@ -73,13 +80,30 @@ export class Oracle {
     const name = schema.$ref.replace('#/components/schemas/', '');
     const target = this.document.components.schemas[name];
     if (target === undefined) throw new Error(`unresolved ${schema.$ref}`);
-    return this.resolveDeep(target);
+    // what is said beside a $ref (a description, x-default) stays
+    const { $ref: _ref, ...beside } = schema;
+    return { ...this.resolveDeep(target), ...beside };
+  }
+
+  /** The headers of `response` that are always sent (`required: true`), by name. */
+  requiredHeaders(response: Response): string[] {
+    return Object.entries(response.headers ?? {}).flatMap(([name, header]) => {
+      const resolved =
+        header.$ref === undefined ? header : this.document.components.headers?.[header.$ref.split('/')[3] ?? ''];
+      if (resolved === undefined) throw new Error(`unresolved ${header.$ref}`);
+      return resolved.required === true ? [name] : [];
+    });
   }
 
   private resolveDeep(schema: Schema): Schema {
     const resolved = this.resolve(schema);
     if (resolved.properties === undefined) return resolved;
-    const properties = Object.fromEntries(Object.entries(resolved.properties).map(([k, v]) => [k, this.resolve(v)]));
+    // a nullable enum is `anyOf: [its $ref, null]`
+    const one = (schema: Schema): Schema => {
+      const target = this.resolve(schema);
+      return target.anyOf === undefined ? target : { ...target, anyOf: target.anyOf.map((s) => this.resolve(s)) };
+    };
+    const properties = Object.fromEntries(Object.entries(resolved.properties).map(([k, v]) => [k, one(v)]));
     return { ...resolved, properties };
   }
 

@@ -49,7 +49,7 @@ export const PROPERTIES: Record<string, Property> = {
     }
     const documented = operation.responses[String(response.status)];
     if (documented === undefined) return `${response.status} is not documented`;
-    for (const name of Object.keys(documented.headers ?? {})) {
+    for (const name of oracle.requiredHeaders(documented)) {
       if (response.headers[name.toLowerCase()] === undefined) return `no ${name} header`;
     }
     if (documented.content === undefined) return response.text === '' ? undefined : 'a body where none is documented';

@@ -14,6 +14,7 @@ export interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
   items?: Schema;
+  anyOf?: Schema[];
 }
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -110,6 +111,7 @@ function objectOf(schema: Schema, optional: boolean): Arbitrary<Record<string, J
  */
 export function valid(schema: Schema, optional = false): Arbitrary<Json> {
   if (schema.enum !== undefined) return fc.constantFrom(...(schema.enum as Json[]));
+  if (schema.anyOf !== undefined) return fc.oneof(...schema.anyOf.map((one) => valid(one)));
   const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.length === 0) return anyJson;
   const arbitraries = types.map((type): Arbitrary<Json> => {

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run build --silent
+# the repo and the runtime it copies into projects (runtime/, with TypeScript 7 as generated projects use)
+npm run typecheck --silent
 # the docs page is tested in a real browser: Debian's Chromium, installed when missing (as services.sh does for
 # PostgreSQL and Redis)
 if [ ! -x /usr/bin/chromium ] && [ -z "${CHROMIUM_PATH:-}" ]; then

@@ -14,13 +14,17 @@ import { projectView } from '../generate/project-view.js';
 export type Owner = 'generator' | 'user' | 'migration';
 
 export type PlannedFile = { path: string; owner: Owner } & (
-  { template: string; context: object } | { content: string }
+  { template: string; context: object } | { content: string } | { runtime: string }
 );
 
 /** The SQL dialects whose statements every generated project carries. */
 export const DIALECTS: readonly SqlDialect[] = [sqlite, postgres];
 
-const INFRASTRUCTURE = [
+/**
+ * The runtime: the same in every project, copied as it is from runtime/ (real TypeScript, type-checked and tested in
+ * this repo). What varies with the definition, it reads from src/settings.ts.
+ */
+export const RUNTIME = [
   'src/config.ts',
   'src/types.ts',
   'src/app.ts',
@@ -30,12 +34,12 @@ const INFRASTRUCTURE = [
   'src/db/postgres.ts',
   'src/db/codec.ts',
   'src/db/migrate.ts',
+  'src/db/list-sql.ts',
   'src/http/problem.ts',
   'src/http/errors.ts',
   'src/http/validation.ts',
   'src/http/validator.ts',
   'src/http/listing.ts',
-  'src/db/list-sql.ts',
   'src/http/etag.ts',
   'src/http/methods.ts',
   'src/http/preconditions.ts',
@@ -47,10 +51,10 @@ const INFRASTRUCTURE = [
   'src/auth/owner.ts',
   'src/http/content-types.ts',
   'src/token.ts',
-  'src/resources/index.ts',
-  'README.md',
-  'test/api.test.ts',
 ];
+
+/** Project files written from templates: what the definition says, filled in. */
+const TEMPLATED = ['src/settings.ts', 'src/resources/index.ts', 'README.md', 'test/api.test.ts'];
 
 const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'sql.ts', 'store.ts', 'access.ts', 'routes.ts'];
 
@@ -89,9 +93,10 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
     { path: '.gitignore', owner: 'user', template: 'project/gitignore.hbs', context: project },
     { path: 'Dockerfile', owner: 'user', template: 'project/Dockerfile.hbs', context: project },
     { path: '.dockerignore', owner: 'user', template: 'project/dockerignore.hbs', context: project },
-    { path: 'src/main.ts', owner: 'user', template: 'project/src/main.ts.hbs', context: project },
-    { path: 'src/hooks.ts', owner: 'user', template: 'project/src/hooks.ts.hbs', context: project },
-    ...INFRASTRUCTURE.map((path) => generated(path)),
+    { path: 'src/main.ts', owner: 'user', runtime: 'src/main.ts' },
+    { path: 'src/hooks.ts', owner: 'user', runtime: 'src/hooks.ts' },
+    ...RUNTIME.map((path): PlannedFile => ({ path, owner: 'generator', runtime: path })),
+    ...TEMPLATED.map((path) => generated(path)),
     generated('src/db/migrations/index.ts'),
     ...(migration === undefined
       ? []

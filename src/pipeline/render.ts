@@ -4,6 +4,7 @@ import Handlebars from 'handlebars';
 import type { Owner, PlannedFile } from './plan.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
+const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
 
 /** Helpers do what templates may not: every value from a definition is escaped for where it lands. */
 const handlebars = Handlebars.create();
@@ -42,6 +43,18 @@ function template(name: string): HandlebarsTemplateDelegate {
   return found;
 }
 
+const runtimeFiles = new Map<string, string>();
+
+/** A file of the runtime, as it is (read once a process). */
+function runtimeFile(path: string): string {
+  let text = runtimeFiles.get(path);
+  if (text === undefined) {
+    text = readFileSync(RUNTIME + path, 'utf8');
+    runtimeFiles.set(path, text);
+  }
+  return text;
+}
+
 export interface RenderedFile {
   path: string;
   owner: Owner;
@@ -50,7 +63,12 @@ export interface RenderedFile {
 
 /** Renders a planned file and puts the ownership header on it. */
 export function render(file: PlannedFile, source: string): RenderedFile {
-  const body = 'content' in file ? file.content : template(file.template)(file.context);
+  const body =
+    'content' in file
+      ? file.content
+      : 'runtime' in file
+        ? runtimeFile(file.runtime)
+        : template(file.template)(file.context);
   return { path: file.path, owner: file.owner, content: header(file.path, file.owner, source) + body };
 }
 

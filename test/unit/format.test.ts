@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import prettier from 'prettier';
 import { PRETTIER_OPTIONS } from '../../src/generate/project-files.js';
 import { format, formatAll } from '../../src/pipeline/format.js';
@@ -61,5 +63,14 @@ describe('JSON, printed in prettier’s shape without prettier', () => {
       const document = openApiDocument(api);
       expect(direct(document), example).toBe(await viaPrettier(document));
     }
+  });
+});
+
+describe('the runtime copied into projects', () => {
+  it('is formatted in the repo as projects format it (runtime/.prettierrc.json is PRETTIER_OPTIONS)', () => {
+    const options = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../runtime/.prettierrc.json'), 'utf8'),
+    ) as object;
+    expect(options).toEqual(PRETTIER_OPTIONS);
   });
 });

@@ -1,0 +1,118 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createAuthorizer, type Scope } from './auth/authorize.js';
+import { createTokenVerifier } from './auth/verify.js';
+import {
+  checkAuthConfig,
+  readTimeouts,
+  readTrustProxy,
+  type AuthConfig,
+  type Timeouts,
+  type TrustProxy,
+} from './config.js';
+import type { Database } from './db/database.js';
+import { installContentTypes } from './http/content-types.js';
+import { installDocs } from './http/docs.js';
+import { installIdempotency } from './http/idempotency.js';
+import { routeEveryMethod } from './http/methods.js';
+import { cursorKey } from './http/listing.js';
+import { installRateLimit } from './http/rate-limit.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  installErrorHandlers,
+  refuseWhileClosing,
+} from './http/errors.js';
+import { installValidators } from './http/validator.js';
+import { registerHooks } from './hooks.js';
+import { makeStores, registerResources } from './resources/index.js';
+import { ADMIN_ROLE, BODY_LIMIT, PREFIX, RATE_LIMIT_MAX } from './settings.js';
+
+// the definition's prefix and administrator role, where the generated tests (and yours) have always found them
+export { ADMIN_ROLE, PREFIX };
+
+export interface AppOptions {
+  db: Database;
+  auth: AuthConfig;
+  /** the key that signs page cursors (CURSOR_SECRET); JWT_SECRET's when left out, else one for this process */
+  cursorSecret?: string;
+  /** requests per client and window (see http/rate-limit.ts); the definition's limit when left out */
+  rateLimitMax?: number;
+  /** Redis that shares rate-limit counters between instances (REDIS_URL); each instance counts its own without */
+  redisUrl?: string;
+  logger?: FastifyServerOptions['logger'];
+  /** how long a client may take to send a request, and leave a connection idle; from the environment when left out */
+  timeouts?: Timeouts;
+  /** the proxies whose X-Forwarded-* headers are believed (Fastify's `trustProxy`); TRUST_PROXY when left out */
+  trustProxy?: TrustProxy;
+}
+
+/** Builds the HTTP application on an open, migrated database. Listening is the caller's job (see main.ts). */
+export async function buildApp({
+  db,
+  auth,
+  cursorSecret,
+  rateLimitMax = RATE_LIMIT_MAX,
+  redisUrl,
+  logger = false,
+  timeouts = readTimeouts(process.env),
+  trustProxy = readTrustProxy(process.env.TRUST_PROXY),
+}: AppOptions): Promise<FastifyInstance> {
+  checkAuthConfig(auth);
+  const app = Fastify({
+    logger,
+    trustProxy,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
+    clientErrorHandler,
+    // requests that arrive while closing get a problem document (see refuseWhileClosing), not Fastify's own 503
+    return503OnClosing: false,
+    // a request sent too slowly is answered 408 and its connection closed (checked every second); Node applies the
+    // request timeout only when the headers' own timeout is not longer
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.connectionMs,
+    http: {
+      connectionsCheckingInterval: 1000,
+      ...(timeouts.requestMs > 0 && { headersTimeout: Math.min(60_000, timeouts.requestMs) }),
+    },
+  });
+  app.decorateRequest<Scope | null>('scope', null);
+  routeEveryMethod(app);
+  installValidators(app);
+  installContentTypes(app);
+  installErrorHandlers(app);
+  refuseWhileClosing(app);
+  await registerHooks(app);
+
+  const stores = makeStores(db, cursorKey(cursorSecret ?? auth.secret));
+  if (cursorSecret === undefined && auth.secret === undefined) {
+    app.log.warn(
+      'CURSOR_SECRET is not set: page cursors are signed with a key of this process, which other instances refuse',
+    );
+  }
+  const authorizer = createAuthorizer(createTokenVerifier(auth), ADMIN_ROLE);
+  await installRateLimit(app, authorizer, rateLimitMax, redisUrl);
+  installIdempotency(app, db, authorizer);
+  await app.register(
+    async (api) => {
+      api.get(
+        '/healthz',
+        { schema: { response: { 200: healthSchema } }, config: { rateLimit: false } },
+        async () => {
+          await db.ping();
+          return { status: 'ok' };
+        },
+      );
+      await installDocs(api, PREFIX);
+      registerResources(api, { stores, authorizer, prefix: PREFIX });
+    },
+    { prefix: PREFIX },
+  );
+  return app;
+}
+
+const healthSchema = {
+  type: 'object',
+  properties: { status: { type: 'string' } },
+  required: ['status'],
+};

@@ -1,0 +1,190 @@
+import { DEFAULT_DATABASE_URL, RATE_LIMIT_MAX, RULES_NEED_TOKENS } from './settings.js';
+
+/** The server's settings, read once at start-up from the environment (see README.md § Configuration). */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** PostgreSQL connections per instance (DATABASE_POOL_SIZE); SQLite uses one */
+  databasePoolSize: number;
+  /** PostgreSQL: the longest a statement of a request may run, in ms (DATABASE_STATEMENT_TIMEOUT; 0: no limit) */
+  databaseStatementTimeoutMs: number;
+  logLevel: string;
+  auth: AuthConfig;
+  /** the key that signs page cursors: every instance behind one load balancer needs the same one */
+  cursorSecret?: string;
+  /** requests per client and window; RATE_LIMIT_MAX overrides the definition's, 0 turns the limit off */
+  rateLimitMax: number;
+  /** REDIS_URL: rate limits counted in Redis, shared by every instance (else each instance counts its own) */
+  redisUrl?: string;
+  timeouts: Timeouts;
+  /** TRUST_PROXY (see readTrustProxy); buildApp reads it from the environment when not given */
+  trustProxy: TrustProxy;
+}
+
+/**
+ * How long a client may take (0: no limit). `requestMs` (REQUEST_TIMEOUT, default 30 s): to send a whole request,
+ * headers and body, so that a slow or trickled body cannot hold a connection open; `connectionMs`
+ * (CONNECTION_TIMEOUT, default 60 s): a connection on which nothing at all happens is closed.
+ */
+export interface Timeouts {
+  requestMs: number;
+  connectionMs: number;
+}
+
+export function readTimeouts(env: NodeJS.ProcessEnv): Timeouts {
+  return {
+    requestMs: milliseconds('REQUEST_TIMEOUT', env.REQUEST_TIMEOUT, 30_000),
+    connectionMs: milliseconds('CONNECTION_TIMEOUT', env.CONNECTION_TIMEOUT, 60_000),
+  };
+}
+
+/** Fastify's `trustProxy`: none or any, the addresses believed, or which hop is (a number of hops). */
+export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
+
+/**
+ * TRUST_PROXY: which proxies in front of this server may say, in X-Forwarded-For / -Proto / -Host, who the client is
+ * and what it asked for (Fastify's `trustProxy`): unset or `false` for none, `true` for any, a number for that many
+ * hops, or comma-separated addresses and CIDR ranges (`127.0.0.1,10.0.0.0/8`, or `loopback`).
+ */
+export function readTrustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^[0-9]{1,3}$/.test(value)) {
+    const hops = Number(value);
+    return (_address: string, hop: number) => hop < hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (
+    entries.every((entry) =>
+      /^(?:[0-9A-Fa-f:.]+(?:\/[0-9]{1,3})?|loopback|linklocal|uniquelocal)$/.test(entry),
+    )
+  )
+    return entries.join(',');
+  throw new ConfigError(
+    `TRUST_PROXY must be true, false, a number of hops or comma-separated addresses, not "${value}"`,
+  );
+}
+
+function milliseconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n))
+    throw new ConfigError(`${name} must be a whole number of milliseconds (0: no limit), not "${value}"`);
+  return n;
+}
+
+/** How bearer tokens are verified: HS256 with `secret`, or RS256/ES256 with the key set at `jwksUrl`. */
+export interface AuthConfig {
+  secret?: string;
+  jwksUrl?: string;
+  issuer?: string;
+  audience?: string;
+}
+
+/** HS256 keys shorter than this are refused: they can be guessed (RFC 7518 §3.2). */
+const MIN_SECRET_BYTES = 32;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function port(value: string | undefined): number {
+  if (value === undefined || value === '') return 3000;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${value}"`);
+  }
+  return n;
+}
+
+function rateLimitMax(value: string | undefined): number {
+  if (value === undefined || value === '') return RATE_LIMIT_MAX;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new ConfigError(`RATE_LIMIT_MAX must be a whole number (0: no limit), not "${value}"`);
+  return n;
+}
+
+function poolSize(value: string | undefined): number {
+  if (value === undefined || value === '') return 10;
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, not "${value}"`);
+  return n;
+}
+
+/** DATABASE_STATEMENT_TIMEOUT: milliseconds, 10000 unless set, 0 for no limit. */
+export const statementTimeoutMs = (value: string | undefined): number =>
+  milliseconds('DATABASE_STATEMENT_TIMEOUT', value, 10_000);
+
+function redisUrl(value: string): string {
+  if (!/^rediss?:\/\/./.test(value))
+    throw new ConfigError(
+      `REDIS_URL must start with "redis://" or "rediss://", not "${value.split(':')[0]}:"`,
+    );
+  return value;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(value: string | undefined): string {
+  if (value === undefined || value === '') return 'info';
+  if (!LOG_LEVELS.includes(value))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${value}"`);
+  return value;
+}
+
+const optional = (value: string | undefined): string | undefined =>
+  value === undefined || value === '' ? undefined : value;
+
+export function readAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
+  const auth: AuthConfig = {};
+  const secret = optional(env.JWT_SECRET);
+  const jwksUrl = optional(env.JWT_JWKS_URL);
+  if (secret !== undefined) auth.secret = secret;
+  if (jwksUrl !== undefined) auth.jwksUrl = jwksUrl;
+  const issuer = optional(env.JWT_ISSUER);
+  const audience = optional(env.JWT_AUDIENCE);
+  if (issuer !== undefined) auth.issuer = issuer;
+  if (audience !== undefined) auth.audience = audience;
+  checkAuthConfig(auth);
+  return auth;
+}
+
+/** Refuses to start a server that could not verify the tokens its rules need, or whose secret is weak. */
+export function checkAuthConfig(auth: AuthConfig): void {
+  if (auth.jwksUrl !== undefined) {
+    if (!/^https?:\/\//.test(auth.jwksUrl) || !URL.canParse(auth.jwksUrl)) {
+      throw new ConfigError(`JWT_JWKS_URL must be an http(s) URL, not "${auth.jwksUrl}"`);
+    }
+    return;
+  }
+  if (auth.secret === undefined) {
+    if (RULES_NEED_TOKENS)
+      throw new ConfigError(
+        'set JWT_SECRET (32 bytes or more) or JWT_JWKS_URL: the access rules need tokens',
+      );
+    return;
+  }
+  if (Buffer.byteLength(auth.secret) < MIN_SECRET_BYTES) {
+    throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes long`);
+  }
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: port(env.PORT),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
+    databaseStatementTimeoutMs: statementTimeoutMs(env.DATABASE_STATEMENT_TIMEOUT),
+    logLevel: logLevel(env.LOG_LEVEL),
+    auth: readAuthConfig(env),
+    rateLimitMax: rateLimitMax(env.RATE_LIMIT_MAX),
+    ...(optional(env.CURSOR_SECRET) !== undefined && { cursorSecret: optional(env.CURSOR_SECRET) }),
+    ...(optional(env.REDIS_URL) !== undefined && { redisUrl: redisUrl(env.REDIS_URL ?? '') }),
+    timeouts: readTimeouts(env),
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
+  };
+}

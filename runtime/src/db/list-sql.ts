@@ -1,0 +1,123 @@
+import type { Dialect, SqlValue } from './database.js';
+
+/**
+ * The SQL of listings (see http/listing.ts). A listing's text depends only on its shape: which filters with how
+ * many values, the sort, which cursor values are NULL, and whether it is restricted to an owner. Values are always
+ * parameters, in this order: owner, filter values, cursor values (see keysetParams), limit.
+ */
+export type Operator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
+
+/** How a column's values are stored: datetimes as UTC instants, booleans as 0/1 (SQLite) or boolean (PostgreSQL). */
+export type ValueKind = 'text' | 'datetime' | 'integer' | 'number' | 'boolean';
+
+export interface ListColumn {
+  column: string;
+  kind: ValueKind;
+}
+
+export interface ListShape {
+  /** the owner column when the listing is restricted to one owner's records */
+  owner?: ListColumn;
+  /** in the canonical order of shapeKey: by column, then operator */
+  filters: { column: ListColumn; op: Operator }[];
+  sort: { column: ListColumn; descending: boolean }[];
+  /** for each sort key, whether the cursor's value is NULL; undefined on a first page */
+  afterNulls?: boolean[];
+}
+
+/** A short key that tells shapes apart: statements are cached by it, so their text is written once per shape. */
+export function shapeKey(shape: ListShape): string {
+  const filters = shape.filters.map((f) => `${f.column.column}.${f.op}`).join(',');
+  const sort = shape.sort.map((s) => `${s.descending ? '-' : ''}${s.column.column}`).join(',');
+  const after = shape.afterNulls?.map((isNull) => (isNull ? '0' : '1')).join('') ?? '';
+  return `${shape.owner?.column ?? ''}|${filters}|${sort}|${after}`;
+}
+
+/**
+ * `contains` is a substring match that ignores the case of ASCII letters only, on both databases: SQLite's lower()
+ * folds ASCII only, and PostgreSQL's does the same under the "C" collation (of text columns, and asked for the value).
+ */
+const CONTAINS: Record<Dialect, (column: string, value: string) => string> = {
+  sqlite: (column, value) => `instr(lower(${column}), lower(${value})) > 0`,
+  postgres: (column, value) => `strpos(lower(${column}), lower(${value} COLLATE "C")) > 0`,
+};
+
+/** `column IN` the values of a JSON array parameter. */
+const IN_LIST: Record<Dialect, (column: string, values: string, kind: ValueKind) => string> = {
+  sqlite: (column, values) => `${column} IN (SELECT value FROM json_each(${values}))`,
+  postgres: (column, values, kind) =>
+    `${column} IN (SELECT value::${PG_TYPES[kind]} FROM jsonb_array_elements_text(${values}::jsonb) AS value)`,
+};
+
+/** PostgreSQL parameters carry their type: a query value is compared as its column's kind (its index is used). */
+const PG_TYPES: Record<ValueKind, string> = {
+  text: 'text',
+  datetime: 'timestamptz',
+  integer: 'bigint',
+  number: 'double precision',
+  boolean: 'boolean',
+};
+
+const COMPARISONS: Record<'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte', string> = {
+  eq: '=',
+  ne: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+};
+
+/** The SELECT of one shape, in one dialect. */
+export function listSql(table: string, selectList: string, shape: ListShape, dialect: Dialect): string {
+  let n = 0;
+  const param = (kind: ValueKind): string => (dialect === 'sqlite' ? '?' : `$${++n}::${PG_TYPES[kind]}`);
+  const where: string[] = [];
+  if (shape.owner !== undefined) where.push(`${q(shape.owner.column)} = ${param(shape.owner.kind)}`);
+  for (const { column, op } of shape.filters) {
+    const c = q(column.column);
+    // `in` takes its values as one parameter, a JSON array: one statement serves every count of values
+    if (op === 'in') where.push(IN_LIST[dialect](c, param('text'), column.kind));
+    else if (op === 'contains') where.push(CONTAINS[dialect](c, param('text')));
+    // `ne` keeps NULLs: a field that holds nothing is not equal to the value
+    else if (op === 'ne') where.push(`(${c} <> ${param(column.kind)} OR ${c} IS NULL)`);
+    else where.push(`${c} ${COMPARISONS[op]} ${param(column.kind)}`);
+  }
+  if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param));
+  const order = shape.sort
+    .map((s) => `${q(s.column.column)} ${s.descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`)
+    .join(', ');
+  const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
+  return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${order} LIMIT ${param('integer')}`;
+}
+
+/** Rows after the cursor's: (k1 after v1) OR (k1 = v1 AND k2 after v2) OR …, NULL-aware. */
+function keyset(shape: ListShape, nulls: readonly boolean[], param: (kind: ValueKind) => string): string {
+  const alternatives = shape.sort.map((key, i) => {
+    const equal = shape.sort
+      .slice(0, i)
+      .map(({ column }, j) =>
+        nulls[j] === true ? `${q(column.column)} IS NULL` : `${q(column.column)} = ${param(column.kind)}`,
+      );
+    const c = q(key.column.column);
+    let after: string;
+    if (key.descending)
+      after = nulls[i] === true ? 'FALSE' : `(${c} < ${param(key.column.kind)} OR ${c} IS NULL)`;
+    else after = nulls[i] === true ? `${c} IS NOT NULL` : `${c} > ${param(key.column.kind)}`;
+    return [...equal, after].join(' AND ');
+  });
+  return `(${alternatives.map((a) => `(${a})`).join(' OR ')})`;
+}
+
+/** The parameters of the keyset condition, in its order: for each sort key, the non-NULL values up to it. */
+export function keysetParams(values: readonly SqlValue[]): SqlValue[] {
+  const params: SqlValue[] = [];
+  for (let i = 0; i < values.length; i++) {
+    for (let j = 0; j <= i; j++) {
+      const value = values[j] ?? null;
+      if (value !== null) params.push(value);
+    }
+  }
+  return params;
+}
+
+const q = (identifier: string): string => `"${identifier}"`;

@@ -1,0 +1,31 @@
+import { statementTimeoutMs } from '../config.js';
+import type { Database } from './database.js';
+import { openPostgres } from './postgres.js';
+import { openSqlite } from './sqlite.js';
+
+export class DatabaseUrlError extends Error {
+  override name = 'DatabaseUrlError';
+}
+
+/**
+ * Opens the database a `DATABASE_URL` names: `sqlite:./data/app.db`, `sqlite::memory:` or
+ * `postgres://user:password@host:5432/database` (a pool of `poolSize` connections, whose statements run at most
+ * `timeoutMs`: DATABASE_STATEMENT_TIMEOUT unless given).
+ */
+export function openDatabase(
+  url: string,
+  poolSize = 10,
+  timeoutMs = statementTimeoutMs(process.env.DATABASE_STATEMENT_TIMEOUT),
+): Database {
+  if (url.startsWith('sqlite://')) {
+    throw new DatabaseUrlError(
+      `DATABASE_URL takes a path after "sqlite:" (sqlite:./data/app.db or sqlite:/var/data/app.db), not "sqlite://"`,
+    );
+  }
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://'))
+    return openPostgres(url, poolSize, timeoutMs);
+  throw new DatabaseUrlError(
+    `DATABASE_URL must start with "sqlite:" or "postgres://", not "${url.split(':')[0]}:"`,
+  );
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import {
+  ConstraintError,
+  DatabaseUnavailableError,
+  type Database,
+  type Row,
+  type Sql,
+  type SqlValue,
+  type Statement,
+} from './database.js';
+
+/**
+ * A pool of `poolSize` PostgreSQL connections. Statements are prepared once per connection (named statements);
+ * rows come back in the shape SQLite gives (see database.ts): booleans as 0/1, BIGINT as numbers (every integer
+ * the API accepts is a safe integer), JSONB as its text, TIMESTAMPTZ as ISO 8601 text in UTC.
+ *
+ * No statement of a request runs longer than `statementTimeoutMs` (DATABASE_STATEMENT_TIMEOUT, default 10 s; 0: no
+ * limit): PostgreSQL cancels it and the request answers 503, so that no request holds a pooled connection for long.
+ * Migrations run through a pool of their own without that limit (a table rebuilt can take longer); its connections
+ * close when idle.
+ */
+export function openPostgres(
+  url: string,
+  poolSize: number,
+  statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
+): Database {
+  // a connection that cannot be made (or a free one found) within 10 s is an error, not a wait without end
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 10_000,
+    types: { getTypeParser },
+    ...(statementTimeoutMs > 0 && { statement_timeout: statementTimeoutMs }),
+  });
+  const migrations = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 1_000,
+    types: { getTypeParser },
+  });
+  // an idle connection that fails (the server restarted) is dropped from the pool; requests get fresh ones
+  pool.on('error', () => undefined);
+  migrations.on('error', () => undefined);
+  return {
+    dialect: 'postgres',
+    prepare: (sql: Sql) => prepare(pool, sql.postgres),
+    prepareText: (text: string, options?: { transient?: boolean }) =>
+      prepare(pool, text, options?.transient === true),
+    kysely: new Kysely<unknown>({ dialect: new PostgresDialect({ pool: migrations }) }),
+    ping: async () => {
+      try {
+        await pool.query('SELECT 1');
+      } catch (error) {
+        throw translate(error);
+      }
+    },
+    close: async () => {
+      await Promise.all([pool.end(), migrations.end()]);
+    },
+  };
+}
+
+/** DATABASE_STATEMENT_TIMEOUT's default, in milliseconds. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
+
+const { builtins } = pg.types;
+const parseTimestamp = pg.types.getTypeParser(builtins.TIMESTAMPTZ);
+const PARSERS: Partial<Record<number, (text: string) => SqlValue>> = {
+  [builtins.BOOL]: (text) => (text === 't' ? 1 : 0),
+  [builtins.INT8]: Number,
+  [builtins.JSON]: (text) => text,
+  [builtins.JSONB]: (text) => text,
+  [builtins.TIMESTAMPTZ]: (text) => (parseTimestamp(text) as Date).toISOString(),
+};
+
+function getTypeParser(oid: number, format?: 'text' | 'binary'): (text: string) => unknown {
+  return PARSERS[oid] ?? pg.types.getTypeParser(oid, format ?? 'text');
+}
+
+/** A statement named once per connection (prepared there once), or, `transient`, unnamed: planned at each run. */
+function prepare(pool: pg.Pool, text: string, transient = false): Statement {
+  const name = transient
+    ? undefined
+    : `restsmith_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
+  const query = async (params: readonly SqlValue[]): Promise<pg.QueryResult<Row>> => {
+    try {
+      return await pool.query<Row>(
+        name === undefined ? { text, values: [...params] } : { name, text, values: [...params] },
+      );
+    } catch (error) {
+      throw translate(error);
+    }
+  };
+  return {
+    get: async (params) => (await query(params)).rows[0],
+    all: async (params) => (await query(params)).rows,
+    run: async (params) => (await query(params)).rowCount ?? 0,
+  };
+}
+
+/** SQLSTATE codes of constraint violations: https://www.postgresql.org/docs/current/errcodes-appendix.html */
+const CONSTRAINT_KINDS: Record<string, ConstraintError['kind']> = {
+  '23505': 'unique',
+  '23503': 'foreignKey',
+  '23001': 'foreignKey', // ON DELETE RESTRICT
+  '23502': 'notNull',
+  '23514': 'check',
+};
+
+/**
+ * Errors of a database that cannot answer now: connection exceptions (08), insufficient resources (53), shutdown
+ * (57P), and a statement cancelled by statement_timeout (57014).
+ */
+const UNAVAILABLE = /^(08|53|57P0[1-3]|57014)/;
+const NETWORK_ERRORS = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'];
+
+function translate(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const unavailable =
+    (error instanceof pg.DatabaseError && UNAVAILABLE.test(error.code ?? '')) ||
+    (code !== undefined && NETWORK_ERRORS.includes(code)) ||
+    /timeout exceeded when trying to connect|Connection terminated/.test(error.message);
+  if (unavailable) return new DatabaseUnavailableError(error.message);
+  if (!(error instanceof pg.DatabaseError) || error.code === undefined) return error;
+  const kind = CONSTRAINT_KINDS[error.code] ?? (error.code.startsWith('22') ? 'value' : undefined);
+  if (kind === undefined) return error;
+  return new ConstraintError(kind, columnsIn(error));
+}
+
+/** `Key (email, name)=(…) already exists.` → ['email', 'name'] */
+function columnsIn(error: pg.DatabaseError): string[] {
+  if (error.column !== undefined) return [error.column];
+  const list = /^Key \(([^)]*)\)/.exec(error.detail ?? '')?.[1] ?? '';
+  return list
+    .split(',')
+    .map((part) => part.trim().replaceAll('"', ''))
+    .filter((column) => column !== '');
+}

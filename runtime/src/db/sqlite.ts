@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import {
+  ConstraintError,
+  DatabaseUnavailableError,
+  type Database,
+  type Row,
+  type Sql,
+  type SqlValue,
+  type Statement,
+} from './database.js';
+
+/** Opens (and creates) an SQLite database file in WAL mode with foreign keys enforced. */
+export function openSqlite(file: string): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+
+  return {
+    dialect: 'sqlite',
+    prepare: (sql: Sql) => prepare(db, sql.sqlite),
+    prepareText: (text: string) => prepare(db, text),
+    kysely: new Kysely<unknown>({ dialect: new SqliteDialect({ database: db }) }),
+    ping: async () => {
+      db.prepare('SELECT 1').get();
+    },
+    close: async () => {
+      db.close();
+    },
+  };
+}
+
+function prepare(db: BetterSqlite3.Database, text: string): Statement {
+  const statement = db.prepare<SqlValue[], Row>(text);
+  const reads = statement.reader;
+  return {
+    get: async (params) => translateErrors(() => statement.get(...params)),
+    all: async (params) => translateErrors(() => statement.all(...params)),
+    run: async (params) =>
+      translateErrors(() => (reads ? statement.all(...params).length : statement.run(...params).changes)),
+  };
+}
+
+const CONSTRAINT_KINDS: Record<string, ConstraintError['kind']> = {
+  SQLITE_CONSTRAINT_UNIQUE: 'unique',
+  SQLITE_CONSTRAINT_PRIMARYKEY: 'unique',
+  SQLITE_CONSTRAINT_FOREIGNKEY: 'foreignKey',
+  SQLITE_CONSTRAINT_NOTNULL: 'notNull',
+  SQLITE_CONSTRAINT_CHECK: 'check',
+};
+
+function translateErrors<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof BetterSqlite3.SqliteError)) throw error;
+    // another connection held the database longer than busy_timeout
+    if (error.code === 'SQLITE_BUSY') throw new DatabaseUnavailableError(error.message);
+    // ON DELETE RESTRICT fails with SQLITE_CONSTRAINT_TRIGGER, but says what it is
+    const kind = error.message.startsWith('FOREIGN KEY') ? 'foreignKey' : CONSTRAINT_KINDS[error.code];
+    if (kind === undefined) throw error;
+    throw new ConstraintError(kind, columnsIn(error.message));
+  }
+}
+
+/** `UNIQUE constraint failed: users.email, users.name` → ['email', 'name'] */
+function columnsIn(message: string): string[] {
+  const list = message.split(':')[1] ?? '';
+  return list
+    .split(',')
+    .map((part) => part.trim().split('.').pop() ?? '')
+    .filter((column) => column !== '');
+}

@@ -1,0 +1,48 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import document from '../openapi.json' with { type: 'json' };
+
+/** A Host header (name or address, optional port) worth naming in the document; anything else is left out. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/;
+
+/** The scheme and host a request was sent to, when both are well-formed (the Host of a client is not trusted further). */
+export function originOf(protocol: string, host: string): string | undefined {
+  const match = HOST.exec(host);
+  const port = match?.[1] === undefined ? 80 : Number(match[1]);
+  if (match === null || port < 1 || port > 65535 || (protocol !== 'http' && protocol !== 'https'))
+    return undefined;
+  return `${protocol}://${host}`;
+}
+
+/**
+ * The OpenAPI 3.1 document of this API (src/openapi.json, written by restsmith from the definition) at
+ * /openapi.json, and an interactive page for it at /docs, its assets served by this server (no CDN). `prefix` is the
+ * path prefix `app` is registered under: the page's links to its assets carry it, with or without a trailing slash.
+ *
+ * src/openapi.json names a templated server (`{origin}` + prefix); as served, the document names the server it is
+ * served from (scheme and host of the request, from X-Forwarded-Proto / X-Forwarded-Host when Fastify's `trustProxy`
+ * is set), so that clients generated from the served URL and the docs page's "Try it out" call this server.
+ */
+export async function installDocs(app: FastifyInstance, prefix = ''): Promise<void> {
+  const served = (request: FastifyRequest, reply: FastifyReply) => {
+    // it names the request's host: a shared cache must not hand one client's copy to another
+    reply
+      .header('cache-control', 'private, no-cache')
+      .header('vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+    const origin = originOf(request.protocol, request.host);
+    const url = origin === undefined ? (prefix === '' ? '/' : prefix) : `${origin}${prefix}`;
+    return { ...document, servers: [{ url, description: 'This server' }] };
+  };
+  // the JSON module's literal types are narrower than the plugin's OpenAPI types, and it is the same document
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    ...(prefix !== '' && { indexPrefix: prefix }),
+    transformSpecificationClone: false,
+    transformSpecification: (_document, request, reply) => served(request, reply),
+  });
+  app.get('/openapi.json', async (request, reply) =>
+    reply.type('application/json').send(served(request, reply)),
+  );
+}

@@ -1,0 +1,179 @@
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
+import { ConstraintError, DatabaseUnavailableError } from '../db/database.js';
+import {
+  badRequest,
+  conflict,
+  HttpProblem,
+  notFound,
+  serviceUnavailable,
+  type FieldError,
+} from './problem.js';
+import { ACCEPTED_BODIES } from './content-types.js';
+import { validationErrors } from './validation.js';
+
+/** Route settings read by the error handler; set per route in `config`. */
+export interface RouteProblemConfig {
+  /** fields that a client may not write; a body that sends one gets a 400 that says so */
+  readOnly?: readonly string[];
+  /** what a unique or foreign-key violation on this route means, in the API's own words */
+  constraintMessages?: { unique?: string; foreignKey?: string };
+  /** the ref fields a body of this route may send, with the collection each refers to */
+  references?: Readonly<Record<string, string>>;
+}
+
+declare module 'fastify' {
+  // every route's `config` may carry them (an empty interface that only extends: it adds the properties)
+  interface FastifyContextConfig extends RouteProblemConfig {}
+}
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+};
+
+/** Turns every error into a problem document; a 500 never carries a stack, SQL or a path. */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setNotFoundHandler((request, reply) => {
+    send(reply, notFound(`no route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    send(reply, toProblem(error, request));
+  });
+}
+
+/** Errors Fastify meets before routing (a URL it cannot decode): a 400 problem like any other. */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
+  error,
+  _request,
+  reply,
+) => {
+  // a path segment longer than any id (or name) of a route cannot name a record: an unknown one
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, notFound('no record has this id'));
+  send(reply, badRequest('the request URL is not valid'));
+};
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+
+/** Requests Node's HTTP parser refuses (bytes no URL may hold, broken headers): a problem document, then close. */
+export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHandler']> = (
+  error,
+  socket,
+) => {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, title] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+  const body = JSON.stringify(
+    new HttpProblem(status, title, 'the request is not well-formed HTTP').toDocument(),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+};
+
+/**
+ * While the server shuts down (SIGTERM), a request that still arrives on an open connection is answered 503 with
+ * Retry-After (Fastify adds Connection: close), so that its client retries elsewhere; requests already running
+ * finish. The hook is a plain callback: it runs on every request, and a flag check needs no promise.
+ */
+export function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? serviceUnavailable('the server is shutting down: try again') : undefined);
+  });
+}
+
+function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  const config = request.routeOptions.config;
+  if (error.validation !== undefined) {
+    // an id that cannot exist is an unknown resource, not a bad request
+    if (error.validationContext === 'params') return notFound('no record has this id');
+    const errors: FieldError[] = validationErrors(
+      error.validation,
+      error.validationContext,
+      config.readOnly ?? [],
+    );
+    return badRequest(`the ${error.validationContext ?? 'request'} is not valid`, errors);
+  }
+  if (error instanceof DatabaseUnavailableError) {
+    request.log.warn({ err: error }, 'the database cannot answer');
+    return serviceUnavailable('the database cannot answer now: try again shortly');
+  }
+  if (error instanceof ConstraintError) {
+    const messages = config.constraintMessages;
+    if (error.kind === 'unique')
+      return conflict(messages?.unique ?? 'a record with these values already exists');
+    if (error.kind === 'foreignKey') return missingReference(request, messages?.foreignKey);
+    if (error.kind === 'value')
+      return badRequest('the request holds a value the database cannot store (such as the NUL character)');
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return new HttpProblem(415, 'Unsupported Media Type', ACCEPTED_BODIES);
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return new HttpProblem(status, STATUS_TITLES[status] ?? 'Client Error', error.message);
+  }
+  request.log.error({ err: error }, 'request failed');
+  return new HttpProblem(
+    500,
+    'Internal Server Error',
+    'the server failed to answer this request; it has been logged',
+  );
+}
+
+/** A 409 for a reference to a record that does not exist, naming the ref fields the body sent. */
+function missingReference(request: FastifyRequest, message: string | undefined): HttpProblem {
+  const references = request.routeOptions.config.references ?? {};
+  const body =
+    typeof request.body === 'object' && request.body !== null
+      ? (request.body as Record<string, unknown>)
+      : {};
+  const sent = Object.keys(references).filter((field) => body[field] !== undefined && body[field] !== null);
+  if (sent.length === 0) return conflict(message ?? 'a referenced record does not exist');
+  const errors = sent.map((field) => ({
+    path: `/${field}`,
+    message: `must be the id of an existing ${references[field]} record`,
+  }));
+  const named = sent.map((field) => `${field} ${JSON.stringify(body[field])}`).join(' or ');
+  return new HttpProblem(
+    409,
+    'Conflict',
+    `no ${sent.map((f) => references[f]).join(' or ')} record has the id sent as ${named}`,
+    errors,
+  );
+}
+
+function send(reply: FastifyReply, problem: HttpProblem): void {
+  void reply
+    .code(problem.status)
+    .headers(problem.headers)
+    .type('application/problem+json')
+    .send(problem.toDocument());
+}

@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database, Sql, Statement } from '../db/database.js';
+import type { Authorizer } from '../auth/authorize.js';
+import { HttpProblem } from './problem.js';
+
+/**
+ * Idempotency-Key on POST (creates and actions): the first response to a key is stored per caller for 24 hours
+ * and replayed for a repeat with the same body (same status, body, Location and ETag); the same key with another
+ * body is a 422. The key is claimed with one INSERT, so two concurrent requests with one key act once: the second
+ * waits for the first and replays its answer. A 5xx is not kept, so that a retry can act. The table lives in the
+ * database: every instance of the server sees the same keys.
+ *
+ * Keys belong to the subject of a valid bearer token. A request without one ignores its Idempotency-Key: keys of
+ * anonymous callers could only be scoped by IP address, shared by everyone behind one, who could then replay or
+ * squat each other's keys.
+ */
+const SQL = {
+  claim: {
+    sqlite: `INSERT INTO restsmith_idempotency (caller, key, fingerprint, status, created_at) VALUES (?, ?, ?, 0, ?) ON CONFLICT DO NOTHING`,
+    postgres: `INSERT INTO restsmith_idempotency (caller, key, fingerprint, status, created_at) VALUES ($1, $2, $3, 0, $4) ON CONFLICT DO NOTHING`,
+  },
+  find: {
+    sqlite: `SELECT fingerprint, status, headers, body, created_at FROM restsmith_idempotency WHERE caller = ? AND key = ?`,
+    postgres: `SELECT fingerprint, status, headers, body, created_at FROM restsmith_idempotency WHERE caller = $1 AND key = $2`,
+  },
+  complete: {
+    sqlite: `UPDATE restsmith_idempotency SET status = ?, headers = ?, body = ? WHERE caller = ? AND key = ?`,
+    postgres: `UPDATE restsmith_idempotency SET status = $1, headers = $2, body = $3 WHERE caller = $4 AND key = $5`,
+  },
+  release: {
+    sqlite: `DELETE FROM restsmith_idempotency WHERE caller = ? AND key = ?`,
+    postgres: `DELETE FROM restsmith_idempotency WHERE caller = $1 AND key = $2`,
+  },
+  expire: {
+    sqlite: `DELETE FROM restsmith_idempotency WHERE created_at < ?`,
+    postgres: `DELETE FROM restsmith_idempotency WHERE created_at < $1`,
+  },
+} satisfies Record<string, Sql>;
+
+const TTL_MS = 24 * 60 * 60_000;
+/** how long a repeat waits for the first request with its key to finish */
+const WAIT_MS = 10_000;
+const HEADERS_KEPT = ['location', 'etag', 'content-type'];
+
+interface Claim {
+  caller: string;
+  key: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the Idempotency-Key this request claimed, whose response is stored when it is sent */
+    idempotency: Claim | null;
+  }
+  interface FastifyContextConfig {
+    /** POST routes whose Idempotency-Key is honoured */
+    idempotent?: boolean;
+  }
+}
+
+export function installIdempotency(app: FastifyInstance, db: Database, authorizer: Authorizer): void {
+  const statements = Object.fromEntries(
+    Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)]),
+  ) as Record<keyof typeof SQL, Statement>;
+  let lastExpiry = 0;
+  app.decorateRequest('idempotency', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    const key = request.headers['idempotency-key'];
+    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    if (key.length === 0 || key.length > 255) {
+      throw new HttpProblem(400, 'Bad Request', 'Idempotency-Key must be 1 to 255 characters');
+    }
+    const subject = request.scope?.caller?.subject ?? (await authorizer.verifiedSubject(request));
+    if (subject === undefined) return; // anonymous: the key is ignored (see above)
+    const now = Date.now();
+    if (now - lastExpiry > 60_000) {
+      lastExpiry = now;
+      await statements.expire.run([new Date(now - TTL_MS).toISOString()]);
+    }
+    const caller = `sub:${subject}`;
+    const fingerprint = fingerprintOf(request);
+    for (const deadline = now + WAIT_MS; Date.now() < deadline;) {
+      if ((await statements.claim.run([caller, key, fingerprint, new Date().toISOString()])) > 0) {
+        request.idempotency = { caller, key };
+        return;
+      }
+      const stored = await statements.find.get([caller, key]);
+      if (stored === undefined) continue; // released or expired meanwhile: claim again
+      if (stored.fingerprint !== fingerprint) {
+        throw new HttpProblem(
+          422,
+          'Unprocessable Content',
+          'this Idempotency-Key was used with another request body',
+        );
+      }
+      if (stored.status !== 0) return replay(reply, stored.status, stored.headers, stored.body);
+      await new Promise((wait) => setTimeout(wait, 25));
+    }
+    throw new HttpProblem(
+      409,
+      'Conflict',
+      'a request with this Idempotency-Key is still being processed; try again',
+    );
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (claim === null) return payload;
+    request.idempotency = null;
+    if (reply.statusCode >= 500 || (payload !== null && typeof payload !== 'string')) {
+      await statements.release.run([claim.caller, claim.key]);
+      return payload;
+    }
+    const headers = Object.fromEntries(
+      HEADERS_KEPT.flatMap((name) => {
+        const value = reply.getHeader(name);
+        return value === undefined ? [] : [[name, String(value)]];
+      }),
+    );
+    await statements.complete.run([
+      reply.statusCode,
+      JSON.stringify(headers),
+      payload ?? '',
+      claim.caller,
+      claim.key,
+    ]);
+    return payload;
+  });
+}
+
+/**
+ * The request an Idempotency-Key stands for: the route, its parameters and its body as JSON means it (the order of
+ * an object's members does not matter: the same body sent with its members in another order is the same request).
+ */
+function fingerprintOf(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${canonical(request.body ?? null)}`)
+    .digest('hex');
+}
+
+/** JSON text with every object's members sorted by name. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${members.map(([key, member]) => `${JSON.stringify(key)}:${canonical(member)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function replay(reply: FastifyReply, status: unknown, headers: unknown, body: unknown): FastifyReply {
+  const kept = JSON.parse(typeof headers === 'string' ? headers : '{}') as Record<string, string>;
+  return reply
+    .code(Number(status))
+    .headers({ ...kept, 'idempotent-replayed': 'true' })
+    .send(typeof body === 'string' && body !== '' ? body : undefined);
+}

@@ -1,0 +1,231 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Database, Row, SqlValue, Statement } from '../db/database.js';
+import {
+  keysetParams,
+  listSql,
+  shapeKey,
+  type ListColumn,
+  type ListShape,
+  type Operator,
+} from '../db/list-sql.js';
+import { badRequest } from './problem.js';
+import { CANONICAL, isDateTime } from './validator.js';
+
+/**
+ * Listing: `limit`, `sort` (comma-separated fields, `-` for descending, ties broken by id), filters
+ * (`?status=published`, `?views[gte]=10`; operators ne gt gte lt lte in contains) and keyset pages: a cursor holds
+ * the sort keys of the last record, so a deep page costs what the first one costs. NULLs sort first ascending and
+ * last descending. `contains` is a substring match that ignores the case of ASCII letters. Cursors are signed: a
+ * forged one is a 400.
+ *
+ * Each query shape (sort, filters, cursor) gets its SQL written and prepared once (db/list-sql.ts), then reused;
+ * values are always parameters. The query string was validated against the route's schema before it reaches here.
+ */
+export interface ListSpec {
+  table: string;
+  selectList: string;
+  /** by API field name: the fields a listing can filter and sort on (id, createdAt and updatedAt included) */
+  columns: Record<string, ListColumn>;
+  ownerColumn?: string;
+}
+
+interface Filter {
+  column: ListColumn;
+  op: Operator;
+  values: SqlValue[];
+}
+
+interface SortKey {
+  field: string;
+  column: ListColumn;
+  descending: boolean;
+}
+
+const MAX_IN = 100;
+const MAX_SHAPES = 256;
+const MAX_NAMED_SHAPES = 64;
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const ID: ListColumn = { column: 'id', kind: 'text' };
+
+/** The HMAC key of cursors: CURSOR_SECRET, else one derived from JWT_SECRET, else one made for this process. */
+export function cursorKey(secret: string | undefined): Buffer {
+  return secret === undefined
+    ? randomBytes(32)
+    : createHmac('sha256', secret).update('restsmith cursor key').digest();
+}
+
+export class Listing {
+  readonly #statements = new Map<string, Statement>();
+  /** the shapes whose statements are named on PostgreSQL (at most MAX_NAMED_SHAPES, never dropped) */
+  readonly #named = new Set<string>();
+  /** the owner column, with the kind of its values */
+  readonly #owner: ListColumn | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly spec: ListSpec,
+    private readonly key: Buffer,
+  ) {
+    const owner = spec.ownerColumn;
+    this.#owner =
+      owner === undefined
+        ? undefined
+        : (Object.values(spec.columns).find((c) => c.column === owner) ?? { column: owner, kind: 'text' });
+  }
+
+  /** One page: `query` is the validated query string, `owner` the owner column's value a listing is restricted to. */
+  async page(
+    query: Record<string, unknown>,
+    owner: SqlValue | null,
+  ): Promise<{ rows: Row[]; nextCursor: string | null }> {
+    const limit = Number(query.limit);
+    const sort = this.#sort(typeof query.sort === 'string' ? query.sort : '');
+    // filters in one order whatever the query's: a shape is the same statement however it is written
+    const filters = this.#filters(query).sort(
+      (a, b) => compare(a.column.column, b.column.column) || compare(a.op, b.op),
+    );
+    const sortText = sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',');
+    const after =
+      typeof query.cursor === 'string' ? this.#decode(query.cursor, sortText, sort.length) : undefined;
+    const restricted = owner !== null && this.#owner !== undefined;
+
+    const shape: ListShape = {
+      owner: restricted ? this.#owner : undefined,
+      filters: filters.map((f) => ({ column: f.column, op: f.op })),
+      sort,
+      afterNulls: after?.map((value) => value === null),
+    };
+    const params: SqlValue[] = restricted ? [owner] : [];
+    for (const f of filters) params.push(...(f.op === 'in' ? [JSON.stringify(f.values)] : f.values));
+    if (after !== undefined) params.push(...keysetParams(after));
+    params.push(limit + 1);
+
+    const rows = await this.#statement(shape).all(params);
+    const last = rows.length > limit ? rows[limit - 1] : undefined;
+    return {
+      rows: rows.length > limit ? rows.slice(0, limit) : rows,
+      nextCursor:
+        last === undefined
+          ? null
+          : this.#encode(
+              sortText,
+              sort.map((k) => last[k.column.column] ?? null),
+            ),
+    };
+  }
+
+  /**
+   * The statement of one query shape, written and prepared the first time the shape is asked for. What a client can
+   * make the server keep is bounded: at most MAX_SHAPES statements here (the oldest is dropped), and on PostgreSQL
+   * only the first MAX_NAMED_SHAPES shapes ever seen are named statements, kept by each connection; later ones are
+   * unnamed, planned each time and kept by no one.
+   */
+  #statement(shape: ListShape): Statement {
+    const key = shapeKey(shape);
+    let statement = this.#statements.get(key);
+    if (statement === undefined) {
+      if (this.#statements.size >= MAX_SHAPES)
+        this.#statements.delete(this.#statements.keys().next().value ?? '');
+      const sql = listSql(this.spec.table, this.spec.selectList, shape, this.db.dialect);
+      if (this.#named.size < MAX_NAMED_SHAPES) this.#named.add(key);
+      statement = this.db.prepareText(sql, { transient: !this.#named.has(key) });
+      this.#statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  #sort(text: string): SortKey[] {
+    const keys = text === '' ? [] : text.split(',');
+    const sort = keys.map((entry): SortKey => {
+      const descending = entry.startsWith('-');
+      const field = descending ? entry.slice(1) : entry;
+      const column = this.spec.columns[field];
+      if (column === undefined)
+        throw badRequest('the sort is not valid', [{ path: '/sort', message: `cannot sort by "${field}"` }]);
+      return { field, column, descending };
+    });
+    if (new Set(sort.map((k) => k.field)).size !== sort.length) {
+      throw badRequest('the sort is not valid', [{ path: '/sort', message: 'names a field twice' }]);
+    }
+    return sort.some((k) => k.field === 'id')
+      ? sort
+      : [...sort, { field: 'id', column: this.spec.columns.id ?? ID, descending: false }];
+  }
+
+  #filters(query: Record<string, unknown>): Filter[] {
+    return Object.entries(query).flatMap(([name, raw]): Filter[] => {
+      const match = /^([A-Za-z][A-Za-z0-9]*)(?:\[([a-z]+)\])?$/.exec(name);
+      const column = match?.[1] === undefined ? undefined : this.spec.columns[match[1]];
+      if (column === undefined || ['limit', 'cursor', 'sort'].includes(name)) return [];
+      const op = (match?.[2] ?? 'eq') as Operator;
+      const path = `/${name}`;
+      const texts = op === 'in' ? String(raw).split(',') : [raw];
+      if (texts.length > MAX_IN)
+        throw badRequest('the query is not valid', [{ path, message: `lists at most ${MAX_IN} values` }]);
+      return [{ column, op, values: texts.map((value) => stored(column, value, path)) }];
+    });
+  }
+
+  #encode(sort: string, values: SqlValue[]): string {
+    const payload = Buffer.from(JSON.stringify({ s: sort, v: values })).toString('base64url');
+    return `${payload}.${this.#sign(payload)}`;
+  }
+
+  #decode(cursor: string, sort: string, keys: number): SqlValue[] {
+    const [payload = '', signature = ''] = cursor.split('.');
+    const expected = Buffer.from(this.#sign(payload));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw invalidCursor('is not a cursor this server issued');
+    const { s, v } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      s: string;
+      v: SqlValue[];
+    };
+    if (s !== sort || !Array.isArray(v) || v.length !== keys)
+      throw invalidCursor('belongs to another sort: start again without it');
+    return v;
+  }
+
+  #sign(payload: string): string {
+    return createHmac('sha256', this.key).update(payload).digest('base64url').slice(0, 22);
+  }
+}
+
+const invalidCursor = (message: string) =>
+  badRequest('the cursor is not valid', [{ path: '/cursor', message }]);
+
+/** A query value as its column stores it. */
+function stored(column: ListColumn, value: unknown, path: string): SqlValue {
+  switch (column.kind) {
+    case 'boolean':
+      return value === true || value === 'true' ? 1 : 0;
+    case 'integer':
+    case 'number': {
+      // `in` lists arrive as text: a number has one plain spelling there too (no 0x1da, 474.0 or 0474)
+      if (typeof value === 'string' && !CANONICAL[column.kind].test(value)) {
+        throw badRequest('the query is not valid', [
+          {
+            path,
+            message: `is not a ${column.kind === 'integer' ? 'whole number' : 'number'} written plainly (like 42)`,
+          },
+        ]);
+      }
+      const n = Number(value);
+      if (!Number.isFinite(n))
+        throw badRequest('the query is not valid', [{ path, message: 'is not a number' }]);
+      if (column.kind === 'integer' && !Number.isSafeInteger(n))
+        throw badRequest('the query is not valid', [{ path, message: 'is not a whole number' }]);
+      return n;
+    }
+    case 'datetime': {
+      // years 1 to 9999 in UTC, real dates only: what both databases store and compare alike
+      if (typeof value !== 'string' || !isDateTime(value))
+        throw badRequest('the query is not valid', [
+          { path, message: 'is not an RFC 3339 date-time from year 1 to 9999' },
+        ]);
+      return new Date(value).toISOString();
+    }
+    default:
+      return String(value);
+  }
+}

@@ -1,0 +1,41 @@
+import { METHODS as NODE_METHODS } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { HttpProblem } from './problem.js';
+
+/** Every method Node's HTTP server parses, but HEAD (it comes with GET) and CONNECT (Node answers it itself). */
+const METHODS = NODE_METHODS.filter((method) => method !== 'HEAD' && method !== 'CONNECT');
+
+/** Lets Fastify route every method (it knows the common ones), so that each can be answered 405 on a known path. */
+export function routeEveryMethod(app: FastifyInstance): void {
+  for (const method of METHODS)
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+}
+
+/**
+ * Answers the methods a known path does not take with 405 and an `Allow` header naming those it does: OPTIONS and
+ * TRACE included. OPTIONS is left to a CORS plugin registered in hooks.ts (one that answers `OPTIONS *`).
+ */
+export function refuseOtherMethods(app: FastifyInstance, url: string, allowed: readonly string[]): void {
+  const preflight =
+    app.hasRoute({ method: 'OPTIONS', url: '*' }) || app.hasRoute({ method: 'OPTIONS', url: '/*' });
+  const others = METHODS.filter(
+    (method) => !allowed.includes(method) && !(method === 'OPTIONS' && preflight),
+  );
+  if (others.length === 0) return;
+  const allow = allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ');
+  app.route({
+    method: others,
+    url,
+    handler: async (request) => {
+      throw new HttpProblem(
+        405,
+        'Method Not Allowed',
+        `${request.method} is not allowed here; use ${allow}`,
+        undefined,
+        {
+          allow,
+        },
+      );
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import { HttpProblem } from './problem.js';
+
+/** What an `If-Match` header asks: nothing (null), any current version (`*`), or one of some versions. */
+export type IfMatch = null | '*' | number[];
+
+/** An entity-tag of RFC 9110: optionally weak, then quoted characters (no quote, no control character). */
+const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/**
+ * Parses `If-Match`. ETags are `"<version>"`; weak ones never match (RFC 9110 compares If-Match strongly). A header
+ * that is not `*` or a list of entity-tags is a 400: a client bug to fix, not a record that changed.
+ */
+export function parseIfMatch(header: string | undefined): IfMatch {
+  if (header === undefined) return null;
+  if (header.trim() === '*') return '*';
+  const tags = header.split(',').map((tag) => tag.trim());
+  if (!tags.every((tag) => ENTITY_TAG.test(tag))) {
+    throw new HttpProblem(
+      400,
+      'Bad Request',
+      'If-Match must be * or ETags as the API sends them, quoted (like "3")',
+    );
+  }
+  return tags.flatMap((tag) => {
+    const match = /^"(\d+)"$/.exec(tag);
+    const version = Number(match?.[1]);
+    // a tag no version can have (not a safe integer) matches nothing: the write gets a 412, not a database error
+    return Number.isSafeInteger(version) ? [version] : [];
+  });
+}
+
+export const preconditionFailed = (): HttpProblem =>
+  new HttpProblem(
+    412,
+    'Precondition Failed',
+    'the record changed since the ETag sent in If-Match: read it again',
+  );
+
+/**
+ * The version a conditional write must find (null: an unconditional write). One ETag is used as it is; `*` or a
+ * list is checked against the current version, and the write is then guarded by that version, so that check
+ * and write stay one atomic statement. A record that does not exist gets 0, which no version matches.
+ */
+export async function expectedVersion(
+  ifMatch: IfMatch,
+  current: () => Promise<number | undefined>,
+): Promise<number | null> {
+  if (ifMatch === null) return null;
+  if (Array.isArray(ifMatch) && ifMatch.length === 1) return ifMatch[0] ?? 0;
+  const version = await current();
+  if (version === undefined) return 0;
+  if (ifMatch !== '*' && !ifMatch.includes(version)) throw preconditionFailed();
+  return version;
+}
+
+/**
+ * A conditional write: `write` runs with the version `If-Match` asks for; when it changes nothing, the answer is
+ * 412 if the record exists (at another version) and `missing()` if it does not. `current` reads its version.
+ */
+export async function writeIfMatch<T>(
+  header: string | undefined,
+  current: () => Promise<number | undefined>,
+  write: (expected: number | null) => Promise<T | undefined>,
+  missing: () => HttpProblem,
+): Promise<T> {
+  const ifMatch = parseIfMatch(header);
+  const written = await write(await expectedVersion(ifMatch, current));
+  if (written !== undefined) return written;
+  throw ifMatch !== null && (await current()) !== undefined ? preconditionFailed() : missing();
+}

@@ -1,0 +1,71 @@
+import type { FastifySchemaValidationError } from 'fastify';
+import type { FieldError } from './problem.js';
+
+/** The pattern the OpenAPI document gives `format: url` fields (the `uri` format checks the same). */
+const WEB_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$';
+
+/** What a value of each format looks like, in the words of an error message. */
+const FORMATS: Record<string, string> = {
+  'date-time':
+    'must be an RFC 3339 date-time of a real instant, like 2026-01-31T09:30:00Z (UTC years 1 to 9999)',
+  date: 'must be a real calendar date, like 2026-01-31',
+  uri: 'must be an absolute http or https URL',
+  email: 'must be an email address',
+  uuid: 'must be a UUID',
+};
+
+/** The body of an action without input: none, or an empty object; anything else is a 400 that says so. */
+export const NO_BODY = { type: ['object', 'null'], maxProperties: 0 } as const;
+
+/** One entry per broken member, with a JSON Pointer path and a message a client developer can act on. */
+export function validationErrors(
+  errors: readonly FastifySchemaValidationError[],
+  context: string | undefined,
+  readOnly: readonly string[],
+): FieldError[] {
+  const all = errors.map((error): FieldError => {
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === 'required') {
+      return { path: `${error.instancePath}/${String(params.missingProperty)}`, message: 'is required' };
+    }
+    if (error.keyword === 'additionalProperties') {
+      const name = String(params.additionalProperty);
+      const what = context === 'querystring' ? 'parameter' : 'field';
+      const message =
+        context === 'body' && readOnly.includes(name) ? 'is read-only' : `is not a known ${what}`;
+      return { path: `${error.instancePath}/${name}`, message };
+    }
+    if (error.keyword === 'pattern' && error.instancePath === '/sort') {
+      return {
+        path: '/sort',
+        message: 'must be fields of this collection, comma-separated, each with an optional "-"',
+      };
+    }
+    const path = error.instancePath === '' ? '/' : error.instancePath;
+    if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+      return {
+        path,
+        message: `must be one of: ${params.allowedValues.map((value) => JSON.stringify(value)).join(', ')}`,
+      };
+    }
+    if (error.keyword === 'format' && typeof params.format === 'string' && params.format in FORMATS) {
+      return { path, message: FORMATS[params.format]! };
+    }
+    if (error.keyword === 'pattern' && params.pattern === WEB_URL_PATTERN)
+      return { path, message: FORMATS.uri! };
+    if (error.keyword === 'pattern' && typeof params.pattern === 'string') {
+      // the definition's pattern, as written there (the schema anchors it as ^(?:…)$)
+      const written = /^\^\(\?:([\s\S]*)\)\$$/.exec(params.pattern)?.[1] ?? params.pattern;
+      return { path, message: `must match the pattern ${JSON.stringify(written)}, as a whole` };
+    }
+    if (error.keyword === 'maxProperties' && params.limit === 0 && error.instancePath === '') {
+      return { path, message: 'this action takes no body: send none, or {}' };
+    }
+    if (error.keyword === 'maxDepth')
+      return { path, message: 'nests arrays and objects deeper than 32 levels' };
+    return { path, message: error.message ?? 'is not valid' };
+  });
+  // a URL breaks its pattern and its format alike: one entry says it
+  const unique = new Map(all.map((e) => [`${e.path}\n${e.message}`, e]));
+  return [...unique.values()];
+}

@@ -1,0 +1,19 @@
+// A STAND-IN, never copied into a project: restsmith writes each project's src/resources/index.ts, which makes the
+// stores and registers the routes of its resources (templates/project/src/resources/index.ts.hbs).
+import type { FastifyInstance } from 'fastify';
+import type { Authorizer } from '../auth/authorize.js';
+import type { Database } from '../db/database.js';
+
+export function makeStores(_db: Database, _cursorKey: Buffer) {
+  return {};
+}
+
+export type Stores = ReturnType<typeof makeStores>;
+
+export interface RouteDependencies {
+  stores: Stores;
+  authorizer: Authorizer;
+  prefix: string;
+}
+
+export function registerResources(_app: FastifyInstance, _dependencies: RouteDependencies): void {}

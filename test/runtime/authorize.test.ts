@@ -1,0 +1,61 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { createAuthorizer, type AccessRule, type Scope } from '../../runtime/src/auth/authorize.js';
+import { TokenError, type Caller, type TokenVerifier } from '../../runtime/src/auth/verify.js';
+import type { HttpProblem } from '../../runtime/src/http/problem.js';
+
+/** Tokens of this table are their callers' names; `bad` is refused. */
+const CALLERS: Record<string, Caller> = {
+  admin: { subject: 'ada', roles: ['admin'] },
+  editor: { subject: 'eve', roles: ['editor'] },
+  plain: { subject: 'pat', roles: [] },
+};
+
+const verifier: TokenVerifier = {
+  cached: () => undefined,
+  verify: async (token) => {
+    const caller = CALLERS[token];
+    if (caller === undefined) throw new TokenError('not a token of this table');
+    return caller;
+  },
+};
+
+const authorizer = createAuthorizer(verifier, 'admin');
+
+/** What the guard of `rule` decides for a request with `authorization`: the scope, or the problem's status. */
+async function decide(rule: AccessRule, authorization?: string): Promise<Partial<Scope> | number> {
+  const headers = authorization === undefined ? {} : { authorization };
+  const rawHeaders = authorization === undefined ? [] : ['Authorization', authorization];
+  const request = { headers, raw: { rawHeaders }, log: { info: () => undefined } } as unknown as FastifyRequest;
+  const hook = authorizer.guard(rule);
+  return new Promise((resolve) => {
+    void hook.call(undefined as never, request, {} as FastifyReply, undefined as never, (error) => {
+      if (error !== null && error !== undefined) resolve((error as unknown as HttpProblem).status);
+      else resolve({ owner: request.scope.owner, admin: request.scope.admin, caller: request.scope.caller });
+    });
+  });
+}
+
+describe('the access guard', () => {
+  it.each<[string, AccessRule, string | undefined, Partial<Scope> | number]>([
+    ['public, no token', { public: true }, undefined, { owner: null, admin: false, caller: undefined }],
+    // a public rule needs no token: one that is not valid leaves the caller anonymous
+    ['public, a bad token', { public: true }, 'Bearer bad', { owner: null, admin: false, caller: undefined }],
+    ['authenticated, no token', { authenticated: true }, undefined, 401],
+    ['authenticated, a bad token', { authenticated: true }, 'Bearer bad', 401],
+    ['authenticated, not Bearer', { authenticated: true }, 'Basic YWRh', 401],
+    ['authenticated, a token', { authenticated: true }, 'Bearer plain', { owner: null, admin: false }],
+    ['a role, the role', { roles: ['editor'] }, 'Bearer editor', { owner: null, admin: false }],
+    ['a role, another', { roles: ['editor'] }, 'Bearer plain', 403],
+    ['a role, the administrator', { roles: ['editor'] }, 'Bearer admin', { owner: null, admin: true }],
+    // admitted only as an owner: restricted to the caller's own records
+    ['owner', { owner: true }, 'Bearer plain', { owner: 'pat', admin: false }],
+    ['owner or a role, the role', { owner: true, roles: ['editor'] }, 'Bearer editor', { owner: null }],
+    ['owner, the administrator', { owner: true }, 'Bearer admin', { owner: null, admin: true }],
+    ['owner, no token', { owner: true }, undefined, 401],
+  ])('%s', async (_case, rule, authorization, want) => {
+    const decided = await decide(rule, authorization);
+    if (typeof want === 'number') expect(decided).toBe(want);
+    else expect(decided).toMatchObject(want);
+  });
+});

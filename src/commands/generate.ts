@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { Loss } from '../migrate/data-loss.js';
 import { lossLines, planMigration } from '../migrate/plan-migration.js';
-import { snapshotOf } from '../migrate/snapshot.js';
+import { snapshotOf } from '../schema/snapshot.js';
 import { compare, type Change } from '../pipeline/compare.js';
 import { formatAll } from '../pipeline/format.js';
 import { hash, MANIFEST, readManifest, type Manifest } from '../pipeline/manifest.js';

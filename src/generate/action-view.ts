@@ -1,6 +1,6 @@
 import type { Action, Api, Field, Resource } from '../model.js';
-import { isPublic } from './access-view.js';
-import { actionInputSchema, type JsonSchema } from './json-schemas.js';
+import { isPublic } from '../contract/access.js';
+import { actionInputSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { fieldNamed } from './sql/statements.js';
 import { encodeLiteral, inputType } from './typescript.js';
 

@@ -1,8 +1,8 @@
 import type { Api } from '../model.js';
-import { needsTokens } from './access-view.js';
-import type { SqlDialect } from './sql/dialect.js';
+import { needsTokens } from '../contract/access.js';
+import type { SqlDialect } from '../schema/dialect.js';
 import { resourceView, type ResourceView } from './resource-view.js';
-import { fixtures, type Fixture } from './samples.js';
+import { fixtures, type Fixture } from './fixtures.js';
 
 /** What the project-wide templates print. */
 export interface ProjectView {

@@ -1,11 +1,12 @@
 import { OPERATIONS, type Api, type Field, type Operation, type Resource } from '../model.js';
-import { accessRules, accessSummary, isPublic } from './access-view.js';
+import { accessRules, accessSummary, isPublic } from '../contract/access.js';
 import { actionView, type ActionView } from './action-view.js';
-import { inputSchema, paramsSchema, patchSchema, recordSchema, type JsonSchema } from './json-schemas.js';
-import { serverFields, writableFields } from './sql/columns.js';
-import { sqlite as sqliteDialect, type SqlDialect } from './sql/dialect.js';
+import { inputSchema, paramsSchema, patchSchema, recordSchema, type JsonSchema } from '../contract/json-schemas.js';
+import { serverFields, writableFields } from '../schema/columns.js';
+import { sqlite as sqliteDialect, type SqlDialect } from '../schema/dialect.js';
 import { ownerColumn, resourceStatements, selectListOf } from './sql/statements.js';
-import { listQuerySchema, listSpec } from './listing-view.js';
+import { listQuerySchema } from '../contract/listing.js';
+import { listSpec } from './list-spec.js';
 import {
   codecNames,
   decodeExpression,

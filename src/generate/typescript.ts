@@ -1,5 +1,6 @@
 import type { Api, Field, IdKind } from '../model.js';
-import { isNotNull } from './sql/columns.js';
+import { isNotNull } from '../schema/columns.js';
+import { patchTakesNull } from '../contract/json-schemas.js';
 
 /** A string literal, escaped, for emitted TypeScript. */
 export const js = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
@@ -34,13 +35,6 @@ export const outputType = (api: Api, field: Field): string =>
 /** The type of a field in a request body. */
 export const inputType = (api: Api, field: Field): string =>
   field.nullable ? orNull(valueType(api, field)) : valueType(api, field);
-
-/**
- * Whether a PATCH may send null for a field: a nullable one, and any optional one other than the owner field. For a
- * field that is not nullable, null removes its value as leaving it out of a PUT does: its default, or NULL.
- */
-export const patchTakesNull = (field: Field, owner: string | undefined): boolean =>
-  field.nullable || (!field.required && field.name !== owner);
 
 /** The type of a field in a PATCH body. */
 export const patchType = (api: Api, field: Field, owner: string | undefined): string =>

@@ -1,4 +1,4 @@
-import type { ColumnSnapshot, Snapshot } from './snapshot.js';
+import type { ColumnSnapshot, Snapshot } from '../schema/snapshot.js';
 import type { Diff } from './diff.js';
 
 /** Type changes that keep every stored value as it is (the SQL type is the same or wider). */

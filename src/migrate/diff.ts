@@ -1,6 +1,6 @@
 import type { Api } from '../model.js';
 import { names } from '../naming.js';
-import type { ColumnSnapshot, Snapshot, TableSnapshot } from './snapshot.js';
+import type { ColumnSnapshot, Snapshot, TableSnapshot } from '../schema/snapshot.js';
 
 /** One change of the data model, independent of any SQL dialect. */
 export type Step =

@@ -2,7 +2,7 @@ import { UserError } from '../errors.js';
 import type { Api } from '../model.js';
 import { lossesOf, type Loss } from './data-loss.js';
 import { diff, isEmpty, renamesOf, type Diff, type Step } from './diff.js';
-import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from './snapshot.js';
+import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from '../schema/snapshot.js';
 import { postgresMigration } from './postgres.js';
 import { sqliteMigration } from './sqlite.js';
 

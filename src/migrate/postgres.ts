@@ -6,11 +6,11 @@ import {
   foreignKeyName,
   indexesOf,
   referencesClause,
-} from '../generate/sql/ddl.js';
-import { postgres as d } from '../generate/sql/dialect.js';
+} from '../schema/ddl.js';
+import { postgres as d } from '../schema/dialect.js';
 import { columnLoss } from './data-loss.js';
 import type { Diff, Step, TableChange } from './diff.js';
-import type { ColumnSnapshot, Snapshot, TableSnapshot } from './snapshot.js';
+import type { ColumnSnapshot, Snapshot, TableSnapshot } from '../schema/snapshot.js';
 
 /**
  * The PostgreSQL statements of a migration, from the same diff as SQLite's. PostgreSQL alters tables in place

@@ -5,11 +5,11 @@ import {
   createTableWithIndexes,
   dependencyOrder,
   indexesOf,
-} from '../generate/sql/ddl.js';
-import { sqlite as d } from '../generate/sql/dialect.js';
+} from '../schema/ddl.js';
+import { sqlite as d } from '../schema/dialect.js';
 import { columnLoss } from './data-loss.js';
 import type { Diff, Step, TableChange } from './diff.js';
-import type { ColumnSnapshot } from './snapshot.js';
+import type { ColumnSnapshot } from '../schema/snapshot.js';
 
 /**
  * The SQLite statements of a migration. What ALTER TABLE can do is done with it (add, rename and drop

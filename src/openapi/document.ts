@@ -5,7 +5,7 @@ import {
   patchSchema,
   recordSchema,
   type JsonSchema,
-} from '../generate/json-schemas.js';
+} from '../contract/json-schemas.js';
 import { addResource } from './operations.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';

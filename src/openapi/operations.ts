@@ -1,7 +1,7 @@
 import type { AccessRule, Action, Api, Resource } from '../model.js';
-import { idSchema, type JsonSchema } from '../generate/json-schemas.js';
-import { writableFields } from '../generate/sql/columns.js';
-import { listFilters, MAX_IN, pagingSchemas, type ListFilter } from '../generate/listing-view.js';
+import { idSchema, type JsonSchema } from '../contract/json-schemas.js';
+import { writableFields } from '../schema/columns.js';
+import { listFilters, MAX_IN, pagingSchemas, type ListFilter } from '../contract/listing.js';
 import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
 import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames } from './schemas.js';
 

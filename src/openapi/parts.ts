@@ -1,6 +1,6 @@
 import type { AccessRule, Api } from '../model.js';
-import type { JsonSchema } from '../generate/json-schemas.js';
-import { isPublic } from '../generate/access-view.js';
+import type { JsonSchema } from '../contract/json-schemas.js';
+import { isPublic } from '../contract/access.js';
 
 /**
  * The parts every operation of the document shares: the parameters, headers and problem responses that say what

@@ -1,6 +1,6 @@
 import type { Action, Api, Field, JsonValue, Resource } from '../model.js';
-import type { JsonSchema } from '../generate/json-schemas.js';
-import { sampleValue } from '../generate/samples.js';
+import type { JsonSchema } from '../contract/json-schemas.js';
+import { sampleValue } from '../contract/samples.js';
 import { openApiSchema, ref } from './parts.js';
 
 /** The operationId of an action: `publishPost` on an item, `importPosts` on the collection. */

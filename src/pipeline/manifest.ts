@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { isProjectPath } from './paths.js';
-import type { Snapshot } from '../migrate/snapshot.js';
+import type { Snapshot } from '../schema/snapshot.js';
 
 /**
  * What restsmith wrote into a project, committed with it: the hash of every generator-owned file (to tell hand

@@ -1,7 +1,7 @@
 import type { Api } from '../model.js';
 import type { PlannedMigration } from '../migrate/plan-migration.js';
 import { openApiDocument } from '../openapi/document.js';
-import { postgres, sqlite, type SqlDialect } from '../generate/sql/dialect.js';
+import { postgres, sqlite, type SqlDialect } from '../schema/dialect.js';
 import { packageJson, PRETTIER_OPTIONS, tsconfig, tsconfigBuild } from '../generate/project-files.js';
 import { projectView } from '../generate/project-view.js';
 

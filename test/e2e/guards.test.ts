@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleValue } from '../../src/generate/samples.js';
+import { sampleValue } from '../../src/contract/samples.js';
 import type { AccessRule, Action, Api, JsonValue, Resource } from '../../src/model.js';
 import { readDefinition } from '../../src/pipeline/read-definition.js';
 import { http, ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';

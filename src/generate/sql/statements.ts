@@ -1,6 +1,6 @@
 import type { Action, Field, Resource } from '../../model.js';
-import { serverFields, writableFields } from './columns.js';
-import type { SqlDialect } from './dialect.js';
+import { serverFields, writableFields } from '../../schema/columns.js';
+import type { SqlDialect } from '../../schema/dialect.js';
 
 export interface StatementText {
   key: string;

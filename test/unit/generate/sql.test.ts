@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { columnDefinition, createIndex, dependencyOrder, indexesOf } from '../../../src/generate/sql/ddl.js';
-import { columnOf, snapshotOf } from '../../../src/migrate/snapshot.js';
-import { postgres, sqlite } from '../../../src/generate/sql/dialect.js';
+import { columnDefinition, createIndex, dependencyOrder, indexesOf } from '../../../src/schema/ddl.js';
+import { columnOf, snapshotOf } from '../../../src/schema/snapshot.js';
+import { postgres, sqlite } from '../../../src/schema/dialect.js';
 import { resourceStatements, selectListOf } from '../../../src/generate/sql/statements.js';
 import { api, field, resource } from '../../helpers/model.js';
 

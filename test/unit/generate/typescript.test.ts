@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inputFieldSchema, outputFieldSchema } from '../../../src/generate/json-schemas.js';
+import { inputFieldSchema, outputFieldSchema } from '../../../src/contract/json-schemas.js';
 import { decodeExpression, encodeExpression, inputType, outputType } from '../../../src/generate/typescript.js';
-import { sampleValue } from '../../../src/generate/samples.js';
+import { sampleValue } from '../../../src/contract/samples.js';
 import { api, field, resource } from '../../helpers/model.js';
 
 const model = api([resource('users', []), resource('tasks', [], { id: 'integer' })]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diff } from '../../../src/migrate/diff.js';
 import { postgresMigration } from '../../../src/migrate/postgres.js';
-import type { ColumnSnapshot, Snapshot } from '../../../src/migrate/snapshot.js';
+import type { ColumnSnapshot, Snapshot } from '../../../src/schema/snapshot.js';
 
 const column = (name: string, extra: Partial<ColumnSnapshot> = {}): ColumnSnapshot => ({
   name,

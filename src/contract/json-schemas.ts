@@ -1,7 +1,6 @@
 import type { Action, Api, Field, IdKind, Resource } from '../model.js';
 import { anchoredPattern } from '../patterns.js';
-import { isNotNull, writableFields } from './sql/columns.js';
-import { patchTakesNull } from './typescript.js';
+import { isNotNull, writableFields } from '../schema/columns.js';
 
 /** `format: url` is an absolute http or https URL (the generated server's `uri` format checks the same). */
 const WEB_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$';
@@ -147,3 +146,10 @@ export function actionInputSchema(api: Api, action: Action): JsonSchema {
     additionalProperties: false,
   };
 }
+
+/**
+ * Whether a PATCH may send null for a field: a nullable one, and any optional one other than the owner field. For a
+ * field that is not nullable, null removes its value as leaving it out of a PUT does: its default, or NULL.
+ */
+export const patchTakesNull = (field: Field, owner: string | undefined): boolean =>
+  field.nullable || (!field.required && field.name !== owner);

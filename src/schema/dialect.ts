@@ -1,5 +1,5 @@
-import type { ColumnSnapshot } from '../../migrate/snapshot.js';
-import type { IdKind, JsonValue, OnDelete } from '../../model.js';
+import type { ColumnSnapshot } from './snapshot.js';
+import type { IdKind, JsonValue, OnDelete } from '../model.js';
 
 /** What differs between SQL dialects; statements are built from it once per dialect at generation time. */
 export interface SqlDialect {

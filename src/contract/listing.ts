@@ -1,6 +1,5 @@
 import type { Api, Field, Resource } from '../model.js';
 import { idSchema, type JsonSchema } from './json-schemas.js';
-import { ownerColumn } from './sql/statements.js';
 
 /** What a listing can filter and sort on: a field's column, how its values are stored, and its operators. */
 interface Listable {
@@ -123,16 +122,5 @@ export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
     type: 'object',
     properties: { ...pagingSchemas(api, resource), ...Object.fromEntries(filters) },
     additionalProperties: false,
-  };
-}
-
-/** The ListSpec of the generated store (see the generated http/listing.ts). */
-export function listSpec(resource: Resource, api: Api, selectList: string): JsonSchema {
-  const owner = ownerColumn(resource);
-  return {
-    table: resource.table,
-    selectList,
-    columns: Object.fromEntries(listables(api, resource).map((f) => [f.name, { column: f.column, kind: f.kind }])),
-    ...(owner !== undefined && { ownerColumn: owner }),
   };
 }

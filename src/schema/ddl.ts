@@ -1,4 +1,4 @@
-import type { ColumnSnapshot, Snapshot, TableSnapshot } from '../../migrate/snapshot.js';
+import type { ColumnSnapshot, Snapshot, TableSnapshot } from './snapshot.js';
 import type { SqlDialect } from './dialect.js';
 
 /** The statements that create a whole schema from nothing, tables in dependency order. */

@@ -1,4 +1,4 @@
-import type { Field, Resource } from '../../model.js';
+import type { Field, Resource } from '../model.js';
 
 /** Fields a client writes through POST, PUT and PATCH, in column order. */
 export const writableFields = (resource: Resource): Field[] => resource.fields.filter((f) => !f.readOnly);

@@ -1,5 +1,5 @@
 import type { Api, Field, FieldType, IdKind, JsonValue, OnDelete, Resource } from '../model.js';
-import { isNotNull } from '../generate/sql/columns.js';
+import { isNotNull } from './columns.js';
 
 /**
  * The data model as the database sees it: tables and columns, nothing about HTTP or access.

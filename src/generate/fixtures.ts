@@ -1,0 +1,91 @@
+import type { Api, JsonValue, Resource } from '../model.js';
+import { sampleValue } from '../contract/samples.js';
+import { snapshotOf } from '../schema/snapshot.js';
+import { isPublic } from '../contract/access.js';
+import { dependencyOrder } from '../schema/ddl.js';
+import { writableFields } from '../schema/columns.js';
+
+/** A valid request body for one resource, used by the generated tests; ref fields are filled in at run time. */
+export interface Fixture {
+  name: string;
+  path: string;
+  /** the operations switched on */
+  operations: string[];
+  body: Record<string, JsonValue>;
+  /** a second valid body, different in every unique field */
+  other: Record<string, JsonValue>;
+  /** field → the collection whose record it must refer to */
+  refs: Record<string, string>;
+  /** a writable field and a second valid value for it, to exercise PATCH; absent when none fits */
+  change?: { field: string; value: JsonValue };
+  /** fields the API never returns */
+  writeOnly: string[];
+  /** whether POST needs no token */
+  publicCreate: boolean;
+}
+
+/**
+ * One fixture per resource that a test can create through the API (create switched on, every required
+ * field fillable, every referenced resource creatable too), parents before children.
+ */
+export function fixtures(api: Api): Fixture[] {
+  const creatable = new Set<string>();
+  const result: Fixture[] = [];
+  const ordered = dependencyOrder(snapshotOf(api).tables).flatMap((t) =>
+    api.resources.filter((r) => r.name === t.resource),
+  );
+  for (const resource of ordered) {
+    const fixture = fixtureOf(resource, creatable);
+    if (fixture === undefined) continue;
+    creatable.add(resource.name);
+    result.push(fixture);
+  }
+  return result;
+}
+
+function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture | undefined {
+  if (!resource.operations.includes('create')) return undefined;
+  const refs: Record<string, string> = {};
+  for (const field of writableFields(resource)) {
+    if (field.ref === undefined) continue;
+    if (creatable.has(field.ref.to) && field.ref.to !== resource.name) refs[field.name] = field.ref.to;
+    else if (field.required) return undefined;
+  }
+  const body = sampleBody(resource, 1);
+  const other = sampleBody(resource, 2);
+  if (body === undefined || other === undefined) return undefined;
+  return {
+    name: resource.name,
+    path: `/${resource.name}`,
+    operations: [...resource.operations],
+    body,
+    other,
+    refs,
+    change: changeOf(resource),
+    writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
+    publicCreate: isPublic(resource.access.create),
+  };
+}
+
+/** Sample values of the writable fields other than refs; undefined when a required one cannot be made. */
+function sampleBody(resource: Resource, n: number): Record<string, JsonValue> | undefined {
+  const body: Record<string, JsonValue> = {};
+  for (const field of writableFields(resource)) {
+    if (field.ref !== undefined) continue;
+    const value = sampleValue(field, n);
+    if (value === undefined && field.required) return undefined;
+    if (value !== undefined) body[field.name] = value;
+  }
+  return body;
+}
+
+function changeOf(resource: Resource): Fixture['change'] {
+  for (const field of writableFields(resource)) {
+    if (field.ref !== undefined || field.writeOnly || field.unique) continue;
+    const first = sampleValue(field, 1);
+    const second = sampleValue(field, 2);
+    if (second !== undefined && JSON.stringify(first) !== JSON.stringify(second))
+      return { field: field.name, value: second };
+  }
+  return undefined;
+}

@@ -1,0 +1,58 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/project.js';
+
+const SRC = join(ROOT, 'src');
+
+/**
+ * What each folder of src/ may import (besides itself and the files at src/'s top: model, naming, errors, patterns,
+ * version). Dependencies point one way: schema (the data model as tables) ← contract (what the API promises: JSON
+ * Schemas, access, listing, sample values) ← generate, openapi; migrate reads schema only; pipeline puts them
+ * together; commands run the pipeline. docs/architecture.md explains each.
+ */
+const ALLOWED: Record<string, string[]> = {
+  definition: [],
+  schema: [],
+  contract: ['schema'],
+  generate: ['schema', 'contract'],
+  openapi: ['schema', 'contract'],
+  migrate: ['schema'],
+  pipeline: ['definition', 'schema', 'contract', 'generate', 'openapi', 'migrate'],
+  commands: ['pipeline', 'migrate', 'schema'],
+  types: [],
+};
+
+function* sources(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (entry.name.endsWith('.ts')) yield path;
+  }
+}
+
+/** The folder of src/ a file is in ('' for src/ itself). */
+const folderOf = (file: string): string => {
+  const parts = relative(SRC, file).split('/');
+  return parts.length === 1 ? '' : (parts[0] ?? '');
+};
+
+describe('the folders of src/', () => {
+  it('import only the folders they may', () => {
+    const wrong: string[] = [];
+    for (const file of sources(SRC)) {
+      const from = folderOf(file);
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+        const to = folderOf(resolve(dirname(file), spec ?? ''));
+        if (to === '' || to === from || from === '' || ALLOWED[from]?.includes(to)) continue;
+        wrong.push(`${relative(ROOT, file)} imports ${spec} (${from} may not import ${to})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('are each in the table above', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory());
+    expect(folders.map((e) => e.name).sort()).toEqual(Object.keys(ALLOWED).sort());
+  });
+});

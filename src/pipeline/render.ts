@@ -11,7 +11,8 @@ const handlebars = Handlebars.create();
 handlebars.registerHelper({
   /** a JavaScript/JSON literal: strings quoted and escaped */
   js: (value: unknown) => JSON.stringify(value),
-  json: (value: unknown) => JSON.stringify(value, null, 2),
+  /** a JSON literal, compact: prettier lays it out (an object written expanded would stay expanded) */
+  json: (value: unknown) => JSON.stringify(value),
   /**
    * SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate, and a
    * carriage return (which a template literal reads as a line feed) is written as an escape

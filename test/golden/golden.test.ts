@@ -7,23 +7,34 @@ import { generateFresh, ROOT } from '../helpers/project.js';
  * A few generated files of a tiny definition, kept as files for people to read and review.
  * After an intended change of the output: `npx vitest run test/golden -u`, then read the diff.
  */
-const FILES = [
-  'src/resources/notes/model.ts',
-  'src/resources/notes/sql.ts',
-  'src/resources/notes/store.ts',
-  'src/resources/notes/routes.ts',
-  'src/db/migrations/0001-initial.ts',
-];
+/** Per definition of test/golden/, the files kept. */
+const GOLDEN: Record<string, string[]> = {
+  notes: [
+    'src/resources/notes/model.ts',
+    'src/resources/notes/sql.ts',
+    'src/resources/notes/store.ts',
+    'src/resources/notes/routes.ts',
+    'src/db/migrations/0001-initial.ts',
+  ],
+  // an owner, both kinds of action, a json field, an enum, a prefix
+  journal: [
+    'src/resources/entries/schemas.ts',
+    'src/resources/entries/store.ts',
+    'src/resources/entries/actions.ts',
+    'src/handlers/entries.ts',
+    'src/settings.ts',
+  ],
+};
 
-let dir: string;
+describe.each(Object.entries(GOLDEN))('golden files of test/golden/%s.yaml', (name, files) => {
+  let dir: string;
 
-beforeAll(async () => {
-  dir = await generateFresh(join(ROOT, 'test/golden/notes.yaml'), 'golden-notes');
-});
+  beforeAll(async () => {
+    dir = await generateFresh(join(ROOT, `test/golden/${name}.yaml`), `golden-${name}`);
+  });
 
-describe('golden files of test/golden/notes.yaml', () => {
-  it.each(FILES)('%s', async (file) => {
+  it.each(files)('%s', async (file) => {
     const content = readFileSync(join(dir, file), 'utf8');
-    await expect(content).toMatchFileSnapshot(join(ROOT, 'test/golden/notes', `${file.replaceAll('/', '__')}.golden`));
+    await expect(content).toMatchFileSnapshot(join(ROOT, 'test/golden', name, `${file.replaceAll('/', '__')}.golden`));
   });
 });

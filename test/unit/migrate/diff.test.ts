@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { columnLoss, lossesOf } from '../../../src/migrate/data-loss.js';
+import { diff, isEmpty, type Step } from '../../../src/migrate/diff.js';
+import { sqliteMigration } from '../../../src/migrate/sqlite.js';
+import type { ColumnSnapshot, Snapshot } from '../../../src/schema/snapshot.js';
+
+const column = (name: string, extra: Partial<ColumnSnapshot> = {}): ColumnSnapshot => ({
+  name,
+  field: name,
+  type: 'string',
+  notNull: false,
+  unique: false,
+  index: false,
+  ...extra,
+});
+const notes = (...columns: ColumnSnapshot[]): Snapshot => ({
+  tables: [
+    { name: 'users', resource: 'users', id: 'uuid', columns: [] },
+    { name: 'notes', resource: 'notes', id: 'uuid', columns },
+  ],
+});
+const steps = (before: Snapshot, after: Snapshot, renames: [string, string][] = []): Step['kind'][] =>
+  diff(before, after, new Map([['notes', new Map(renames)]])).changed.flatMap((c) => c.steps.map((s) => s.kind));
+
+describe('the diff of two data models', () => {
+  it.each<[string, Snapshot, Snapshot, [string, string][], Step['kind'][]]>([
+    ['nothing changed', notes(column('body')), notes(column('body')), [], []],
+    ['a field added', notes(), notes(column('body')), [], ['addColumn']],
+    ['a field removed', notes(column('body')), notes(), [], ['dropColumn']],
+    // without renamedFrom, a rename is a removal and an addition
+    [
+      'a field renamed without saying so',
+      notes(column('body')),
+      notes(column('content')),
+      [],
+      ['addColumn', 'dropColumn'],
+    ],
+    [
+      'a field renamed with renamedFrom',
+      notes(column('body')),
+      notes(column('content')),
+      [['body', 'content']],
+      ['renameColumn'],
+    ],
+    [
+      'renamed and widened',
+      notes(column('body')),
+      notes(column('content', { type: 'text' })),
+      [['body', 'content']],
+      ['renameColumn', 'alterColumn'],
+    ],
+    ['made required', notes(column('body')), notes(column('body', { notNull: true })), [], ['alterColumn']],
+    // the API name of a field is not part of its column
+    [
+      'the same column under another field name',
+      notes(column('body')),
+      notes(column('body', { field: 'text' })),
+      [],
+      [],
+    ],
+  ])('%s', (_case, before, after, renames, want) => {
+    expect(steps(before, after, renames)).toEqual(want);
+  });
+
+  it('finds created and dropped tables, and nothing when nothing changed', () => {
+    const before: Snapshot = { tables: [{ name: 'users', resource: 'users', id: 'uuid', columns: [] }] };
+    const after: Snapshot = { tables: [{ name: 'notes', resource: 'notes', id: 'uuid', columns: [] }] };
+    const changes = diff(before, after, new Map());
+    expect([changes.created.map((t) => t.name), changes.dropped.map((t) => t.name)]).toEqual([['notes'], ['users']]);
+    expect(isEmpty(diff(after, after, new Map()))).toBe(true);
+  });
+});
+
+describe('what a column change loses', () => {
+  it.each<[string, ColumnSnapshot, ColumnSnapshot, RegExp | undefined]>([
+    ['integer to number: kept', column('n', { type: 'integer' }), column('n', { type: 'number' }), undefined],
+    ['string to text: kept', column('s'), column('s', { type: 'text' }), undefined],
+    ['enum to string: kept', column('e', { type: 'enum', values: ['a'] }), column('e'), undefined],
+    [
+      'number to integer: lost',
+      column('n', { type: 'number' }),
+      column('n', { type: 'integer' }),
+      /changes from number to integer/,
+    ],
+    [
+      'an enum value removed: its records get the default',
+      column('e', { type: 'enum', values: ['a', 'b'] }),
+      column('e', { type: 'enum', values: ['a'], default: 'a' }),
+      /loses the values "b": records holding them would get "a"/,
+    ],
+    [
+      'an enum value added: kept',
+      column('e', { type: 'enum', values: ['a'] }),
+      column('e', { type: 'enum', values: ['a', 'b'] }),
+      undefined,
+    ],
+    [
+      'made required with no default',
+      column('s'),
+      column('s', { notNull: true }),
+      /records where it is null would be deleted/,
+    ],
+    ['made required with a default: kept', column('s'), column('s', { notNull: true, default: 'x' }), undefined],
+  ])('%s', (_case, from, to, want) => {
+    const loss = columnLoss('notes', from, to);
+    if (want === undefined) expect(loss).toBeUndefined();
+    else expect(loss?.message).toMatch(want);
+  });
+
+  it('names every loss of a migration with what would keep the data, a rename only where one is possible', () => {
+    const before = notes(column('body'), column('stars', { type: 'number' }));
+    const after = notes(column('content'), column('stars', { type: 'integer' }));
+    const losses = lossesOf(diff(before, after, new Map()), before);
+    expect(losses.map((l) => l.keep)).toEqual([
+      'keep notes.stars a number, or add a new field for the integer values',
+      'if content is body renamed, say `renamedFrom: body` on it; else keep body',
+    ]);
+  });
+});
+
+describe('SQLite migrations', () => {
+  const migrate = (before: Snapshot, after: Snapshot, renames: [string, string][] = []): string[] =>
+    sqliteMigration(diff(before, after, new Map([['notes', new Map(renames)]])));
+
+  it('adds a nullable column in place and renames one in place', () => {
+    expect(migrate(notes(), notes(column('body')))).toEqual(['ALTER TABLE "notes" ADD COLUMN "body" TEXT']);
+    expect(migrate(notes(column('body')), notes(column('content')), [['body', 'content']])).toEqual([
+      'ALTER TABLE "notes" RENAME COLUMN "body" TO "content"',
+    ]);
+  });
+
+  it('rebuilds the table for a change SQLite cannot make in place, copying the rows', () => {
+    const sql = migrate(notes(column('body')), notes(column('body', { notNull: true, default: 'x' }))).join('\n');
+    expect(sql).toMatch(/CREATE TABLE "notes__rebuild"/);
+    expect(sql).toMatch(/INSERT INTO "notes__rebuild" .* SELECT .* FROM "notes"/s);
+    expect(sql).toMatch(/DROP TABLE "notes"/);
+    expect(sql).toMatch(/ALTER TABLE "notes__rebuild" RENAME TO "notes"/);
+  });
+});

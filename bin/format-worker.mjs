@@ -1,4 +1,4 @@
-// A worker thread of restsmith's format step (src/pipeline/format.ts): prettier on one file a message.
+// A worker thread of restsmith's format step (src/pipeline/format-pool.ts): prettier on one file a message.
 // Plain JavaScript so that it runs the same from dist/ and from the TypeScript sources under test.
 import { parentPort } from 'node:worker_threads';
 import * as oxc from '@prettier/plugin-oxc';

@@ -1,19 +1,16 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { Loss } from '../migrate/data-loss.js';
 import { lossLines, planMigration } from '../migrate/plan-migration.js';
-import { snapshotOf } from '../schema/snapshot.js';
 import { compare, type Change } from '../pipeline/compare.js';
 import { formatAll } from '../pipeline/format.js';
-import { hash, MANIFEST, readManifest, type Manifest } from '../pipeline/manifest.js';
-import { projectFile } from '../pipeline/paths.js';
+import { inputHash, MANIFEST, nextManifest, readManifest, unchangedFiles, upToDate } from '../pipeline/manifest.js';
 import { handlersPath, plan } from '../pipeline/plan.js';
 import { readDefinition } from '../pipeline/read-definition.js';
 import { render } from '../pipeline/render.js';
 import { scanUserFiles } from '../pipeline/scan-user-files.js';
 import { apply } from '../pipeline/write.js';
-import { VERSION } from '../version.js';
 
 export interface GenerateOptions {
   out?: string;
@@ -48,7 +45,10 @@ export class ConflictError extends UserError {
   }
 }
 
-/** load → validate → normalise → plan → render → format → compare → write. */
+/**
+ * load → validate → normalise (readDefinition); then, unless nothing changed since the last run, plan the migration
+ * and scan the user's files (both decide what plan writes) → plan → render → format → compare → write.
+ */
 export async function generate(file: string, options: GenerateOptions): Promise<GenerateResult> {
   const api = await readDefinition(file);
   const source = shownFileName(basename(file));
@@ -57,13 +57,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const manifest = readManifest(outDir);
   const input = inputHash(file, source);
   if (manifest !== undefined && upToDate(outDir, manifest, input)) {
-    const changes = [
-      ...Object.keys(manifest.files).map((path): Change => ({ path, owner: 'generator', kind: 'unchanged' })),
-      ...Object.entries(manifest.userFiles ?? {})
-        .filter(([, recorded]) => recorded !== null)
-        .map(([path]): Change => ({ path, owner: 'user', kind: 'keep' })),
-    ];
-    return { outDir, changes, migration: undefined, written: false };
+    return { outDir, changes: unchangedFiles(manifest), migration: undefined, written: false };
   }
   // a dry run shows the whole plan, a migration that would be refused included (and then exits 1)
   const allowLoss = (options.allowDataLoss ?? false) || (options.dryRun ?? false);
@@ -112,20 +106,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   };
   if (options.dryRun || options.check) return { ...result, written: false };
   if (conflicts.length > 0 && !options.force) throw new ConflictError(conflicts);
-  const next: Manifest = {
-    generator: `restsmith ${VERSION}`,
-    // a stub the user must add by hand keeps the next run from taking the no-op fast path
-    ...(!changes.some((c) => c.kind === 'manual') && { input }),
-    userFiles: userFileHashes(
-      outDir,
-      [...files.filter((f) => f.owner !== 'generator').map((f) => f.path), ...users.orphans.keys()],
-      changes,
-    ),
-    files: Object.fromEntries(files.filter((f) => f.owner === 'generator').map((f) => [f.path, hash(f.content)])),
-    migrations,
-    ...(orphanFiles.length > 0 && { orphanFiles }),
-    model: snapshotOf(api),
-  };
+  const next = nextManifest({ outDir, api, input, files, changes, migrations, orphanFiles, orphans: users.orphans });
   apply(outDir, changes, next, options.force ?? false);
   return { ...result, written: pending || manifest === undefined };
 }
@@ -141,49 +122,6 @@ function checkTarget(outDir: string): void {
       `${outDir} is not empty and restsmith did not generate it (no ${MANIFEST}): choose a new or empty folder`,
     );
   }
-}
-
-/** What decides the output besides the project's own files: restsmith's version, the definition and its name. */
-function inputHash(file: string, source: string): string {
-  return hash(`${VERSION}\n${source}\n${readFileSync(file, 'utf8')}`);
-}
-
-/**
- * The fast path of a no-op run: the same input as last time, every generator-owned file as it was written, and
- * every user-owned file as it was then (a user-owned file decides stubs and orphans). Nothing to render.
- */
-function upToDate(outDir: string, manifest: Manifest, input: string): boolean {
-  if (manifest.input !== input || manifest.userFiles === undefined) return false;
-  const same = (path: string, recorded: string | null): boolean => {
-    const target = projectFile(outDir, path);
-    const current = existsSync(target) ? hash(readFileSync(target, 'utf8')) : null;
-    return current === recorded;
-  };
-  const handlersDir = join(outDir, 'src/handlers');
-  const handlers = existsSync(handlersDir) ? readdirSync(handlersDir).map((f) => `src/handlers/${f}`) : [];
-  return (
-    Object.entries(manifest.files).every(([path, recorded]) => same(path, recorded)) &&
-    Object.entries(manifest.userFiles).every(([path, recorded]) => same(path, recorded)) &&
-    handlers.every((path) => path in (manifest.userFiles ?? {}))
-  );
-}
-
-/** The hash of each user-owned file as this run leaves it (null: it does not exist). */
-function userFileHashes(
-  outDir: string,
-  paths: readonly string[],
-  changes: readonly Change[],
-): Record<string, string | null> {
-  return Object.fromEntries(
-    paths.map((path) => {
-      const written = changes.find(
-        (c) => c.path === path && c.content !== undefined && (c.kind === 'create' || c.kind === 'grow'),
-      );
-      const target = projectFile(outDir, path);
-      const content = written?.content ?? (existsSync(target) ? readFileSync(target, 'utf8') : undefined);
-      return [path, content === undefined ? null : hash(content)];
-    }),
-  );
 }
 
 export function describeChanges(result: GenerateResult): string[] {

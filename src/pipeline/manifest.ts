@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { isProjectPath } from './paths.js';
-import type { Snapshot } from '../schema/snapshot.js';
+import type { Api } from '../model.js';
+import { snapshotOf, type Snapshot } from '../schema/snapshot.js';
+import { VERSION } from '../version.js';
+import type { Change } from './compare.js';
+import { isProjectPath, projectFile } from './paths.js';
+import type { RenderedFile } from './render.js';
 
 /**
  * What restsmith wrote into a project, committed with it: the hash of every generator-owned file (to tell hand
@@ -62,4 +66,95 @@ function isManifest(value: unknown): value is Manifest {
 
 export function manifestContent(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/**
+ * The manifest a run leaves, and the no-op fast path it allows next time: when nothing that decides the output
+ * changed, the next run renders nothing.
+ */
+
+/** What decides the output besides the project's own files: restsmith's version, the definition and its name. */
+export function inputHash(file: string, source: string): string {
+  return hash(`${VERSION}\n${source}\n${readFileSync(file, 'utf8')}`);
+}
+
+/**
+ * The fast path of a no-op run: the same input as last time, every generator-owned file as it was written, and
+ * every user-owned file as it was then (a user-owned file decides stubs and orphans). Nothing to render.
+ */
+export function upToDate(outDir: string, manifest: Manifest, input: string): boolean {
+  if (manifest.input !== input || manifest.userFiles === undefined) return false;
+  const same = (path: string, recorded: string | null): boolean => {
+    const target = projectFile(outDir, path);
+    const current = existsSync(target) ? hash(readFileSync(target, 'utf8')) : null;
+    return current === recorded;
+  };
+  const handlersDir = join(outDir, 'src/handlers');
+  const handlers = existsSync(handlersDir) ? readdirSync(handlersDir).map((f) => `src/handlers/${f}`) : [];
+  return (
+    Object.entries(manifest.files).every(([path, recorded]) => same(path, recorded)) &&
+    Object.entries(manifest.userFiles).every(([path, recorded]) => same(path, recorded)) &&
+    handlers.every((path) => path in (manifest.userFiles ?? {}))
+  );
+}
+
+/** What a no-op run reports: every file as it was. */
+export function unchangedFiles(manifest: Manifest): Change[] {
+  return [
+    ...Object.keys(manifest.files).map((path): Change => ({ path, owner: 'generator', kind: 'unchanged' })),
+    ...Object.entries(manifest.userFiles ?? {})
+      .filter(([, recorded]) => recorded !== null)
+      .map(([path]): Change => ({ path, owner: 'user', kind: 'keep' })),
+  ];
+}
+
+/** What the manifest records of this run. */
+export interface RunOutcome {
+  outDir: string;
+  api: Api;
+  /** inputHash of this run */
+  input: string;
+  files: readonly RenderedFile[];
+  changes: readonly Change[];
+  migrations: string[];
+  orphanFiles: string[];
+  /** user-owned files orphaned by this run, by path */
+  orphans: ReadonlyMap<string, unknown>;
+}
+
+/** The manifest this run leaves: hashes of every file as written, the migrations, the data model. */
+export function nextManifest(run: RunOutcome): Manifest {
+  const { outDir, files, changes, orphanFiles } = run;
+  return {
+    generator: `restsmith ${VERSION}`,
+    // a stub the user must add by hand keeps the next run from taking the no-op fast path
+    ...(!changes.some((c) => c.kind === 'manual') && { input: run.input }),
+    userFiles: userFileHashes(
+      outDir,
+      [...files.filter((f) => f.owner !== 'generator').map((f) => f.path), ...run.orphans.keys()],
+      changes,
+    ),
+    files: Object.fromEntries(files.filter((f) => f.owner === 'generator').map((f) => [f.path, hash(f.content)])),
+    migrations: run.migrations,
+    ...(orphanFiles.length > 0 && { orphanFiles }),
+    model: snapshotOf(run.api),
+  };
+}
+
+/** The hash of each user-owned file as this run leaves it (null: it does not exist). */
+function userFileHashes(
+  outDir: string,
+  paths: readonly string[],
+  changes: readonly Change[],
+): Record<string, string | null> {
+  return Object.fromEntries(
+    paths.map((path) => {
+      const written = changes.find(
+        (c) => c.path === path && c.content !== undefined && (c.kind === 'create' || c.kind === 'grow'),
+      );
+      const target = projectFile(outDir, path);
+      const content = written?.content ?? (existsSync(target) ? readFileSync(target, 'utf8') : undefined);
+      return [path, content === undefined ? null : hash(content)];
+    }),
+  );
 }

@@ -19,7 +19,7 @@ const ALLOWED: Record<string, string[]> = {
   openapi: ['schema', 'contract'],
   migrate: ['schema'],
   pipeline: ['definition', 'schema', 'contract', 'generate', 'openapi', 'migrate'],
-  commands: ['pipeline', 'migrate', 'schema'],
+  commands: ['pipeline', 'migrate'],
   types: [],
 };
 

@@ -10,7 +10,7 @@ export function words(name: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
-const capitalise = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
+export const capitalise = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 
 export function names(name: string): Names {
   const ws = words(name);

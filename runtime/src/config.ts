@@ -1,4 +1,8 @@
+import { isIP } from 'node:net';
 import { DEFAULT_DATABASE_URL, RATE_LIMIT_MAX, RULES_NEED_TOKENS } from './settings.js';
+
+// where they were before src/settings.ts held them, for code of yours that imports them from here
+export { RATE_LIMIT_MAX, RULES_NEED_TOKENS };
 
 /** The server's settings, read once at start-up from the environment (see README.md § Configuration). */
 export interface Config {
@@ -55,15 +59,19 @@ export function readTrustProxy(value: string | undefined): TrustProxy {
     return (_address: string, hop: number) => hop < hops;
   }
   const entries = value.split(',').map((entry) => entry.trim());
-  if (
-    entries.every((entry) =>
-      /^(?:[0-9A-Fa-f:.]+(?:\/[0-9]{1,3})?|loopback|linklocal|uniquelocal)$/.test(entry),
-    )
-  )
-    return entries.join(',');
+  if (entries.every(isTrustedRange)) return entries.join(',');
   throw new ConfigError(
-    `TRUST_PROXY must be true, false, a number of hops or comma-separated addresses, not "${value}"`,
+    `TRUST_PROXY must be true, false, a number of hops or comma-separated addresses and CIDR ranges, not "${value}"`,
   );
+}
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or one of proxy-addr's names, as Fastify takes them. */
+function isTrustedRange(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }
 
 function milliseconds(name: string, value: string | undefined, fallback: number): number {

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     redisUrl: config.redisUrl,
     logger: { level: config.logLevel },
     timeouts: config.timeouts,
+    trustProxy: config.trustProxy,
   });
 
   // on SIGTERM or SIGINT: stop accepting, finish the requests in flight, close the database

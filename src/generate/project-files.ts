@@ -52,7 +52,7 @@ export function packageJson(api: Api): object {
   };
 }
 
-const compilerOptions = {
+export const compilerOptions = {
   target: 'ES2022',
   module: 'NodeNext',
   moduleResolution: 'NodeNext',

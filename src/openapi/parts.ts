@@ -104,9 +104,7 @@ export function components(api: Api): { parameters: JsonSchema; headers: JsonSch
       UnprocessableContent: problem('An Idempotency-Key used before with another body'),
       TooManyRequests: problem('Over the rate limit', {
         'Retry-After': ref('headers', 'RetryAfter'),
-        'X-RateLimit-Limit': ref('headers', 'RateLimitLimit'),
-        'X-RateLimit-Remaining': ref('headers', 'RateLimitRemaining'),
-        'X-RateLimit-Reset': ref('headers', 'RateLimitReset'),
+        ...limitHeaders(api),
       }),
       ServiceUnavailable: problem('The database cannot answer now, or the server is shutting down: retry', {
         'Retry-After': ref('headers', 'RetryAfter'),

@@ -1,4 +1,5 @@
 import type { Action, Api, Field, JsonValue, Resource } from '../model.js';
+import { capitalise } from '../naming.js';
 import type { JsonSchema } from '../contract/json-schemas.js';
 import { sampleValue } from '../contract/samples.js';
 import { openApiSchema, ref } from './parts.js';
@@ -6,8 +7,6 @@ import { openApiSchema, ref } from './parts.js';
 /** The operationId of an action: `publishPost` on an item, `importPosts` on the collection. */
 export const actionOperation = (r: Resource, action: Action): string =>
   `${action.names.camel}${action.on === 'item' ? r.typeName : r.names.pascal}`;
-
-const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * The name of every schema in `components.schemas`, by what it is (`record:posts`, `enum:posts.status`…), so that
@@ -32,7 +31,7 @@ export class SchemaNames {
         if (f.type === 'enum') this.#claim(`enum:${r.name}.${f.name}`, `${type}${f.names.pascal}`);
       }
       for (const a of r.actions) {
-        const operation = upperFirst(actionOperation(r, a));
+        const operation = capitalise(actionOperation(r, a));
         if (a.input.length > 0) this.#claim(`action:${r.name}.${a.name}`, `${operation}Input`);
         for (const f of a.input) {
           if (f.type === 'enum') this.#claim(`enum:${r.name}.${a.name}.${f.name}`, `${operation}${f.names.pascal}`);

@@ -9,10 +9,11 @@ const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
 /** Helpers do what templates may not: every value from a definition is escaped for where it lands. */
 const handlebars = Handlebars.create();
 handlebars.registerHelper({
-  /** a JavaScript/JSON literal: strings quoted and escaped */
+  /**
+   * a JavaScript/JSON literal, strings quoted and escaped; compact: prettier lays it out (an object written expanded
+   * would stay expanded)
+   */
   js: (value: unknown) => JSON.stringify(value),
-  /** a JSON literal, compact: prettier lays it out (an object written expanded would stay expanded) */
-  json: (value: unknown) => JSON.stringify(value),
   /**
    * SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate, and a
    * carriage return (which a template literal reads as a line feed) is written as an escape

@@ -23,9 +23,10 @@ const verifier: TokenVerifier = {
 const authorizer = createAuthorizer(verifier, 'admin');
 
 /** What the guard of `rule` decides for a request with `authorization`: the scope, or the problem's status. */
-async function decide(rule: AccessRule, authorization?: string): Promise<Partial<Scope> | number> {
+async function decide(rule: AccessRule, authorization?: string, repeated = false): Promise<Partial<Scope> | number> {
   const headers = authorization === undefined ? {} : { authorization };
-  const rawHeaders = authorization === undefined ? [] : ['Authorization', authorization];
+  const once = authorization === undefined ? [] : ['Authorization', authorization];
+  const rawHeaders = repeated ? [...once, 'authorization', 'Bearer admin'] : once;
   const request = { headers, raw: { rawHeaders }, log: { info: () => undefined } } as unknown as FastifyRequest;
   const hook = authorizer.guard(rule);
   return new Promise((resolve) => {
@@ -44,12 +45,17 @@ describe('the access guard', () => {
     ['authenticated, no token', { authenticated: true }, undefined, 401],
     ['authenticated, a bad token', { authenticated: true }, 'Bearer bad', 401],
     ['authenticated, not Bearer', { authenticated: true }, 'Basic YWRh', 401],
-    ['authenticated, a token', { authenticated: true }, 'Bearer plain', { owner: null, admin: false }],
-    ['a role, the role', { roles: ['editor'] }, 'Bearer editor', { owner: null, admin: false }],
+    [
+      'authenticated, a token',
+      { authenticated: true },
+      'Bearer plain',
+      { owner: null, admin: false, caller: CALLERS.plain },
+    ],
+    ['a role, the role', { roles: ['editor'] }, 'Bearer editor', { owner: null, admin: false, caller: CALLERS.editor }],
     ['a role, another', { roles: ['editor'] }, 'Bearer plain', 403],
     ['a role, the administrator', { roles: ['editor'] }, 'Bearer admin', { owner: null, admin: true }],
     // admitted only as an owner: restricted to the caller's own records
-    ['owner', { owner: true }, 'Bearer plain', { owner: 'pat', admin: false }],
+    ['owner', { owner: true }, 'Bearer plain', { owner: 'pat', admin: false, caller: CALLERS.plain }],
     ['owner or a role, the role', { owner: true, roles: ['editor'] }, 'Bearer editor', { owner: null }],
     ['owner, the administrator', { owner: true }, 'Bearer admin', { owner: null, admin: true }],
     ['owner, no token', { owner: true }, undefined, 401],
@@ -57,5 +63,10 @@ describe('the access guard', () => {
     const decided = await decide(rule, authorization);
     if (typeof want === 'number') expect(decided).toBe(want);
     else expect(decided).toMatchObject(want);
+  });
+
+  it('refuses a request with several Authorization headers (400), whatever the rule', async () => {
+    expect(await decide({ public: true }, 'Bearer plain', true)).toBe(400);
+    expect(await decide({ authenticated: true }, 'Bearer plain', true)).toBe(400);
   });
 });

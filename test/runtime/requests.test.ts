@@ -1,3 +1,4 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { readTrustProxy, ConfigError } from '../../runtime/src/config.js';
 import { originOf } from '../../runtime/src/http/docs.js';
@@ -67,17 +68,38 @@ describe('TRUST_PROXY', () => {
     ['false', false],
     ['true', true],
     ['10.0.0.0/8, 127.0.0.1', '10.0.0.0/8,127.0.0.1'],
+    ['fd00::/8,::1', 'fd00::/8,::1'],
     ['loopback', 'loopback'],
   ])('given %j, trusts %j', (value, want) => {
     expect(readTrustProxy(value)).toBe(want);
   });
+
+  it.each(['true', '2', '10.0.0.0/8, 127.0.0.1', 'fd00::/8,::1', 'loopback,uniquelocal'])(
+    'given %j, is an option Fastify takes',
+    async (value) => {
+      const app = Fastify({ trustProxy: readTrustProxy(value) });
+      await app.ready();
+      await app.close();
+    },
+  );
 
   it('given a number of hops, trusts that many', () => {
     const trust = readTrustProxy('2') as (address: string, hop: number) => boolean;
     expect([0, 1, 2].map((hop) => trust('10.0.0.1', hop))).toEqual([true, true, false]);
   });
 
-  it.each(['yes', 'proxy.example.com', '10.0.0.1;rm'])('given %j, is a configuration error', (value) => {
+  // each of these Fastify would refuse with a TypeError once the server is built
+  it.each([
+    'yes',
+    'proxy.example.com',
+    '10.0.0.1;rm',
+    'abc',
+    'fe',
+    '999.1.1.1',
+    '1.2.3.4/99',
+    '::1/129',
+    '10.0.0.0/8/8',
+  ])('given %j, is a configuration error', (value) => {
     expect(() => readTrustProxy(value)).toThrow(ConfigError);
   });
 });

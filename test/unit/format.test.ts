@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
 import prettier from 'prettier';
-import { PRETTIER_OPTIONS } from '../../src/generate/project-files.js';
+import { compilerOptions, PRETTIER_OPTIONS } from '../../src/generate/project-files.js';
+import { RUNTIME } from '../../src/pipeline/plan.js';
 import { format, formatAll } from '../../src/pipeline/format.js';
 import { prettierJson } from '../../src/pipeline/json-text.js';
 import type { RenderedFile } from '../../src/pipeline/render.js';
@@ -66,7 +68,36 @@ describe('JSON, printed in prettier’s shape without prettier', () => {
   });
 });
 
+/** The files of runtime/src/ that projects never get: stand-ins of the files restsmith writes per project. */
+const STAND_INS = ['src/settings.ts', 'src/openapi.json', 'src/resources/index.ts', 'src/db/migrations/index.ts'];
+
+function* filesUnder(dir: string, base = dir): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(path, base);
+    else yield relative(base, path);
+  }
+}
+
 describe('the runtime copied into projects', () => {
+  const runtime = join(import.meta.dirname, '../../runtime');
+
+  it('is every file of runtime/src: listed in RUNTIME, a starter of a user-owned file, or a stand-in saying so', () => {
+    const files = [...filesUnder(join(runtime, 'src'))].map((f) => `src/${f}`).sort();
+    expect(files).toEqual([...RUNTIME, 'src/main.ts', 'src/hooks.ts', ...STAND_INS].sort());
+    for (const standIn of STAND_INS.filter((f) => f.endsWith('.ts'))) {
+      expect(readFileSync(join(runtime, standIn), 'utf8')).toMatch(/^\/\/ A STAND-IN, never copied into a project/);
+    }
+  });
+
+  it('is type-checked with the compiler options of generated projects', () => {
+    const text = readFileSync(join(runtime, 'tsconfig.json'), 'utf8');
+    const { compilerOptions: checked } = ts.parseConfigFileTextToJson('tsconfig.json', text).config as {
+      compilerOptions: object;
+    };
+    expect(checked).toEqual({ ...compilerOptions, noEmit: true, noUnusedLocals: true });
+  });
+
   it('is formatted in the repo as projects format it (runtime/.prettierrc.json is PRETTIER_OPTIONS)', () => {
     const options = JSON.parse(
       readFileSync(join(import.meta.dirname, '../../runtime/.prettierrc.json'), 'utf8'),

@@ -20,19 +20,22 @@ export function originOf(protocol: string, host: string): string | undefined {
  * /openapi.json, and an interactive page for it at /docs, its assets served by this server (no CDN). `prefix` is the
  * path prefix `app` is registered under: the page's links to its assets carry it, with or without a trailing slash.
  *
- * src/openapi.json names a templated server (`{origin}` + prefix); as served, the document names the server it is
- * served from (scheme and host of the request, from X-Forwarded-Proto / X-Forwarded-Host when Fastify's `trustProxy`
- * is set), so that clients generated from the served URL and the docs page's "Try it out" call this server.
+ * src/openapi.json names a templated server (`{origin}` + prefix). As served at /openapi.json, for client
+ * generators, the document names the server it is served from: the scheme and host of the request (from
+ * X-Forwarded-Proto / X-Forwarded-Host when TRUST_PROXY admits the proxy). The docs page reads it with the prefix
+ * alone, which the browser resolves against the page: it calls this server however it was reached.
  */
 export async function installDocs(app: FastifyInstance, prefix = ''): Promise<void> {
+  const relative = prefix === '' ? '/' : prefix;
+  const withServer = (url: string) => ({ ...document, servers: [{ url, description: 'This server' }] });
   const served = (request: FastifyRequest, reply: FastifyReply) => {
     // it names the request's host: a shared cache must not hand one client's copy to another
+    const vary = reply.getHeader('vary');
     reply
       .header('cache-control', 'private, no-cache')
-      .header('vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+      .header('vary', [vary, 'Host, X-Forwarded-Host, X-Forwarded-Proto'].filter(Boolean).join(', '));
     const origin = originOf(request.protocol, request.host);
-    const url = origin === undefined ? (prefix === '' ? '/' : prefix) : `${origin}${prefix}`;
-    return { ...document, servers: [{ url, description: 'This server' }] };
+    return withServer(origin === undefined ? relative : `${origin}${prefix}`);
   };
   // the JSON module's literal types are narrower than the plugin's OpenAPI types, and it is the same document
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
@@ -40,7 +43,7 @@ export async function installDocs(app: FastifyInstance, prefix = ''): Promise<vo
     routePrefix: '/docs',
     ...(prefix !== '' && { indexPrefix: prefix }),
     transformSpecificationClone: false,
-    transformSpecification: (_document, request, reply) => served(request, reply),
+    transformSpecification: () => withServer(relative),
   });
   app.get('/openapi.json', async (request, reply) =>
     reply.type('application/json').send(served(request, reply)),

@@ -2,6 +2,9 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import { RATE_LIMIT_WINDOW_MS } from '../settings.js';
+
+// where it was before src/settings.ts held it, for code of yours that imports it from here
+export { RATE_LIMIT_WINDOW_MS };
 import { HttpProblem } from './problem.js';
 
 /**

@@ -3,22 +3,8 @@ import { columnLoss, lossesOf } from '../../../src/migrate/data-loss.js';
 import { diff, isEmpty, type Step } from '../../../src/migrate/diff.js';
 import { sqliteMigration } from '../../../src/migrate/sqlite.js';
 import type { ColumnSnapshot, Snapshot } from '../../../src/schema/snapshot.js';
+import { column, notes } from './snapshots.js';
 
-const column = (name: string, extra: Partial<ColumnSnapshot> = {}): ColumnSnapshot => ({
-  name,
-  field: name,
-  type: 'string',
-  notNull: false,
-  unique: false,
-  index: false,
-  ...extra,
-});
-const notes = (...columns: ColumnSnapshot[]): Snapshot => ({
-  tables: [
-    { name: 'users', resource: 'users', id: 'uuid', columns: [] },
-    { name: 'notes', resource: 'notes', id: 'uuid', columns },
-  ],
-});
 const steps = (before: Snapshot, after: Snapshot, renames: [string, string][] = []): Step['kind'][] =>
   diff(before, after, new Map([['notes', new Map(renames)]])).changed.flatMap((c) => c.steps.map((s) => s.kind));
 

@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diff } from '../../../src/migrate/diff.js';
 import { postgresMigration } from '../../../src/migrate/postgres.js';
-import type { ColumnSnapshot, Snapshot } from '../../../src/schema/snapshot.js';
+import type { Snapshot } from '../../../src/schema/snapshot.js';
+import { column, notes } from './snapshots.js';
 
-const column = (name: string, extra: Partial<ColumnSnapshot> = {}): ColumnSnapshot => ({
-  name,
-  field: name,
-  type: 'string',
-  notNull: false,
-  unique: false,
-  index: false,
-  ...extra,
-});
-const notes = (...columns: ColumnSnapshot[]): Snapshot => ({
-  tables: [
-    { name: 'users', resource: 'users', id: 'uuid', columns: [] },
-    { name: 'notes', resource: 'notes', id: 'uuid', columns },
-  ],
-});
 const migrate = (before: Snapshot, after: Snapshot, renames: [string, string][] = []): string[] =>
   postgresMigration(diff(before, after, new Map([['notes', new Map(renames)]])), after);
 

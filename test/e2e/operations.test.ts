@@ -80,8 +80,16 @@ describe('graceful shutdown', () => {
 
 describe('a request that arrives during shutdown', () => {
   it('gets a 503 problem with Retry-After, while the request in flight on its connection finishes', async () => {
-    const server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:' });
+    // info: the server logs each request as it arrives, so the test knows when the first one is in flight
+    const server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' });
     const body = JSON.stringify({ item: 'in flight' });
+    // waits for a line of the server's log
+    const logged = async (line: RegExp): Promise<void> => {
+      for (let waited = 0; !line.test(server.output()); waited += 10) {
+        if (waited > 10_000) throw new Error(`the server never logged ${line}:\n${server.output()}`);
+        await new Promise((wait) => setTimeout(wait, 10));
+      }
+    };
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
         // the first request is in flight (half its body sent) when SIGTERM comes; the second follows it
@@ -89,8 +97,12 @@ describe('a request that arrives during shutdown', () => {
           `POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
         );
         socket.write(body.slice(0, 5));
-        server.process.kill('SIGTERM');
-        setTimeout(() => socket.write(`${body.slice(5)}GET /orders HTTP/1.1\r\nHost: x\r\n\r\n`), 300);
+        logged(/"method":"POST","url":"\/orders"/)
+          .then(() => {
+            server.process.kill('SIGTERM');
+            return logged(/"msg":"shutting down"/);
+          })
+          .then(() => socket.write(`${body.slice(5)}GET /orders HTTP/1.1\r\nHost: x\r\n\r\n`), reject);
       });
       let text = '';
       socket.on('data', (chunk: Buffer) => (text += chunk.toString()));

@@ -92,3 +92,34 @@ export function sampleValue(field: Field, n: number): JsonValue | undefined {
       return null;
   }
 }
+
+/**
+ * Sample values of `fields`, varied by `n`, but for read-only fields and references (whose values depend on other
+ * records); `complete` is false when a required field has none (a `pattern` none could be made for).
+ */
+export function sampleBody(
+  fields: readonly Field[],
+  n: number,
+): { body: Record<string, JsonValue>; complete: boolean } {
+  const body: Record<string, JsonValue> = {};
+  let complete = true;
+  for (const field of fields) {
+    if (field.readOnly || field.ref !== undefined) continue;
+    const value = sampleValue(field, n);
+    if (value !== undefined) body[field.name] = value;
+    else if (field.required) complete = false;
+  }
+  return { body, complete };
+}
+
+/** A field a PATCH can change and a second valid value for it: not a reference, write-only or unique one. */
+export function sampleChange(fields: readonly Field[]): { field: string; value: JsonValue } | undefined {
+  for (const field of fields) {
+    if (field.readOnly || field.ref !== undefined || field.writeOnly || field.unique) continue;
+    const first = sampleValue(field, 1);
+    const second = sampleValue(field, 2);
+    if (second !== undefined && JSON.stringify(first) !== JSON.stringify(second))
+      return { field: field.name, value: second };
+  }
+  return undefined;
+}

@@ -1,5 +1,5 @@
 import type { Api, JsonValue, Resource } from '../model.js';
-import { sampleValue } from '../contract/samples.js';
+import { sampleBody, sampleChange } from '../contract/samples.js';
 import { snapshotOf } from '../schema/snapshot.js';
 import { isPublic } from '../contract/access.js';
 import { dependencyOrder } from '../schema/ddl.js';
@@ -51,41 +51,19 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
     if (creatable.has(field.ref.to) && field.ref.to !== resource.name) refs[field.name] = field.ref.to;
     else if (field.required) return undefined;
   }
-  const body = sampleBody(resource, 1);
-  const other = sampleBody(resource, 2);
-  if (body === undefined || other === undefined) return undefined;
+  const fields = writableFields(resource);
+  const body = sampleBody(fields, 1);
+  const other = sampleBody(fields, 2);
+  if (!body.complete || !other.complete) return undefined;
   return {
     name: resource.name,
     path: `/${resource.name}`,
     operations: [...resource.operations],
-    body,
-    other,
+    body: body.body,
+    other: other.body,
     refs,
-    change: changeOf(resource),
+    change: sampleChange(fields),
     writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
     publicCreate: isPublic(resource.access.create),
   };
-}
-
-/** Sample values of the writable fields other than refs; undefined when a required one cannot be made. */
-function sampleBody(resource: Resource, n: number): Record<string, JsonValue> | undefined {
-  const body: Record<string, JsonValue> = {};
-  for (const field of writableFields(resource)) {
-    if (field.ref !== undefined) continue;
-    const value = sampleValue(field, n);
-    if (value === undefined && field.required) return undefined;
-    if (value !== undefined) body[field.name] = value;
-  }
-  return body;
-}
-
-function changeOf(resource: Resource): Fixture['change'] {
-  for (const field of writableFields(resource)) {
-    if (field.ref !== undefined || field.writeOnly || field.unique) continue;
-    const first = sampleValue(field, 1);
-    const second = sampleValue(field, 2);
-    if (second !== undefined && JSON.stringify(first) !== JSON.stringify(second))
-      return { field: field.name, value: second };
-  }
-  return undefined;
 }

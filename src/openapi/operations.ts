@@ -5,6 +5,9 @@ import { listFilters, MAX_IN, pagingSchemas, type ListFilter } from '../contract
 import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
 import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames } from './schemas.js';
 
+/** The 409 of a create or a change. */
+const TAKEN = problem('A unique value taken, or a reference to a missing record');
+
 export type Route = (path: string, method: string, operation: JsonSchema) => void;
 
 /** The operations of one resource: the five of its collection and items that are switched on, and its actions. */
@@ -18,6 +21,8 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
   const singular = r.typeName;
   const limited = limitHeaders(api);
   const withRecord = { ETag: ref('headers', 'ETag'), ...limited };
+  // POST and PUT take the same body: one example serves both
+  const input = exampleBody(api, writableFields(r), r.owner);
   const body = (schema: string, example: JsonSchema, media = ['application/json']): JsonSchema => ({
     required: true,
     content: Object.fromEntries(media.map((m) => [m, { schema: names.ref(`${schema}:${r.name}`), example }])),
@@ -46,11 +51,11 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
       operationId: `create${singular}`,
       summary: `Create a ${singular}`,
       parameters: [ref('parameters', 'IdempotencyKey')],
-      requestBody: body('input', exampleBody(api, writableFields(r), r.owner)),
+      requestBody: body('input', input),
       responses: {
         201: json(record, 'Created', { Location: ref('headers', 'Location'), ...withRecord }),
         400: ref('responses', 'BadRequest'),
-        409: problem('A unique value taken, or a reference to a missing record'),
+        409: TAKEN,
         422: ref('responses', 'UnprocessableContent'),
         ...bodyResponses(),
         ...commonResponses(api, r.access.create),
@@ -84,13 +89,13 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
           200: json(record, 'The changed record', withRecord),
           400: ref('responses', 'BadRequest'),
           404: ref('responses', 'NotFound'),
-          409: problem('A unique value taken, or a reference to a missing record'),
+          409: TAKEN,
           412: ref('responses', 'PreconditionFailed'),
           ...bodyResponses(),
           ...commonResponses(api, r.access.update),
         },
       });
-    change('put', body('input', exampleBody(api, writableFields(r), r.owner)), `Replace a ${singular}`);
+    change('put', body('input', input), `Replace a ${singular}`);
     change(
       'patch',
       body('patch', examplePatch(r), ['application/merge-patch+json', 'application/json']),

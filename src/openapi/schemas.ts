@@ -1,7 +1,7 @@
 import type { Action, Api, Field, JsonValue, Resource } from '../model.js';
 import { capitalise } from '../naming.js';
 import type { JsonSchema } from '../contract/json-schemas.js';
-import { sampleValue } from '../contract/samples.js';
+import { sampleBody, sampleChange } from '../contract/samples.js';
 import { openApiSchema, ref } from './parts.js';
 
 /** The operationId of an action: `publishPost` on an item, `importPosts` on the collection. */
@@ -78,14 +78,25 @@ export function enumRef(property: JsonSchema, name: string): JsonSchema {
 
 /** `schema` with each enum property (by name, in `enums`) referring to its named schema. */
 export function withEnumRefs(schema: JsonSchema, enums: Record<string, string>): JsonSchema {
+  return mapProperties(schema, (field, property) => {
+    const name = enums[field];
+    return name === undefined || !Array.isArray(property.enum) ? property : enumRef(property, name);
+  });
+}
+
+/** `schema` with each of its properties passed through `change`. */
+function mapProperties(schema: JsonSchema, change: (name: string, property: JsonSchema) => JsonSchema): JsonSchema {
   const properties = schema.properties as Record<string, JsonSchema> | undefined;
   if (properties === undefined) return schema;
-  const named = Object.entries(properties).map(([field, property]) => {
-    const name = enums[field];
-    return [field, name === undefined || !Array.isArray(property.enum) ? property : enumRef(property, name)] as const;
-  });
-  return { ...schema, properties: Object.fromEntries(named) };
+  const changed = Object.entries(properties).map(([name, property]) => [name, change(name, property)] as const);
+  return { ...schema, properties: Object.fromEntries(changed) };
 }
+
+/** `property` with `said` added to its description. */
+const saying = (property: JsonSchema, said: string): JsonSchema => ({
+  ...property,
+  description: property.description === undefined ? said : `${String(property.description)} ${said}`,
+});
 
 /** The enum schema of a field: its values, named once and referred to by the field and its filters. */
 export const enumSchema = (field: Field): JsonSchema => ({
@@ -100,43 +111,21 @@ export const enumSchema = (field: Field): JsonSchema => ({
  * says so); an optional one and the owner field (the caller, by default) are left out.
  */
 export function exampleBody(api: Api, fields: readonly Field[], owner?: string): Record<string, JsonValue> {
-  const body: Record<string, JsonValue> = {};
-  for (const field of fields) {
-    if (field.readOnly) continue;
-    if (field.ref !== undefined) {
-      if (!field.required || field.name === owner) continue;
-      const target = api.resources.find((r) => r.name === field.ref?.to);
-      body[field.name] = target?.id === 'integer' ? 1 : '01900000-0000-7000-8000-000000000001';
-      continue;
-    }
-    const value = sampleValue(field, 1);
-    if (value !== undefined) body[field.name] = value;
-  }
-  return body;
-}
-
-/** A PATCH body that changes one field: the first writable one the server can take an example of, not a reference. */
-export function examplePatch(resource: Resource): Record<string, JsonValue> {
-  for (const field of resource.fields) {
-    if (field.readOnly || field.ref !== undefined || field.unique) continue;
-    const value = sampleValue(field, 2);
-    if (value !== undefined) return { [field.name]: value };
-  }
-  return {};
-}
-
-/** The description of a reference field: whose id it holds, in words. */
-export function describeRefs(schema: JsonSchema, fields: readonly Field[]): JsonSchema {
-  const properties = schema.properties as Record<string, JsonSchema> | undefined;
-  if (properties === undefined) return schema;
-  const described = Object.entries(properties).map(([name, property]) => {
-    const to = fields.find((f) => f.name === name)?.ref?.to;
-    if (to === undefined) return [name, property] as const;
-    const said = `The id of a record of ${to} (it must exist).`;
-    const description = property.description === undefined ? said : `${String(property.description)} ${said}`;
-    return [name, { ...property, description }] as const;
+  const samples = sampleBody(fields, 1).body;
+  const entries = fields.flatMap((field): [string, JsonValue][] => {
+    const sample = samples[field.name];
+    if (field.ref === undefined) return sample === undefined ? [] : [[field.name, sample]];
+    if (field.readOnly || !field.required || field.name === owner) return [];
+    const target = api.resources.find((r) => r.name === field.ref?.to);
+    return [[field.name, target?.id === 'integer' ? 1 : '01900000-0000-7000-8000-000000000001']];
   });
-  return { ...schema, properties: Object.fromEntries(described) };
+  return Object.fromEntries(entries);
+}
+
+/** A PATCH body that changes one field (see sampleChange); empty when none fits. */
+export function examplePatch(resource: Resource): Record<string, JsonValue> {
+  const change = sampleChange(resource.fields);
+  return change === undefined ? {} : { [change.field]: change.value };
 }
 
 /**
@@ -145,17 +134,12 @@ export function describeRefs(schema: JsonSchema, fields: readonly Field[]): Json
  * said in the field's description and in the extension `x-default` instead; a reference says whose id it holds.
  */
 export function requestSchema(schema: unknown, fields: readonly Field[]): JsonSchema {
-  const body = describeRefs(openApiSchema(schema), fields);
-  const properties = body.properties as Record<string, JsonSchema> | undefined;
-  if (properties === undefined) return body;
-  for (const [name, { default: value, ...rest }] of Object.entries(properties)) {
-    if (value === undefined) continue;
-    const said = `Default: ${JSON.stringify(value)} (when left out).`;
-    properties[name] = {
-      ...rest,
-      description: rest.description === undefined ? said : `${String(rest.description)} ${said}`,
-      'x-default': value,
-    };
-  }
-  return body;
+  return mapProperties(openApiSchema(schema), (name, property) => {
+    const to = fields.find((f) => f.name === name)?.ref?.to;
+    const described = to === undefined ? property : saying(property, `The id of a record of ${to} (it must exist).`);
+    const { default: value, ...rest } = described;
+    return value === undefined
+      ? described
+      : { ...saying(rest, `Default: ${JSON.stringify(value)} (when left out).`), 'x-default': value };
+  });
 }

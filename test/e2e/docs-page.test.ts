@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, serveGenerated, type RunningServer } from '../helpers/project.js';
 import { databaseUrl } from '../helpers/database.js';
@@ -39,6 +39,21 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Opens the operation `method path` on the page, clicks "Try it out" then "Execute", and returns the answer. */
+async function tryItOut(page: Page, method: string, path: string): Promise<Response> {
+  const operation = page
+    .locator(`.opblock-${method}`)
+    .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) })
+    .first();
+  await operation.locator('.opblock-summary').click();
+  await operation.getByRole('button', { name: 'Try it out' }).click();
+  const answer = page.waitForResponse(
+    (r) => r.url().endsWith(`/api/v1${path}`) && r.request().method() === method.toUpperCase(),
+  );
+  await operation.getByRole('button', { name: 'Execute' }).click();
+  return answer;
+}
+
 describe('the docs page under a prefix', () => {
   it.each(['/api/v1/docs', '/api/v1/docs/'])('%s loads every asset and renders the operations', async (path) => {
     const page = await browser.newPage();
@@ -57,15 +72,7 @@ describe('the docs page under a prefix', () => {
   it('"Try it out" calls the server under its prefix', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/api/v1/docs/`);
-    const health = page
-      .locator('.opblock')
-      .filter({ has: page.locator('.opblock-summary-path[data-path$="/healthz"]') })
-      .first();
-    await health.locator('.opblock-summary').click();
-    await health.getByRole('button', { name: 'Try it out' }).click();
-    const answer = page.waitForResponse((response) => response.url().endsWith('/healthz'));
-    await health.getByRole('button', { name: 'Execute' }).click();
-    const response = await answer;
+    const response = await tryItOut(page, 'get', '/healthz');
     expect(response.url()).toBe(`${server.url}/api/v1/healthz`);
     expect(response.status()).toBe(200);
     await page.close();
@@ -78,15 +85,7 @@ describe('the docs page under a prefix', () => {
     await page.locator('.modal-ux input[type=text]').fill(await token('root', { roles: ['admin'] }));
     await page.locator('.modal-ux .auth-btn-wrapper .authorize').click();
     await page.locator('.modal-ux .btn-done').click();
-    const create = page
-      .locator('.opblock-post')
-      .filter({ has: page.locator('.opblock-summary-path[data-path="/users"]') })
-      .first();
-    await create.locator('.opblock-summary').click();
-    await create.getByRole('button', { name: 'Try it out' }).click();
-    const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/users') && r.request().method() === 'POST');
-    await create.getByRole('button', { name: 'Execute' }).click();
-    const response = await answer;
+    const response = await tryItOut(page, 'post', '/users');
     expect(response.status()).toBe(201);
     expect(await response.json()).toMatchObject({ email: 'sample1@example.com' });
     await page.close();

@@ -80,7 +80,7 @@ export interface ListFilter {
   value: JsonSchema;
 }
 
-/** The most values an `in` filter takes (MAX_IN of the generated http/listing.ts). */
+/** The most values an `in` filter takes. */
 export const MAX_IN = 100;
 
 /** Every filter a listing of `resource` takes, field by field, equality first. */
@@ -115,8 +115,8 @@ export function pagingSchemas(api: Api, resource: Resource): Record<string, Json
 /** The query string of a listing as the server validates it: limit, cursor, sort, `field` / `field[op]`. */
 export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
   const filters = listFilters(api, resource).map(
-    // an `in` list is text here; the listing splits it and checks each value
-    (f) => [f.name, f.op === 'in' ? { type: 'string', description: 'a comma-separated list' } : f.value] as const,
+    // an `in` list arrives comma-separated or repeated: the validator makes it an array, checked value by value
+    (f) => [f.name, f.op === 'in' ? { type: 'array', items: f.value, maxItems: MAX_IN } : f.value] as const,
   );
   return {
     type: 'object',

@@ -141,6 +141,8 @@ describe('filters', () => {
     ['dueOn[lte]=2026-12-10', (t: Task) => t.dueOn !== null && t.dueOn <= '2026-12-10'],
     ['title[contains]=REPORT', (t: Task) => t.title.toLowerCase().includes('report')],
     ['status[in]=todo,doing&priority[gt]=2', (t: Task) => ['todo', 'doing'].includes(t.status) && t.priority > 2],
+    // an `in` list given as the parameter repeated, as openapi-fetch and orval send arrays
+    ['status[in]=todo&status[in]=doing,done', (t: Task) => ['todo', 'doing', 'done'].includes(t.status)],
   ] as [string, (t: Task) => boolean][])('%s', async (query, keep) => {
     const listed = await all(query, 3);
     expect(ids(listed)).toEqual(ids(created.filter(keep)));
@@ -155,6 +157,12 @@ describe('filters', () => {
       ['labels=x', '/labels'],
       ['status=unknown', '/status'],
       ['createdAt[gt]=0000-01-01T00:00:00Z', '/createdAt[gt]'],
+      // each value of an `in` list is checked as the field's value is
+      ['status[in]=bogus', '/status[in]/0'],
+      ['status[in]=todo,bogus', '/status[in]/1'],
+      ['dueOn[in]=2026-12-10,tomorrow', '/dueOn[in]/1'],
+      ['priority[in]=1,0x10', '/priority[in]'],
+      [`priority[in]=${Array.from({ length: 101 }, (_, i) => i).join(',')}`, '/priority[in]'],
     ]) {
       const r = await http('GET', `${tasks}?${query}`);
       expect(r.status, query).toBe(400);

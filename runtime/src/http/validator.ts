@@ -110,30 +110,35 @@ type Parameters = Record<string, unknown>;
  * a number must be written in its one plain form, and a query parameter may be given once only.
  */
 function strictParameters(schema: object, validate: ValidateFunction): ValidateFunction {
-  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  type Property = { type?: unknown; items?: Property };
+  const properties = (schema as { properties?: Record<string, Property> }).properties ?? {};
   const numeric = Object.entries(properties).flatMap(([key, property]) => {
-    const pattern =
-      property.type === 'integer' || property.type === 'number' ? CANONICAL[property.type] : undefined;
+    // a number, or a list of numbers (an `in` filter)
+    const type = property.type === 'array' ? property.items?.type : property.type;
+    const pattern = type === 'integer' || type === 'number' ? CANONICAL[type] : undefined;
     return pattern === undefined ? [] : [[key, pattern] as const];
   });
   const strict = ((data: Parameters, context?: Parameters) => {
     const errors: ErrorObject[] = [];
     for (const [key, value] of Object.entries(data ?? {})) {
-      if (!Array.isArray(value)) continue;
-      // an `in` list comes comma-separated or as the parameter repeated (how most clients send an array)
-      if (key.endsWith('[in]') && data !== undefined) data[key] = value.join(',');
-      else errors.push(parameterError(key, 'is given more than once: give it once'));
+      // an `in` list comes comma-separated or as the parameter repeated (how most clients send an array): one array
+      if (key.endsWith('[in]') && data !== undefined) {
+        data[key] = (Array.isArray(value) ? value : [value]).flatMap((part) => String(part).split(','));
+      } else if (Array.isArray(value))
+        errors.push(parameterError(key, 'is given more than once: give it once'));
     }
     for (const [key, pattern] of numeric) {
       const value = data?.[key];
-      if (typeof value !== 'string') continue;
-      if (!pattern.test(value))
-        errors.push(parameterError(key, 'must be a number written plainly (like 42)'));
+      const texts = Array.isArray(value) ? value : [value];
+      const text = texts.find((t): t is string => typeof t === 'string' && !pattern.test(t));
+      if (text !== undefined) errors.push(parameterError(key, 'must be a number written plainly (like 42)'));
       // beyond what a double holds exactly (or at all): never coerced to a rounded number or to Infinity
       else if (
-        !(pattern === CANONICAL.integer
-          ? Number.isSafeInteger(Number(value))
-          : Number.isFinite(Number(value)))
+        texts.some(
+          (t) =>
+            typeof t === 'string' &&
+            !(pattern === CANONICAL.integer ? Number.isSafeInteger(Number(t)) : Number.isFinite(Number(t))),
+        )
       ) {
         errors.push(parameterError(key, 'is out of range'));
       }

@@ -1,10 +1,11 @@
-import type { Action, Api, Field, Resource } from '../model.js';
+import type { Action, Api, Resource } from '../model.js';
 import { isPublic } from '../contract/access.js';
 import { actionInputSchema, type JsonSchema } from '../contract/json-schemas.js';
-import { fieldNamed } from './sql/statements.js';
-import { encodeLiteral, inputType } from './typescript.js';
+import { importsOf, type Symbol } from './code.js';
+import { local, rt } from './symbols.js';
+import { inputType } from './typescript.js';
 
-/** What the templates print for one action. */
+/** What the templates print for one action: the partials of its declarations and its route, and their holes. */
 export interface ActionView {
   name: string;
   camel: string;
@@ -18,42 +19,65 @@ export interface ActionView {
   generated: boolean;
   /** whether the route runs the access guard: a public `set` action needs no caller */
   guarded: boolean;
-  inputProperties: { key: string; type: string; optional: boolean }[];
+  /** templates/partials/action-*.hbs */
+  declarations: 'action-set' | 'action-handler';
+  route: 'action-set-route' | 'action-handler-route';
+  inputProperties: { key: string; type: string; optional: string }[];
   hasInput: boolean;
   inputSchema: JsonSchema;
-  /** expressions of the UPDATE's parameters before the id, and after it (when values) */
-  setParams: string[];
-  whenParams: string[];
-  /** the conditions of `when` in words (from the definition: escape wherever it is printed) */
+  /** the name of the body's type, the body's schema, and the handler's `input` */
+  inputType: string;
+  body: string;
+  input: string;
+  /** the route's request types, options, and owner argument of store calls */
+  types: string;
+  options: string;
+  owner: string;
+  /** the conditions of `when` in words, and the start of the 409 detail when it fails (from the definition: escape
+   * wherever they are printed) */
   whenText: string;
-  /** the start of the 409 detail when `when` fails */
   refusal: string;
   whenFields: string[];
 }
 
-export function actionView(api: Api, resource: Resource, action: Action): ActionView {
-  const path = action.on === 'item' ? `/${resource.name}/:id/${action.name}` : `/${resource.name}/${action.name}`;
-  const field = (name: string): Field => fieldNamed(resource, name);
+export function actionView(api: Api, resource: Resource, action: Action, typeName: string, owned: boolean): ActionView {
+  const item = action.on === 'item';
+  const path = item ? `/${resource.name}/:id/${action.name}` : `/${resource.name}/${action.name}`;
+  const generated = action.set.length > 0;
+  const guarded = !generated || !isPublic(action.access);
+  const hasInput = action.input.length > 0;
+  const inputTypeName = `${typeName}${action.names.pascal}Input`;
+  const schema = generated
+    ? `{ params, body: ${hasInput ? `${action.names.camel}Input` : 'NO_BODY'}, response: { 200: record } }`
+    : `{ ${item ? 'params, ' : ''}body: ${hasInput ? `${action.names.camel}Input` : 'NO_BODY'} }`;
   return {
     name: action.name,
     camel: action.names.camel,
     pascal: action.names.pascal,
-    item: action.on === 'item',
+    item,
     path,
     displayPath: path.replace(':id', '{id}'),
     doc: action.description ?? `POST ${path.replace(':id', '{id}')}`,
-    generated: action.set.length > 0,
-    guarded: action.set.length === 0 || !isPublic(action.access),
-    inputProperties: action.input.map((f) => ({ key: f.name, type: inputType(api, f), optional: !f.required })),
-    hasInput: action.input.length > 0,
+    generated,
+    guarded,
+    declarations: generated ? 'action-set' : 'action-handler',
+    route: generated ? 'action-set-route' : 'action-handler-route',
+    inputProperties: action.input.map((f) => ({
+      key: f.name,
+      type: inputType(api, f),
+      optional: f.required ? '' : '?',
+    })),
+    hasInput,
     inputSchema: actionInputSchema(api, action),
-    setParams: action.set.map((s) => (s.value.kind === 'now' ? 'at' : encodeLiteral(field(s.field), s.value.value))),
-    whenParams: action.when.flatMap((w) =>
-      w.values.filter((v) => v !== null).map((v) => encodeLiteral(field(w.field), v)),
-    ),
+    inputType: inputTypeName,
+    body: hasInput ? `${action.names.camel}Input` : 'NO_BODY',
+    input: hasInput ? 'request.body' : '{}',
+    types: `{ ${item ? `Params: ${typeName}Params` : ''}${item && (hasInput || !generated) ? '; ' : ''}${hasInput || !generated ? `Body: ${inputTypeName}` : ''} }`,
+    options: `{ schema: ${schema}, config: { idempotent: true }${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''} }`,
+    owner: !owned ? '' : guarded ? ', request.scope.owner' : ', null',
     whenText: whenText(action),
-    whenFields: action.when.map((w) => w.field),
     refusal: `${action.name} needs ${whenText(action)}`,
+    whenFields: action.when.map((w) => w.field),
   };
 }
 
@@ -64,4 +88,40 @@ function whenText(action: Action): string {
         `${w.field} ${w.values.length === 1 ? 'to be' : 'to be one of'} ${w.values.map((v) => JSON.stringify(v)).join(', ')}`,
     )
     .join(' and ');
+}
+
+/** The imports of actions.ts, from what its actions print. */
+export function actionImports(
+  resource: Resource,
+  actions: readonly ActionView[],
+  orphans: boolean,
+  typeName: string,
+): string {
+  const set = actions.filter((a) => a.generated);
+  const handlers = actions.filter((a) => !a.generated);
+  const uses: Symbol[] = [
+    rt.FastifyInstance,
+    rt.Authorizer,
+    rt.refuseOtherMethods,
+    local.store(`${resource.names.pascal}Store`),
+    ...(actions.some((a) => !a.hasInput) ? [rt.NO_BODY] : []),
+    ...(actions.some((a) => a.guarded) ? [rt.access] : []),
+    ...(actions.some((a) => a.item) ? [local.schema('params'), local.model(`${typeName}Params`)] : []),
+    ...(set.length > 0
+      ? [
+          rt.etagOf,
+          rt.expectedVersion,
+          rt.parseIfMatch,
+          rt.preconditionFailed,
+          rt.conflict,
+          rt.notFound,
+          local.schema('record'),
+        ]
+      : []),
+    ...(set.length > 0 || handlers.some((a) => a.item) || orphans ? [local.model(typeName)] : []),
+    ...(handlers.some((a) => a.item) ? [rt.notFound] : []),
+    ...(handlers.length > 0 ? [rt.Caller, rt.ActionResult] : []),
+    ...(orphans || resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? [rt.JsonValue] : []),
+  ];
+  return importsOf(uses);
 }

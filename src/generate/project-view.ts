@@ -37,9 +37,7 @@ export function projectView(
     defaultDatabaseUrl: `sqlite:./data/${api.name}.db`,
     bodyLimit: api.limits.bodySize,
     pageSize: api.limits.pageSize,
-    resources: api.resources.map((r) =>
-      resourceView(api, r, dialects, context.orphanHandlers.get(r.names.kebab) ?? []),
-    ),
+    resources: api.resources.map((r) => resourceView(api, r, context.orphanHandlers.get(r.names.kebab) ?? [])),
     migrations: context.migrations.map((name) => ({ name, ident: `m${name.slice(0, 4)}` })),
     fixtures: fixtures(api),
     needsTokens: needsTokens(api),

@@ -1,6 +1,8 @@
 import type { Api, Field, IdKind } from '../model.js';
 import { isNotNull } from '../schema/columns.js';
 import { patchTakesNull } from '../contract/json-schemas.js';
+import { code, plain, type Code, type Symbol } from './code.js';
+import { rt } from './symbols.js';
 
 /** A string literal, escaped, for emitted TypeScript. */
 export const js = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
@@ -40,92 +42,77 @@ export const inputType = (api: Api, field: Field): string =>
 export const patchType = (api: Api, field: Field, owner: string | undefined): string =>
   patchTakesNull(field, owner) ? orNull(valueType(api, field)) : valueType(api, field);
 
+const codec = rt.codec;
+
 /** The expression that decodes a field from `row` (see the generated db/codec.ts). */
-export function decodeExpression(api: Api, field: Field): string {
+export function decodeExpression(api: Api, field: Field): Code {
   const column = `row.${field.column}`;
-  if (isNotNull(field)) return decode(api, field, column);
-  const inner = decode(api, field, 'value');
-  const plain = /^(\w+)\(value\)$/.exec(inner)?.[1];
-  return `orNull(${column}, ${plain ?? `(value) => ${inner}`})`;
+  const { decoder, rest } = decoderOf(api, field);
+  if (isNotNull(field)) return code`${decoder}(${column}${rest})`;
+  const orNull = codec('orNull');
+  return rest === ''
+    ? code`${orNull}(${column}, ${decoder})`
+    : code`${orNull}(${column}, (value) => ${decoder}(value${rest}))`;
 }
 
-function decode(api: Api, field: Field, value: string): string {
+/** The codec function that decodes a column of the field, and its arguments after the value. */
+function decoderOf(api: Api, field: Field): { decoder: Symbol; rest: string } {
   switch (field.type) {
     case 'integer':
     case 'number':
-      return `numeric(${value})`;
+      return { decoder: codec('numeric'), rest: '' };
     case 'boolean':
-      return `flag(${value})`;
+      return { decoder: codec('flag'), rest: '' };
     case 'json':
-      return `json(${value})`;
+      return { decoder: codec('json'), rest: '' };
     case 'enum':
-      return `member(${value}, ${js(field.values ?? [])} as const)`;
+      return { decoder: codec('member'), rest: `, ${js(field.values ?? [])} as const` };
     case 'ref':
-      return valueType(api, field) === 'number' ? `numeric(${value})` : `text(${value})`;
+      return { decoder: codec(valueType(api, field) === 'number' ? 'numeric' : 'text'), rest: '' };
     default:
-      return `text(${value})`;
+      return { decoder: codec('text'), rest: '' };
   }
+}
+
+/** The codec function that encodes the field's value as a column value, if it needs one. */
+function encoderOf(field: Field): Symbol | undefined {
+  const name = ({ boolean: 'toFlag', json: 'toJson', datetime: 'toUtc' } as Record<string, string>)[field.type];
+  return name === undefined ? undefined : codec(name);
 }
 
 /** The expression that encodes a field of `input` as a column value, its default applied when omitted. */
-export function encodeExpression(field: Field, source: string): string {
+export function encodeExpression(field: Field, source: string): Code {
   const member = `${source}.${field.name}`;
   const value = field.required
-    ? member
+    ? plain(member)
     : field.default === undefined
-      ? `${member} ?? null`
-      : `orDefault(${member}, ${js(field.default)})`;
-  switch (field.type) {
-    case 'boolean':
-      return `toFlag(${value})`;
-    case 'json':
-      return `toJson(${value})`;
-    case 'datetime':
-      return `toUtc(${value})`;
-    default:
-      return value;
-  }
+      ? plain(`${member} ?? null`)
+      : code`${codec('orDefault')}(${member}, ${js(field.default)})`;
+  const encoder = encoderOf(field);
+  return encoder === undefined ? value : code`${encoder}(${value})`;
 }
 
-/** The parameters of a field in the one-statement PATCH (see sql/statements.ts): present?, value (json: mode, value, patch). */
-export function patchExpression(field: Field, source: string): string {
+/**
+ * The two parameters of a field in the one-statement PATCH (see sql/statements.ts): whether it was given, and its
+ * column value. A json object was merged with the stored value before (see the store).
+ */
+export function patchExpressions(field: Field, source: string): { given: Code; value: Code } {
   const member = `${source}.${field.name}`;
   // null removes the value, as leaving the field out of a PUT does: a field that cannot be null takes its default
   const resets = !field.nullable && field.default !== undefined && field.default !== null;
-  if (field.type === 'json')
-    return `...jsonPatch(${resets ? `${member} === null ? ${js(field.default)} : ${member}` : member})`;
-  const value =
-    field.type === 'boolean' ? `toFlag(${member})` : field.type === 'datetime' ? `toUtc(${member})` : member;
-  const stored = resets ? `${member} === null ? ${encodeLiteral(field, field.default)} : ${value}` : value;
-  return `...(${member} === undefined ? ABSENT : [1, ${stored}])`;
+  const encoder = encoderOf(field);
+  const encoded = encoder === undefined ? plain(`${member} ?? null`) : code`${encoder}(${member} ?? null)`;
+  const value = !resets
+    ? encoded
+    : field.type === 'json'
+      ? code`${encoder ?? codec('toJson')}(${member} === null ? ${js(field.default)} : (${member} ?? null))`
+      : code`${member} === null ? ${encodeLiteral(field, field.default)} : ${encoded}`;
+  return { given: code`${codec('given')}(${member})`, value };
 }
 
 /** The value a server-set (read-only) field takes on insert: its default, or NULL. */
 export function insertDefault(field: Field): string {
   return field.default === undefined ? 'null' : encodeLiteral(field, field.default);
-}
-
-/** The codec helpers an expression uses, so that a store imports exactly those. */
-export function codecNames(expressions: readonly string[]): string[] {
-  const all = [
-    'text',
-    'numeric',
-    'flag',
-    'json',
-    'member',
-    'orNull',
-    'orDefault',
-    'toFlag',
-    'toJson',
-    'toUtc',
-    'subjectAsId',
-    'jsonPatch',
-    'merges',
-    'mergePatch',
-    'ABSENT',
-  ];
-  const used = all.filter((name) => expressions.some((e) => new RegExp(`\\b${name}\\b`).test(e)));
-  return [...new Set(['numeric', 'now', ...used])].sort();
 }
 
 /** A literal of the definition (a `set` or `when` value) as the column value it is stored as. */

@@ -33,6 +33,8 @@ export const RUNTIME = [
   'src/db/sqlite.ts',
   'src/db/postgres.ts',
   'src/db/codec.ts',
+  'src/db/named.ts',
+  'src/db/store.ts',
   'src/db/migrate.ts',
   'src/db/list-sql.ts',
   'src/http/problem.ts',
@@ -56,7 +58,7 @@ export const RUNTIME = [
 /** Project files written from templates: what the definition says, filled in. */
 const TEMPLATED = ['src/settings.ts', 'src/resources/index.ts', 'README.md', 'test/api.test.ts'];
 
-const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'sql.ts', 'store.ts', 'access.ts', 'routes.ts'];
+const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'store.ts', 'access.ts', 'routes.ts'];
 
 const json = (value: object): string => `${JSON.stringify(value, null, 2)}\n`;
 

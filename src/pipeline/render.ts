@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import type { Owner, PlannedFile } from './plan.js';
+import { inTemplateLiteral } from '../generate/sql/block.js';
 
 const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
 const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
+const PARTIALS = 'partials/';
+const OPTIONS = { noEscape: true, strict: true };
 
 /** Helpers do what templates may not: every value from a definition is escaped for where it lands. */
 const handlebars = Handlebars.create();
@@ -18,8 +21,7 @@ handlebars.registerHelper({
    * SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate, and a
    * carriage return (which a template literal reads as a line feed) is written as an escape
    */
-  sqlText: (value: unknown) =>
-    `\`${String(value).replace(/[\\`]/g, '\\$&').replaceAll('${', '\\${').replaceAll('\r', '\\r')}\``,
+  sqlText: (value: unknown) => `\`${inTemplateLiteral(String(value))}\``,
   /** text inside a block comment: cannot close it */
   comment: (value: unknown) =>
     String(value ?? '')
@@ -33,13 +35,19 @@ handlebars.registerHelper({
   },
 });
 
+/** Partials, for blocks that templates repeat or that only some files have: `{{> name}}` for partials/name.hbs. */
+for (const file of readdirSync(TEMPLATES + PARTIALS)) {
+  const name = file.replace(/\.hbs$/, '');
+  handlebars.registerPartial(name, handlebars.compile(readFileSync(TEMPLATES + PARTIALS + file, 'utf8'), OPTIONS));
+}
+
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
 function template(name: string): HandlebarsTemplateDelegate {
   let found = compiled.get(name);
   if (found === undefined) {
     const source = readFileSync(TEMPLATES + name, 'utf8');
-    found = handlebars.compile(source, { noEscape: true, strict: true });
+    found = handlebars.compile(source, OPTIONS);
     compiled.set(name, found);
   }
   return found;

@@ -11,7 +11,6 @@ import { generateFresh, ROOT } from '../helpers/project.js';
 const GOLDEN: Record<string, string[]> = {
   notes: [
     'src/resources/notes/model.ts',
-    'src/resources/notes/sql.ts',
     'src/resources/notes/store.ts',
     'src/resources/notes/routes.ts',
     'src/db/migrations/0001-initial.ts',

@@ -54,13 +54,8 @@ export const toUtc = (value: string | null): SqlValue =>
 
 export const now = (): string => new Date().toISOString();
 
-/** The parameters of a field a PATCH leaves out: not present, no value. */
-export const ABSENT: readonly SqlValue[] = [0, null];
-
-/** The parameters of a json field in a PATCH: [present, value]; an object was merged with the stored value first. */
-export function jsonPatch(value: JsonValue | null | undefined): readonly SqlValue[] {
-  return value === undefined ? ABSENT : [1, toJson(value)];
-}
+/** Whether a PATCH gave a field (1) or left it out (0): the statement keeps the stored value then. */
+export const given = (value: unknown): SqlValue => (value === undefined ? 0 : 1);
 
 type JsonObject = { [key: string]: JsonValue };
 

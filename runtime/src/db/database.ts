@@ -1,6 +1,7 @@
 /**
  * The one small interface between the generated data access code and a database driver.
- * SQL is written at generation time, once per dialect, and prepared once at start-up.
+ * The stores' SQL is written at generation time in the SQL both databases speak, with named parameters (`:name`), and
+ * prepared once at start-up (see db/named.ts for how names become each driver's placeholders).
  * Every driver returns rows in the same shape: booleans as 0/1, JSON as text, datetimes as ISO text.
  */
 import type { Kysely } from 'kysely';
@@ -11,9 +12,10 @@ export type Dialect = 'sqlite' | 'postgres';
 export type SqlValue = string | number | null;
 export type Row = Record<string, SqlValue>;
 
-/** The text of one statement in every dialect. */
-export type Sql = Record<Dialect, string>;
+/** The values of a statement's named parameters. */
+export type Params = Record<string, SqlValue>;
 
+/** A statement of positional parameters (`?` or `$1`, as the database writes them). */
 export interface Statement {
   /** the first row, or undefined */
   get(params: readonly SqlValue[]): Promise<Row | undefined>;
@@ -22,11 +24,19 @@ export interface Statement {
   run(params: readonly SqlValue[]): Promise<number>;
 }
 
+/** A statement of named parameters, bound by name: `P` says which. */
+export interface Prepared<P extends Params> {
+  /** the first row, or undefined */
+  get(params: P): Promise<Row | undefined>;
+  all(params: P): Promise<Row[]>;
+  /** runs a statement that returns no rows; resolves to the number of rows changed */
+  run(params: P): Promise<number>;
+}
+
 export interface Database {
   readonly dialect: Dialect;
-  /** a statement written at generation time, in this database's dialect */
-  prepare(sql: Sql): Statement;
-  /** a statement in this database's dialect written at run time (listings, see db/list-sql.ts) */
+  /** a statement written at generation time, with named parameters (`:name`), in SQL both databases read */
+  prepare<P extends Params>(sql: string): Prepared<P>;
   /**
    * A statement of SQL text written at run time; `transient`: PostgreSQL plans it each time instead of keeping it
    * prepared on every connection (for statements a client can vary without bound).

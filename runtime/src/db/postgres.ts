@@ -6,10 +6,11 @@ import {
   DatabaseUnavailableError,
   type Database,
   type Row,
-  type Sql,
+  type Params,
   type SqlValue,
   type Statement,
 } from './database.js';
+import { prepareNamed } from './named.js';
 
 /**
  * A pool of `poolSize` PostgreSQL connections. Statements are prepared once per connection (named statements);
@@ -46,7 +47,8 @@ export function openPostgres(
   migrations.on('error', () => undefined);
   return {
     dialect: 'postgres',
-    prepare: (sql: Sql) => prepare(pool, sql.postgres),
+    prepare: <P extends Params>(sql: string) =>
+      prepareNamed<P>(sql, 'postgres', (text) => prepare(pool, text)),
     prepareText: (text: string, options?: { transient?: boolean }) =>
       prepare(pool, text, options?.transient === true),
     kysely: new Kysely<unknown>({ dialect: new PostgresDialect({ pool: migrations }) }),

@@ -7,10 +7,11 @@ import {
   DatabaseUnavailableError,
   type Database,
   type Row,
-  type Sql,
+  type Params,
   type SqlValue,
   type Statement,
 } from './database.js';
+import { prepareNamed } from './named.js';
 
 /** Opens (and creates) an SQLite database file in WAL mode with foreign keys enforced. */
 export function openSqlite(file: string): Database {
@@ -23,7 +24,7 @@ export function openSqlite(file: string): Database {
 
   return {
     dialect: 'sqlite',
-    prepare: (sql: Sql) => prepare(db, sql.sqlite),
+    prepare: <P extends Params>(sql: string) => prepareNamed<P>(sql, 'sqlite', (text) => prepare(db, text)),
     prepareText: (text: string) => prepare(db, text),
     kysely: new Kysely<unknown>({ dialect: new SqliteDialect({ database: db }) }),
     ping: async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database, Sql, Statement } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { Authorizer } from '../auth/authorize.js';
 import { HttpProblem } from './problem.js';
 
@@ -16,37 +16,29 @@ import { HttpProblem } from './problem.js';
  * squat each other's keys.
  */
 const SQL = {
-  claim: {
-    sqlite: `INSERT INTO restsmith_idempotency (caller, key, fingerprint, status, created_at) VALUES (?, ?, ?, 0, ?) ON CONFLICT DO NOTHING`,
-    postgres: `INSERT INTO restsmith_idempotency (caller, key, fingerprint, status, created_at) VALUES ($1, $2, $3, 0, $4) ON CONFLICT DO NOTHING`,
-  },
-  find: {
-    sqlite: `SELECT fingerprint, status, headers, body, created_at FROM restsmith_idempotency WHERE caller = ? AND key = ?`,
-    postgres: `SELECT fingerprint, status, headers, body, created_at FROM restsmith_idempotency WHERE caller = $1 AND key = $2`,
-  },
-  complete: {
-    sqlite: `UPDATE restsmith_idempotency SET status = ?, headers = ?, body = ? WHERE caller = ? AND key = ?`,
-    postgres: `UPDATE restsmith_idempotency SET status = $1, headers = $2, body = $3 WHERE caller = $4 AND key = $5`,
-  },
-  release: {
-    sqlite: `DELETE FROM restsmith_idempotency WHERE caller = ? AND key = ?`,
-    postgres: `DELETE FROM restsmith_idempotency WHERE caller = $1 AND key = $2`,
-  },
-  expire: {
-    sqlite: `DELETE FROM restsmith_idempotency WHERE created_at < ?`,
-    postgres: `DELETE FROM restsmith_idempotency WHERE created_at < $1`,
-  },
-} satisfies Record<string, Sql>;
+  claim: `
+    INSERT INTO restsmith_idempotency (caller, key, fingerprint, status, created_at)
+    VALUES (:caller, :key, :fingerprint, 0, :created_at)
+    ON CONFLICT DO NOTHING`,
+  find: `
+    SELECT fingerprint, status, headers, body, created_at FROM restsmith_idempotency
+    WHERE caller = :caller AND key = :key`,
+  complete: `
+    UPDATE restsmith_idempotency SET status = :status, headers = :headers, body = :body
+    WHERE caller = :caller AND key = :key`,
+  release: `DELETE FROM restsmith_idempotency WHERE caller = :caller AND key = :key`,
+  expire: `DELETE FROM restsmith_idempotency WHERE created_at < :before`,
+};
 
 const TTL_MS = 24 * 60 * 60_000;
 /** how long a repeat waits for the first request with its key to finish */
 const WAIT_MS = 10_000;
 const HEADERS_KEPT = ['location', 'etag', 'content-type'];
 
-interface Claim {
+type Claim = {
   caller: string;
   key: string;
-}
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,9 +52,13 @@ declare module 'fastify' {
 }
 
 export function installIdempotency(app: FastifyInstance, db: Database, authorizer: Authorizer): void {
-  const statements = Object.fromEntries(
-    Object.entries(SQL).map(([name, sql]) => [name, db.prepare(sql)]),
-  ) as Record<keyof typeof SQL, Statement>;
+  const statements = {
+    claim: db.prepare<Claim & { fingerprint: string; created_at: string }>(SQL.claim),
+    find: db.prepare<Claim>(SQL.find),
+    complete: db.prepare<Claim & { status: number; headers: string; body: string }>(SQL.complete),
+    release: db.prepare<Claim>(SQL.release),
+    expire: db.prepare<{ before: string }>(SQL.expire),
+  };
   let lastExpiry = 0;
   app.decorateRequest('idempotency', null);
 
@@ -77,16 +73,18 @@ export function installIdempotency(app: FastifyInstance, db: Database, authorize
     const now = Date.now();
     if (now - lastExpiry > 60_000) {
       lastExpiry = now;
-      await statements.expire.run([new Date(now - TTL_MS).toISOString()]);
+      await statements.expire.run({ before: new Date(now - TTL_MS).toISOString() });
     }
     const caller = `sub:${subject}`;
     const fingerprint = fingerprintOf(request);
     for (const deadline = now + WAIT_MS; Date.now() < deadline;) {
-      if ((await statements.claim.run([caller, key, fingerprint, new Date().toISOString()])) > 0) {
+      if (
+        (await statements.claim.run({ caller, key, fingerprint, created_at: new Date().toISOString() })) > 0
+      ) {
         request.idempotency = { caller, key };
         return;
       }
-      const stored = await statements.find.get([caller, key]);
+      const stored = await statements.find.get({ caller, key });
       if (stored === undefined) continue; // released or expired meanwhile: claim again
       if (stored.fingerprint !== fingerprint) {
         throw new HttpProblem(
@@ -110,7 +108,7 @@ export function installIdempotency(app: FastifyInstance, db: Database, authorize
     if (claim === null) return payload;
     request.idempotency = null;
     if (reply.statusCode >= 500 || (payload !== null && typeof payload !== 'string')) {
-      await statements.release.run([claim.caller, claim.key]);
+      await statements.release.run(claim);
       return payload;
     }
     const headers = Object.fromEntries(
@@ -119,13 +117,12 @@ export function installIdempotency(app: FastifyInstance, db: Database, authorize
         return value === undefined ? [] : [[name, String(value)]];
       }),
     );
-    await statements.complete.run([
-      reply.statusCode,
-      JSON.stringify(headers),
-      payload ?? '',
-      claim.caller,
-      claim.key,
-    ]);
+    await statements.complete.run({
+      ...claim,
+      status: reply.statusCode,
+      headers: JSON.stringify(headers),
+      body: payload ?? '',
+    });
     return payload;
   });
 }

@@ -1,23 +1,38 @@
 import type { Action, Field, Resource } from '../../model.js';
 import { serverFields, writableFields } from '../../schema/columns.js';
-import type { SqlDialect } from '../../schema/dialect.js';
+import { sqlite } from '../../schema/dialect.js';
 
+/**
+ * One statement of a store, in the SQL both databases read, with named parameters: `names` in the order they first
+ * appear. Parameters of fields are named as the field is (camelCase); the others are snake_case, which no field's
+ * name can be: `id`, `owner_scope` (the token subject a request is restricted to, or NULL for none), `if_version`
+ * (the version an If-Match expects, or NULL for any), `created_at`, `updated_at`, and per PATCHed field `given_<field>`.
+ */
 export interface StatementText {
   key: string;
   doc: string;
   sql: string;
+  names: string[];
 }
 
-/** Numbers the parameters of one statement: `$1, $2…` or `?, ?…` as the dialect writes them. */
-function parameters(d: SqlDialect): () => string {
-  let n = 0;
-  return () => d.param(++n);
+const ident = sqlite.ident;
+
+/** `:name`s as they are written, the names remembered in order. */
+function parameters(): { param: (name: string) => string; names: string[] } {
+  const names: string[] = [];
+  return {
+    names,
+    param: (name) => {
+      if (!names.includes(name)) names.push(name);
+      return `:${name}`;
+    },
+  };
 }
 
 /** The columns every statement returns, in the order the store decodes them. */
-export function selectListOf(resource: Resource, d: SqlDialect): string {
+export function selectListOf(resource: Resource): string {
   return ['id', ...resource.fields.map((f) => f.column), 'created_at', 'updated_at', 'version']
-    .map((c) => d.ident(c))
+    .map((c) => ident(c))
     .join(', ');
 }
 
@@ -29,107 +44,139 @@ export function ownerColumn(resource: Resource): string | undefined {
 }
 
 /**
- * The data-access statements of one resource. Parameter order is the same in every dialect, and `owner`
- * (the subject a request is restricted to, or NULL for none) follows the id wherever the resource has an owner:
- * - get: [id, owner?]; delete: [id, owner?, expected version or NULL]
- * - insert: [id (uuid ids only), …writable fields, …server fields, createdAt, updatedAt]
- * - update: […writable fields, updatedAt, id, owner?, expected version or NULL]
- * - patch: per writable field [present (0/1), value] (a json object is merged with the stored value by the store first);
- *   then [updatedAt, id, owner?, expected version or NULL]
-
- * Listings are written per query shape at run time (see the generated http/listing.ts).
- * - an action: […set values, updatedAt, id, owner?, expected version or NULL, …when values]
+ * The data-access statements of one resource (listings are written per query shape at run time, see the generated
+ * http/listing.ts): get, insert, update (PUT), patch (PATCH, one statement: each field kept unless given), delete,
+ * and one UPDATE per `set` action, whose `when` is part of its WHERE clause.
  */
-export function resourceStatements(resource: Resource, d: SqlDialect): StatementText[] {
-  const table = d.ident(resource.table);
-  const id = d.ident('id');
-  const version = d.ident('version');
+export function resourceStatements(resource: Resource): StatementText[] {
+  const table = ident(resource.table);
+  const selectList = selectListOf(resource);
   const owner = ownerColumn(resource);
-  const selectList = selectListOf(resource, d);
-  /** `AND owner IS coalesce(?, owner)`: a NULL parameter leaves the statement unrestricted */
-  const ownerGuard = (next: () => string): string =>
-    owner === undefined ? '' : ` AND ${d.nullSafeEquals(d.ident(owner), `coalesce(${next()}, ${d.ident(owner)})`)}`;
-  const byId = (next: () => string): string => `${id} = ${next()}${ownerGuard(next)}`;
-
-  const insertColumns = [
-    ...(resource.id === 'uuid' ? ['id'] : []),
-    ...writableFields(resource).map((f) => f.column),
-    ...serverFields(resource).map((f) => f.column),
-    'created_at',
-    'updated_at',
+  const version = ident('version');
+  /** `id = :id`, and where there is an owner, `owner IS NOT DISTINCT FROM coalesce(:owner_scope, owner)` */
+  const byId = (param: (name: string) => string): string[] => [
+    `${ident('id')} = ${param('id')}`,
+    ...(owner === undefined
+      ? []
+      : [`${ident(owner)} IS NOT DISTINCT FROM coalesce(${param('owner_scope')}, ${ident(owner)})`]),
   ];
-  const insertParam = parameters(d);
-  const insert =
-    `INSERT INTO ${table} (${insertColumns.map((c) => d.ident(c)).join(', ')}) ` +
-    `VALUES (${insertColumns.map(() => insertParam()).join(', ')}) RETURNING ${selectList}`;
+  /** one condition per line */
+  const where = (conditions: string[]): string => `WHERE ${conditions.join('\n  AND ')}`;
+  const atVersion = (param: (name: string) => string): string =>
+    `${version} = coalesce(${param('if_version')}, ${version})`;
+  const update = (set: string[], conditions: string[]): string =>
+    [
+      `UPDATE ${table}`,
+      `SET`,
+      [...set, `${version} = ${version} + 1`].map((a) => `  ${a}`).join(',\n'),
+      where(conditions),
+      `RETURNING ${selectList}`,
+    ].join('\n');
 
-  const updateParam = parameters(d);
+  const get = parameters();
+  const getSql = [`SELECT ${selectList}`, `FROM ${table}`, where(byId(get.param))].join('\n');
+
+  const insert = parameters();
+  const insertColumns: [string, string][] = [
+    ...(resource.id === 'uuid' ? [['id', 'id'] as [string, string]] : []),
+    ...[...writableFields(resource), ...serverFields(resource)].map((f): [string, string] => [f.column, f.name]),
+    ['created_at', 'created_at'],
+    ['updated_at', 'updated_at'],
+  ];
+  const insertSql = [
+    `INSERT INTO ${table} (${insertColumns.map(([c]) => ident(c)).join(', ')})`,
+    `VALUES (${insertColumns.map(([, name]) => insert.param(name)).join(', ')})`,
+    `RETURNING ${selectList}`,
+  ].join('\n');
+
+  const replace = parameters();
   // an owner field left out of a PUT keeps its owner (NULL parameter)
-  const assignments = [...writableFields(resource).map((f) => f.column), 'updated_at'].map((c) =>
-    c === owner ? `${d.ident(c)} = coalesce(${updateParam()}, ${d.ident(c)})` : `${d.ident(c)} = ${updateParam()}`,
+  const replaceSql = update(
+    [
+      ...writableFields(resource).map((f) =>
+        f.column === owner
+          ? `${ident(f.column)} = coalesce(${replace.param(f.name)}, ${ident(f.column)})`
+          : `${ident(f.column)} = ${replace.param(f.name)}`,
+      ),
+      `${ident('updated_at')} = ${replace.param('updated_at')}`,
+    ],
+    [...byId(replace.param), atVersion(replace.param)],
   );
-  const update =
-    `UPDATE ${table} SET ${assignments.join(', ')}, ${version} = ${version} + 1 ` +
-    `WHERE ${byId(updateParam)} AND ${version} = coalesce(${updateParam()}, ${version}) RETURNING ${selectList}`;
 
-  const patchParam = parameters(d);
-  const patchAssignments = writableFields(resource).map((f) => {
-    const column = d.ident(f.column);
-    const [present, value] = [patchParam(), patchParam()];
-    return `${column} = CASE WHEN ${present} = 1 THEN ${value} ELSE ${column} END`;
-  });
-  const patch =
-    `UPDATE ${table} SET ${[...patchAssignments, `${d.ident('updated_at')} = ${patchParam()}`].join(', ')}, ${version} = ${version} + 1 ` +
-    `WHERE ${byId(patchParam)} AND ${version} = coalesce(${patchParam()}, ${version}) RETURNING ${selectList}`;
+  const patch = parameters();
+  const patchSql = update(
+    [
+      ...writableFields(resource).map((f) => {
+        const column = ident(f.column);
+        return `${column} = CASE WHEN ${patch.param(`given_${f.name}`)} = 1 THEN ${patch.param(f.name)} ELSE ${column} END`;
+      }),
+      `${ident('updated_at')} = ${patch.param('updated_at')}`,
+    ],
+    [...byId(patch.param), atVersion(patch.param)],
+  );
 
-  const get = parameters(d);
-  const remove = parameters(d);
-  const statements: StatementText[] = [
-    { key: 'get', doc: 'one record by id', sql: `SELECT ${selectList} FROM ${table} WHERE ${byId(get)}` },
-    { key: 'insert', doc: 'a new record', sql: insert },
-    { key: 'update', doc: 'every writable field, guarded by an optional expected version', sql: update },
-    { key: 'patch', doc: 'a JSON Merge Patch in one statement: absent fields kept', sql: patch },
+  const remove = parameters();
+  const removeSql = [`DELETE FROM ${table}`, where([...byId(remove.param), atVersion(remove.param)])].join('\n');
+
+  return [
+    { key: 'get', doc: 'One record by id.', sql: getSql, names: get.names },
+    { key: 'insert', doc: 'A new record.', sql: insertSql, names: insert.names },
+    {
+      key: 'update',
+      doc: 'Every writable field, guarded by an optional expected version.',
+      sql: replaceSql,
+      names: replace.names,
+    },
+    {
+      key: 'patch',
+      doc: 'A JSON Merge Patch in one statement: a field not given keeps its value.',
+      sql: patchSql,
+      names: patch.names,
+    },
     {
       key: 'delete',
-      doc: 'one record by id, guarded by an optional expected version',
-      sql: `DELETE FROM ${table} WHERE ${byId(remove)} AND ${version} = coalesce(${remove()}, ${version})`,
+      doc: 'One record by id, guarded by an optional expected version.',
+      sql: removeSql,
+      names: remove.names,
     },
+    ...resource.actions
+      .filter((a) => a.set.length > 0)
+      .map((action) => {
+        const p = parameters();
+        const column = (name: string): string => ident(fieldNamed(resource, name).column);
+        const sql = update(
+          [
+            ...action.set.map((s) => `${column(s.field)} = ${p.param(s.field)}`),
+            `${ident('updated_at')} = ${p.param('updated_at')}`,
+          ],
+          [
+            ...byId(p.param),
+            atVersion(p.param),
+            ...action.when.map((w) => whenCondition(column(w.field), w.field, w.values, p.param)),
+          ],
+        );
+        return { key: action.names.camel, doc: actionDoc(action), sql, names: p.names };
+      }),
   ];
-  for (const action of resource.actions.filter((a) => a.set.length > 0)) {
-    statements.push(actionStatement(resource, action, d, selectList, byId));
-  }
-  return statements;
 }
 
-/** The single UPDATE of a `set` action: its `when` is part of the WHERE clause, so check and write are atomic. */
-function actionStatement(
-  resource: Resource,
-  action: Action,
-  d: SqlDialect,
-  selectList: string,
-  byId: (next: () => string) => string,
-): StatementText {
-  const next = parameters(d);
-  const column = (name: string): string => d.ident(fieldNamed(resource, name).column);
-  const assignments = [...action.set.map((s) => column(s.field)), d.ident('updated_at')].map((c) => `${c} = ${next()}`);
-  const version = d.ident('version');
-  const where = [
-    byId(next),
-    `${version} = coalesce(${next()}, ${version})`,
-    ...action.when.map((w) => whenCondition(column(w.field), w.values, next)),
-  ];
-  return {
-    key: action.names.camel,
-    doc: `the ${action.name} action: ${action.set.map((s) => s.field).join(', ')} set where ${action.when.map((w) => w.field).join(', ') || 'the record exists'}`,
-    sql:
-      `UPDATE ${d.ident(resource.table)} SET ${assignments.join(', ')}, ${version} = ${version} + 1 ` +
-      `WHERE ${where.join(' AND ')} RETURNING ${selectList}`,
-  };
+function actionDoc(action: Action): string {
+  const where = action.when.map((w) => w.field).join(', ') || 'the record exists';
+  return `The ${action.name} action: ${action.set.map((s) => s.field).join(', ')} set where ${where}.`;
 }
 
-function whenCondition(column: string, values: readonly unknown[], next: () => string): string {
+/** `when` of one field: its column holds one of the values (`when_<field>_<n>`), or is NULL where null is one. */
+function whenCondition(
+  column: string,
+  field: string,
+  values: readonly unknown[],
+  param: (name: string) => string,
+): string {
   const listed = values.filter((v) => v !== null);
-  const inList = listed.length === 0 ? undefined : `${column} IN (${listed.map(() => next()).join(', ')})`;
+  const inList =
+    listed.length === 0
+      ? undefined
+      : `${column} IN (${listed.map((_, i) => param(`when_${field}_${i + 1}`)).join(', ')})`;
   if (listed.length === values.length) return inList ?? 'FALSE';
   return inList === undefined ? `${column} IS NULL` : `(${inList} OR ${column} IS NULL)`;
 }

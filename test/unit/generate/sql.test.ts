@@ -79,41 +79,66 @@ describe('statements', () => {
     field('title', 'string', { required: true }),
     field('status', 'string', { readOnly: true }),
   ]);
-  const sql = Object.fromEntries(resourceStatements(posts, sqlite).map((s) => [s.key, s.sql]));
+  const sql = Object.fromEntries(resourceStatements(posts).map((s) => [s.key, s]));
 
   it('inserts the id, writable fields, server fields and timestamps, returning the row', () => {
-    expect(sql.insert).toBe(
-      'INSERT INTO "posts" ("id", "title", "status", "created_at", "updated_at") VALUES (?, ?, ?, ?, ?) ' +
+    expect(sql.insert?.sql).toBe(
+      [
+        'INSERT INTO "posts" ("id", "title", "status", "created_at", "updated_at")',
+        'VALUES (:id, :title, :status, :created_at, :updated_at)',
         'RETURNING "id", "title", "status", "created_at", "updated_at", "version"',
+      ].join('\n'),
     );
+    expect(sql.insert?.names).toEqual(['id', 'title', 'status', 'created_at', 'updated_at']);
   });
 
   it('updates writable fields only, bumps the version, and can be guarded by one', () => {
-    expect(sql.update).toBe(
-      'UPDATE "posts" SET "title" = ?, "updated_at" = ?, "version" = "version" + 1 ' +
-        'WHERE "id" = ? AND "version" = coalesce(?, "version") ' +
+    expect(sql.update?.sql).toBe(
+      [
+        'UPDATE "posts"',
+        'SET',
+        '  "title" = :title,',
+        '  "updated_at" = :updated_at,',
+        '  "version" = "version" + 1',
+        'WHERE "id" = :id',
+        '  AND "version" = coalesce(:if_version, "version")',
         'RETURNING "id", "title", "status", "created_at", "updated_at", "version"',
+      ].join('\n'),
     );
+  });
+
+  it('patches in one statement: each field kept unless given', () => {
+    expect(sql.patch?.sql).toContain('"title" = CASE WHEN :given_title = 1 THEN :title ELSE "title" END,');
+    expect(sql.patch?.names).toEqual(['given_title', 'title', 'updated_at', 'id', 'if_version']);
   });
 
   it('selects every column the store decodes, and writes no listing ahead (listings are per query shape)', () => {
-    expect(selectListOf(posts, sqlite)).toBe('"id", "title", "status", "created_at", "updated_at", "version"');
+    expect(selectListOf(posts)).toBe('"id", "title", "status", "created_at", "updated_at", "version"');
     expect(Object.keys(sql)).toEqual(['get', 'insert', 'update', 'patch', 'delete']);
   });
 
-  it('numbers PostgreSQL parameters in the order SQLite takes them, and compares NULL-safely', () => {
+  it("restricts to the owner's records NULL-safely, in SQL both databases read", () => {
     const owned = resource('notes', [field('ownerId', 'string', { readOnly: true })], { owner: 'ownerId' });
-    const get = resourceStatements(owned, postgres).find((s) => s.key === 'get')?.sql;
-    expect(get).toBe(
-      'SELECT "id", "owner_id", "created_at", "updated_at", "version" FROM "notes" ' +
-        'WHERE "id" = $1 AND "owner_id" IS NOT DISTINCT FROM coalesce($2, "owner_id")',
+    const get = resourceStatements(owned).find((s) => s.key === 'get');
+    expect(get?.sql).toBe(
+      [
+        'SELECT "id", "owner_id", "created_at", "updated_at", "version"',
+        'FROM "notes"',
+        'WHERE "id" = :id',
+        '  AND "owner_id" IS NOT DISTINCT FROM coalesce(:owner_scope, "owner_id")',
+      ].join('\n'),
     );
+    expect(get?.names).toEqual(['id', 'owner_scope']);
   });
 
   it('lets integer ids be made by the database', () => {
-    const insert = resourceStatements(tasks, sqlite).find((s) => s.key === 'insert')?.sql;
+    const insert = resourceStatements(tasks).find((s) => s.key === 'insert')?.sql;
     expect(insert).toBe(
-      'INSERT INTO "tasks" ("created_at", "updated_at") VALUES (?, ?) RETURNING "id", "created_at", "updated_at", "version"',
+      [
+        'INSERT INTO "tasks" ("created_at", "updated_at")',
+        'VALUES (:created_at, :updated_at)',
+        'RETURNING "id", "created_at", "updated_at", "version"',
+      ].join('\n'),
     );
   });
 });

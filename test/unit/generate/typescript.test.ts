@@ -37,8 +37,8 @@ describe('row decoding and encoding', () => {
       'input.status ?? null',
     ],
   ])('%o', (given, decode, encode) => {
-    expect(decodeExpression(model, given)).toBe(decode);
-    expect(encodeExpression(given, 'input')).toBe(encode);
+    expect(decodeExpression(model, given).text).toBe(decode);
+    expect(encodeExpression(given, 'input').text).toBe(encode);
   });
 });
 

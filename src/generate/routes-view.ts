@@ -1,0 +1,157 @@
+import type { Operation, Resource } from '../model.js';
+import { isPublic } from '../contract/access.js';
+import { importsOf, usesOf, type Code, type Symbol } from './code.js';
+import type { OwnerView } from './owner-view.js';
+import { local, rt } from './symbols.js';
+import { js } from './typescript.js';
+import { inTemplateLiteral } from './sql/block.js';
+
+/** One route of routes.ts: the partial that prints it (templates/partials/route-*.hbs) and its holes. */
+export interface RouteView {
+  partial: 'route-list' | 'route-create' | 'route-read' | 'route-write' | 'route-delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** the request's types, for Fastify's generic */
+  types: string;
+  url: string;
+  options: string;
+  /** the owner argument of store calls: `, request.scope.owner` (a guarded route), `, null`, or nothing (no owner) */
+  owner: string;
+  /** the body as the store takes it (the owner field checked against the caller where a client writes it) */
+  input: string;
+  /** PUT and PATCH: the store method, and the body's variable */
+  storeMethod: string;
+  body: string;
+  /** create: the path of a new record, inside a template literal; the owner when the server sets the owner field */
+  location: string;
+  createOwner: string;
+}
+
+export interface RoutesView {
+  imports: string;
+  routes: RouteView[];
+  /** whether routes.ts has PUT, PATCH or DELETE, which honour If-Match (and need versionOf) */
+  versionOf: boolean;
+  /** whether a route answers 404 */
+  missing: boolean;
+  /** whether a route checks the owner field of a body against the caller (and needs `owned`) */
+  owned: boolean;
+  /** the owner field's value for the caller's subject */
+  fromSubject: string;
+}
+
+/** What each operation's routes print, and use. */
+const KINDS: Record<
+  Operation,
+  { partial: RouteView['partial']; schema: string[]; model: string[]; uses: Symbol[]; methods: RouteView['method'][] }
+> = {
+  list: { partial: 'route-list', schema: ['listRoute'], model: ['ListQuery'], uses: [], methods: ['get'] },
+  create: { partial: 'route-create', schema: ['createRoute'], model: ['Input'], uses: [rt.etagOf], methods: ['post'] },
+  read: {
+    partial: 'route-read',
+    schema: ['readRoute'],
+    model: ['Params'],
+    uses: [rt.etagOf, rt.isFresh, rt.notFound],
+    methods: ['get'],
+  },
+  update: {
+    partial: 'route-write',
+    schema: ['replaceRoute', 'patchRoute'],
+    model: ['Params', 'Input', 'Patch'],
+    uses: [rt.etagOf, rt.writeIfMatch, rt.notFound],
+    methods: ['put', 'patch'],
+  },
+  delete: {
+    partial: 'route-delete',
+    schema: ['deleteRoute'],
+    model: ['Params'],
+    uses: [rt.writeIfMatch, rt.notFound],
+    methods: ['delete'],
+  },
+};
+
+/**
+ * Which routes run the access guard: a public rule admits everyone and restricts no one, so its route needs no guard,
+ * unless it needs the caller: a create that sets the owner field.
+ */
+export function guardedOperations(resource: Resource, owner: OwnerView | undefined): Record<Operation, boolean> {
+  const needsCaller = owner?.writable === true || owner?.readOnly === true;
+  const guarded = (op: Operation): boolean => !isPublic(resource.access[op]) || (op === 'create' && needsCaller);
+  return {
+    list: guarded('list'),
+    create: guarded('create'),
+    read: guarded('read'),
+    update: guarded('update'),
+    delete: guarded('delete'),
+  };
+}
+
+export function routesView(
+  resource: Resource,
+  owner: OwnerView | undefined,
+  typeName: string,
+  stillReferencedMessage: string,
+  methodGuards: readonly unknown[],
+): RoutesView {
+  const guarded = guardedOperations(resource, owner);
+  const path = `/${resource.name}`;
+  // only an update guarded by a rule (not public) checks the owner field that a client writes
+  const ownedOn = (op: Operation): boolean =>
+    owner?.writable === true && (op === 'create' || (op === 'update' && !isPublic(resource.access.update)));
+  const uses: (Code | Symbol)[] = [];
+  const order: Operation[] = ['list', 'create', 'read', 'update', 'delete'];
+  const routes = order
+    .filter((op) => resource.operations.includes(op))
+    .flatMap((op) => {
+      const kind = KINDS[op];
+      uses.push(...kind.uses, ...kind.schema.map(local.schema), ...kind.model.map((m) => local.model(typeName + m)));
+      if (guarded[op]) uses.push(rt.access);
+      const config =
+        op === 'create'
+          ? '{ ...problems, idempotent: true }'
+          : op === 'delete'
+            ? `{ constraintMessages: { foreignKey: ${js(stillReferencedMessage)} } }`
+            : 'problems';
+      return kind.methods.map((method, i): RouteView => ({
+        partial: kind.partial,
+        method,
+        types: requestTypes(op, method, typeName),
+        url: js(op === 'list' || op === 'create' ? path : `${path}/:id`),
+        options: `{ schema: ${kind.schema[i]}, config: ${config}${guarded[op] ? `, preParsing: authorizer.guard(access.${op})` : ''} }`,
+        owner: owner === undefined ? '' : guarded[op] ? ', request.scope.owner' : ', null',
+        input: ownedOn(op) ? `owned(request.body, request.scope, ${op === 'create'})` : 'request.body',
+        storeMethod: method === 'put' ? 'replace' : 'patch',
+        body: method === 'put' ? 'input' : 'patch',
+        location: inTemplateLiteral(path),
+        createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
+      }));
+    });
+  const owned = resource.operations.some(ownedOn);
+  const ownedUses = !owned
+    ? []
+    : [rt.Scope, rt.withOwner, ...(owner?.integer === true ? [rt.codec('subjectAsId')] : [])];
+  const has = (op: Operation): boolean => resource.operations.includes(op);
+  return {
+    imports: importsOf([
+      rt.FastifyInstance,
+      rt.Authorizer,
+      rt.RouteProblemConfig,
+      ...(methodGuards.length > 0 ? [rt.refuseOtherMethods] : []),
+      ...usesOf(uses),
+      ...ownedUses,
+      local.store(`${resource.names.pascal}Store`),
+    ]),
+    routes,
+    versionOf: has('update') || has('delete'),
+    missing: has('read') || has('update') || has('delete'),
+    owned,
+    fromSubject: owner?.integer === true ? 'subjectAsId(scope.caller.subject)' : 'scope.caller.subject',
+  };
+}
+
+function requestTypes(op: Operation, method: RouteView['method'], typeName: string): string {
+  if (op === 'list') return `{ Querystring: ${typeName}ListQuery }`;
+  if (op === 'create') return `{ Body: ${typeName}Input }`;
+  if (method === 'put') return `{ Params: ${typeName}Params; Body: ${typeName}Input }`;
+  if (method === 'patch') return `{ Params: ${typeName}Params; Body: ${typeName}Patch }`;
+  return `{ Params: ${typeName}Params }`;
+}

@@ -1,0 +1,157 @@
+import type { Api, Field, Resource } from '../model.js';
+import { serverFields, writableFields } from '../schema/columns.js';
+import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
+import { local, rt } from './symbols.js';
+import { fieldNamed, resourceStatements, type StatementText } from './sql/statements.js';
+import type { OwnerView } from './owner-view.js';
+import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patchExpressions } from './typescript.js';
+import { sqlBlock } from './sql/block.js';
+
+/** What store.ts prints: its statements, each with the object that binds it, and the imports of what it uses. */
+export interface StoreView {
+  imports: string;
+  decoders: { key: string; expr: string }[];
+  /** the writable fields' parameters: their names, and the object of their values from `input` */
+  writableNames: string;
+  writable: string;
+  /** the owner column's value of `owner`, when there is an owner */
+  ownerValue?: string;
+  /** `, owner: string | null` where methods take the owner, else nothing */
+  ownerParam: string;
+  /** `, owner` where methods pass it on */
+  ownerArg: string;
+  /** create takes the owner where the server sets the owner field (to the caller) */
+  createOwnerParam: string;
+  /** `patch`, or `#patchRow` where `patch` merges json objects first */
+  patchMethod: string;
+  /** the condition under which a PATCH merges nothing: no json field was sent an object */
+  mergeNone: string;
+  statements: Record<string, { doc: string; names: string; sql: string; bind: string }>;
+  setActions: { camel: string; doc: string; names: string; sql: string; bind: string }[];
+  /** writable json fields: a PATCH that sends an object for one merges it with the stored value first */
+  jsonFields: string[];
+}
+
+/** The param of a binding object: `name` alone when the value is a variable of that name. */
+const entry = (name: string, value: Code): Code =>
+  value.text === name ? plain(name) : code`${/^[A-Za-z_]\w*$/.test(name) ? name : JSON.stringify(name)}: ${value}`;
+
+const objectOf = (entries: readonly Code[]): Code => {
+  const body = join(entries, ', ');
+  return code`{ ${body} }`;
+};
+
+export function storeView(api: Api, resource: Resource, owner: OwnerView | undefined, typeName: string): StoreView {
+  const statements = resourceStatements(resource);
+  const optionalOwner = (f: Field): Field => (f.name === resource.owner ? { ...f, required: false } : f);
+  const writable = writableFields(resource).map((f) => entry(f.name, encodeExpression(optionalOwner(f), 'input')));
+  const decoders = [
+    { key: 'id', expr: code`${rt.codec(resource.id === 'integer' ? 'numeric' : 'text')}(row.id)` },
+    ...resource.fields.map((f) => ({ key: f.name, expr: decodeExpression(api, f) })),
+    { key: 'createdAt', expr: code`${rt.codec('text')}(row.created_at)` },
+    { key: 'updatedAt', expr: code`${rt.codec('text')}(row.updated_at)` },
+  ];
+  const ownerValue: Code | undefined =
+    owner === undefined
+      ? undefined
+      : owner.integer
+        ? code`owner === null ? null : ${rt.codec('subjectAsId')}(owner)`
+        : plain('owner');
+  const byId = owner === undefined ? [plain('id')] : [plain('id'), plain('owner_scope: ownerValue(owner)')];
+  const versioned = [...byId, plain('if_version: expected')];
+  const at = code`${rt.codec('now')}()`;
+
+  const binds: Record<string, Code[]> = {
+    get: byId,
+    insert: [
+      ...(resource.id === 'uuid' ? [code`id: ${rt.uuidv7}()`] : []),
+      plain('...writable(input)'),
+      ...serverFields(resource).map((f) =>
+        entry(f.name, plain(f.name === resource.owner ? 'ownerValue(owner)' : insertDefault(f))),
+      ),
+      plain('created_at: at'),
+      plain('updated_at: at'),
+    ],
+    update: [plain('...writable(input)'), code`updated_at: ${at}`, ...versioned],
+    patch: [
+      ...writableFields(resource).flatMap((f) => {
+        const { given, value } = patchExpressions(f, 'patch');
+        return [entry(`given_${f.name}`, given), entry(f.name, value)];
+      }),
+      code`updated_at: ${at}`,
+      ...versioned,
+    ],
+    delete: versioned,
+  };
+  const printed = (s: StatementText, bind: readonly Code[]) => ({
+    doc: s.doc,
+    names: s.names.map((n) => `'${n}'`).join(' | '),
+    sql: sqlBlock(s.sql, '    '),
+    bind: objectOf(bind),
+  });
+  const crud = statements.filter((s) => s.key in binds).map((s) => [s.key, printed(s, binds[s.key] ?? [])] as const);
+  const setActions = resource.actions
+    .filter((a) => a.set.length > 0)
+    .map((action) => {
+      const statement = statements.find((s) => s.key === action.names.camel);
+      if (statement === undefined) throw new Error(`no statement for the ${action.name} action`);
+      const field = (name: string): Field => fieldNamed(resource, name);
+      const bind = [
+        ...action.set.map((s) =>
+          entry(s.field, plain(s.value.kind === 'now' ? 'at' : encodeLiteral(field(s.field), s.value.value))),
+        ),
+        plain('updated_at: at'),
+        ...versioned,
+        ...action.when.flatMap((w) =>
+          w.values
+            .filter((v) => v !== null)
+            .map((v, i) => entry(`when_${w.field}_${i + 1}`, plain(encodeLiteral(field(w.field), v)))),
+        ),
+      ];
+      return { camel: action.names.camel, ...printed(statement, bind) };
+    });
+
+  const allCode = [
+    ...decoders.map((d) => d.expr),
+    ...writable,
+    ...(ownerValue === undefined ? [] : [ownerValue]),
+    ...crud.map(([, s]) => s.bind),
+    ...setActions.map((s) => s.bind),
+  ];
+  const jsonFields = writableFields(resource)
+    .filter((f) => f.type === 'json')
+    .map((f) => f.name);
+  const imports = importsOf([
+    ...usesOf(allCode),
+    rt.codec('now'),
+    rt.codec('numeric'),
+    rt.Row,
+    rt.SqlValue,
+    rt.Store,
+    rt.Listing,
+    rt.ListSpec,
+    rt.Page,
+    rt.Versioned,
+    ...(setActions.length > 0 ? [rt.ActionOutcome] : []),
+    ...(jsonFields.length > 0 ? [rt.codec('merges'), rt.codec('mergePatch'), rt.DatabaseUnavailableError] : []),
+    ...['', 'Input', 'ListQuery', 'Patch'].map((suffix) => local.model(typeName + suffix)),
+  ]);
+  return {
+    imports,
+    decoders: decoders.map((d) => ({ key: d.key, expr: d.expr.text })),
+    writableNames:
+      writableFields(resource)
+        .map((f) => `'${f.name}'`)
+        .join(' | ') || 'never',
+    writable: objectOf(writable).text,
+    ...(ownerValue !== undefined && { ownerValue: ownerValue.text }),
+    ownerParam: owner === undefined ? '' : ', owner: string | null',
+    ownerArg: owner === undefined ? '' : ', owner',
+    createOwnerParam: owner?.readOnly === true ? ', owner: string | null' : '',
+    patchMethod: jsonFields.length > 0 ? '#patchRow' : 'patch',
+    mergeNone: jsonFields.map((f) => `!merges(patch.${f})`).join(' && '),
+    statements: Object.fromEntries(crud.map(([key, s]) => [key, { ...s, bind: s.bind.text }])),
+    setActions: setActions.map((s) => ({ ...s, bind: s.bind.text })),
+    jsonFields,
+  };
+}

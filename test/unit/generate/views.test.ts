@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { AccessRule, Operation, Resource } from '../../../src/model.js';
+import { importsOf, code } from '../../../src/generate/code.js';
+import { ownerView } from '../../../src/generate/owner-view.js';
+import { resourceView } from '../../../src/generate/resource-view.js';
+import { guardedOperations, routesView } from '../../../src/generate/routes-view.js';
+import { rt } from '../../../src/generate/symbols.js';
+import { api, field, resource } from '../../helpers/model.js';
+
+const everyone: AccessRule = [{ kind: 'public' }];
+const signedIn: AccessRule = [{ kind: 'authenticated' }];
+const owners: AccessRule = [{ kind: 'owner' }];
+
+/** notes with these rules; `owner`: ownerId is their owner, set by the server */
+const withAccess = (access: Partial<Record<Operation, AccessRule>>, extra: Partial<Resource> = {}): Resource => {
+  const ownerId = field('ownerId', 'string', { readOnly: extra.owner !== undefined });
+  const base = resource('notes', [field('title', 'string'), ownerId], extra);
+  return { ...base, access: { ...base.access, ...access } };
+};
+
+/** Which routes run the access guard: given access rules and an owner field, want the guarded operations. */
+describe('guarded routes', () => {
+  it.each<[string, Resource, Operation[]]>([
+    ['every rule needs a token', withAccess({}), ['list', 'create', 'read', 'update', 'delete']],
+    ['public reads need no guard', withAccess({ list: everyone, read: everyone }), ['create', 'update', 'delete']],
+    [
+      'a public create that sets a read-only owner field needs the caller',
+      withAccess({ create: everyone }, { owner: 'ownerId' }),
+      ['list', 'create', 'read', 'update', 'delete'],
+    ],
+    [
+      'a public create without an owner needs no guard',
+      withAccess({ create: everyone, update: everyone }),
+      ['list', 'read', 'delete'],
+    ],
+  ])('%s', (_, given, want) => {
+    const guarded = guardedOperations(given, ownerView(api([given]), given));
+    expect(Object.entries(guarded).flatMap(([op, yes]) => (yes ? [op] : []))).toEqual(want);
+  });
+});
+
+/** Where the owner field is written by clients: which routes check it against the caller, and whom stores restrict to. */
+describe('owned writes', () => {
+  const writableOwner = (update: AccessRule): Resource => ({
+    ...resource('notes', [field('ownerId', 'string')], { owner: 'ownerId' }),
+    access: { list: owners, read: everyone, create: signedIn, update, delete: owners },
+  });
+  const routes = (given: Resource) => {
+    const view = routesView(given, ownerView(api([given]), given), 'Note', 'still referenced', [{}]);
+    return Object.fromEntries(view.routes.map((r) => [r.method === 'get' ? `get ${r.url}` : r.method, r]));
+  };
+
+  it.each<[string, AccessRule, string]>([
+    ['an update for owners checks the owner field', owners, 'owned(request.body, request.scope, false)'],
+    ['a public update does not (no caller to compare with)', everyone, 'request.body'],
+  ])('%s', (_, update, want) => {
+    const byMethod = routes(writableOwner(update));
+    expect(byMethod.put?.input).toBe(want);
+    expect(byMethod.patch?.input).toBe(want);
+    expect(byMethod.post?.input).toBe('owned(request.body, request.scope, true)');
+  });
+
+  it('restricts guarded routes to the scope, and unguarded ones to no one', () => {
+    const byMethod = routes(writableOwner(owners));
+    expect(byMethod['get "/notes"']?.owner).toBe(', request.scope.owner');
+    expect(byMethod['get "/notes/:id"']?.owner).toBe(', null');
+  });
+
+  it('passes no owner where the resource has none', () => {
+    const plain = resource('tags', [field('label', 'string')]);
+    expect(routesView(plain, undefined, 'Tag', '', [{}]).routes.map((r) => r.owner)).toEqual(['', '', '', '', '', '']);
+  });
+});
+
+/** The methods each path takes (the others answer 405): given operations, want the guards. */
+describe('method guards', () => {
+  it.each<[Operation[], { url: string; allowed: string[] }[]]>([
+    [
+      ['list', 'read', 'create', 'update', 'delete'],
+      [
+        { url: '/notes', allowed: ['GET', 'POST'] },
+        { url: '/notes/:id', allowed: ['GET', 'PUT', 'PATCH', 'DELETE'] },
+      ],
+    ],
+    [
+      ['list', 'read'],
+      [
+        { url: '/notes', allowed: ['GET'] },
+        { url: '/notes/:id', allowed: ['GET'] },
+      ],
+    ],
+    [['create'], [{ url: '/notes', allowed: ['POST'] }]],
+    [[], []],
+  ])('%j', (operations, want) => {
+    const given = resource('notes', [], { operations });
+    expect(resourceView(api([given]), given).methodGuards).toEqual(want);
+  });
+});
+
+/** Imports are computed from what a file prints. */
+describe('planned imports', () => {
+  it('groups by module, packages first, values before types, each name once', () => {
+    const used = [
+      code`${rt.codec('text')}(row.a)`,
+      code`${rt.codec('numeric')}(row.b) ${rt.uuidv7}()`,
+      code`${rt.Row} ${rt.DatabaseUnavailableError} ${rt.Row}`,
+    ];
+    expect(importsOf(used.flatMap((c) => c.uses))).toBe(
+      [
+        "import { v7 as uuidv7 } from 'uuid';",
+        "import { numeric, text } from '../../db/codec.js';",
+        "import { DatabaseUnavailableError, type Row } from '../../db/database.js';",
+      ].join('\n'),
+    );
+  });
+
+  it('imports a name used as a value and as a type as a value, and `import type` when only types are used', () => {
+    expect(importsOf([rt.Page, { ...rt.Versioned }, { name: 'Page', from: '../../types.js' }])).toBe(
+      "import { Page, type Versioned } from '../../types.js';",
+    );
+    expect(importsOf([rt.Page, rt.Versioned])).toBe("import type { Page, Versioned } from '../../types.js';");
+  });
+
+  it('prints what a store uses, and only that', () => {
+    const plainNotes = resource('notes', [field('title', 'string', { required: true })]);
+    const { store } = resourceView(api([plainNotes]), plainNotes);
+    expect(store.imports).toContain("import { v7 as uuidv7 } from 'uuid';");
+    expect(store.imports).not.toMatch(/merges|mergePatch|DatabaseUnavailableError|ActionOutcome|subjectAsId/);
+    const tasks = resource('tasks', [field('done', 'boolean')], { id: 'integer' });
+    expect(resourceView(api([tasks]), tasks).store.imports).not.toContain('uuid');
+    expect(resourceView(api([tasks]), tasks).store.imports).toContain('toFlag');
+  });
+});

@@ -3,8 +3,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from './lib.js';
 
-/** A definition of `count` resources, each with a ref to the previous one and a field of every common type. */
-function definition(count: number): string {
+/**
+ * A definition of `count` resources, each with a ref to the previous one and a field of every common type; `added`
+ * more fields on the middle resource: the edits of the edit-regenerate loop.
+ */
+function definition(count: number, added = 0): string {
   const resources = Array.from({ length: count }, (_, i) => {
     const ref = i === 0 ? '' : `\n      parentId: { type: ref, to: r${i - 1}, nullable: true, onDelete: setNull }`;
     return `  r${i}:
@@ -16,18 +19,26 @@ function definition(count: number): string {
       done: { type: boolean, default: false }
       kind: { type: enum, values: [a, b, c], default: a }
       dueOn: date
-      meta: json${ref}`;
+      meta: json${ref}${i === Math.floor(count / 2) ? notes(added) : ''}`;
   });
   return `name: speed\nversion: 1.0.0\nauth: { default: public }\nresources:\n${resources.join('\n')}\n`;
 }
+
+const notes = (count: number): string =>
+  Array.from({ length: count }, (_, n) => `\n      note${n + 1}: { type: string, maxLength: 500 }`).join('');
 
 export interface Speed {
   resources: number;
   coldMs: number;
   noopMs?: number;
+  /** one field added to one resource, then regenerate */
+  editMs?: number;
 }
 
-/** Wall time of `restsmith generate` in a new process: cold, for 1, 10 and 100 resources; and a no-op regenerate. */
+/**
+ * Wall time of `restsmith generate` in a new process: cold, for 1, 10 and 100 resources; at 100, a no-op regenerate
+ * and the loop users live in: a field added to one resource, regenerated.
+ */
 export function generatorSpeed(root: string, work: string, smoke: boolean): Speed[] {
   const dir = join(work, 'speed');
   mkdirSync(dir, { recursive: true });
@@ -47,7 +58,13 @@ export function generatorSpeed(root: string, work: string, smoke: boolean): Spee
       rmSync(out, { recursive: true, force: true });
       return timed(file, out);
     });
-    const noop = count === 100 ? Array.from({ length: repeats }, () => timed(file, out)) : [];
-    return { resources: count, coldMs: median(cold), ...(noop.length > 0 && { noopMs: median(noop) }) };
+    if (count !== 100) return { resources: count, coldMs: median(cold) };
+    const noop = Array.from({ length: repeats }, () => timed(file, out));
+    // each edit adds one more field (and a migration), as a user's edits do
+    const edit = Array.from({ length: repeats }, (_, n) => {
+      writeFileSync(file, definition(count, n + 1));
+      return timed(file, out);
+    });
+    return { resources: count, coldMs: median(cold), noopMs: median(noop), editMs: median(edit) };
   });
 }

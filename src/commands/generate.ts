@@ -5,7 +5,15 @@ import type { Loss } from '../migrate/data-loss.js';
 import { lossLines, planMigration } from '../migrate/plan-migration.js';
 import { compare, type Change } from '../pipeline/compare.js';
 import { formatAll } from '../pipeline/format.js';
-import { inputHash, MANIFEST, nextManifest, readManifest, unchangedFiles, upToDate } from '../pipeline/manifest.js';
+import {
+  formattedBefore,
+  inputHash,
+  MANIFEST,
+  nextManifest,
+  readManifest,
+  unchangedFiles,
+  upToDate,
+} from '../pipeline/manifest.js';
 import { handlersPath, plan } from '../pipeline/plan.js';
 import { readDefinition } from '../pipeline/read-definition.js';
 import { render } from '../pipeline/render.js';
@@ -81,7 +89,8 @@ export async function generate(file: string, options: GenerateOptions): Promise<
     orphanFiles,
     orphanHandlers: users.orphanHandlers,
   });
-  const files = await formatAll(planned.map((p) => render(p, source)));
+  const rendered = planned.map((p) => render(p, source));
+  const files = await formatAll(rendered, formattedBefore(outDir, manifest));
   const changes = compare({
     outDir,
     files,
@@ -106,7 +115,17 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   };
   if (options.dryRun || options.check) return { ...result, written: false };
   if (conflicts.length > 0 && !options.force) throw new ConflictError(conflicts);
-  const next = nextManifest({ outDir, api, input, files, changes, migrations, orphanFiles, orphans: users.orphans });
+  const next = nextManifest({
+    outDir,
+    api,
+    input,
+    files,
+    rendered,
+    changes,
+    migrations,
+    orphanFiles,
+    orphans: users.orphans,
+  });
   apply(outDir, changes, next, options.force ?? false);
   return { ...result, written: pending || manifest === undefined };
 }

@@ -18,10 +18,25 @@ const WORKER_THRESHOLD = 80;
 const parserOf = (file: RenderedFile): string | undefined => PARSERS[file.path.split('.').pop() ?? ''];
 
 /**
- * Formats every emitted file with prettier, as the generated project's own .prettierrc.json says. A large project
- * is shared between this thread and worker threads (format-pool.ts), the longest file first.
+ * Formats every emitted file with prettier, as the generated project's own .prettierrc.json says, but those that
+ * `before` knows formatted already (see manifest.ts, formattedBefore). A large project is shared between this thread
+ * and worker threads (format-pool.ts), the longest file first.
  */
-export async function formatAll(files: readonly RenderedFile[]): Promise<RenderedFile[]> {
+export async function formatAll(
+  rendered: readonly RenderedFile[],
+  before: (file: RenderedFile) => string | undefined = () => undefined,
+): Promise<RenderedFile[]> {
+  const known = rendered.map(before);
+  const todo = rendered.flatMap((f, i) => (known[i] === undefined ? [i] : []));
+  const formatted = await formatEach(todo.map((i) => rendered[i] ?? fail(`no file ${i}`)));
+  const result = rendered.map((f, i) => ({ ...f, content: known[i] ?? f.content }));
+  todo.forEach((i, j) => {
+    result[i] = formatted[j] ?? fail(`no file ${j}`);
+  });
+  return result;
+}
+
+async function formatEach(files: readonly RenderedFile[]): Promise<RenderedFile[]> {
   const threads = Math.min(availableParallelism(), 4);
   if (files.length < WORKER_THRESHOLD || threads < 2) return Promise.all(files.map(format));
   const formatted = [...files];

@@ -18,6 +18,11 @@ export interface Manifest {
   /** the hash of what decided the last run's output (restsmith's version, the definition): a no-op run skips all work */
   input?: string;
   files: Record<string, string>;
+  /**
+   * the hash of each generator-owned file as rendered, before formatting (with restsmith's version): a file rendered
+   * the same next time, and not edited since, is the file on disk, and is not formatted again
+   */
+  rendered?: Record<string, string>;
   /** the hash of each user-owned file as the last run left it (null: absent) */
   userFiles?: Record<string, string | null>;
   migrations: string[];
@@ -98,6 +103,28 @@ export function upToDate(outDir: string, manifest: Manifest, input: string): boo
   );
 }
 
+/** The key of a rendered file: its text, and the restsmith (and so prettier) that formats it. */
+const renderedHash = (file: RenderedFile): string => hash(`${VERSION}\n${file.content}`);
+
+/**
+ * The formatted text of a file rendered exactly as last time, when the file on disk is still what that run wrote:
+ * formatting it again would give the same text. Only changed files go through prettier, so that a small edit of a
+ * large definition regenerates in a fraction of a cold run.
+ */
+export function formattedBefore(
+  outDir: string,
+  manifest: Manifest | undefined,
+): (file: RenderedFile) => string | undefined {
+  return (file) => {
+    const recorded = manifest?.files[file.path];
+    if (recorded === undefined || manifest?.rendered?.[file.path] !== renderedHash(file)) return undefined;
+    const target = projectFile(outDir, file.path);
+    if (!existsSync(target)) return undefined;
+    const content = readFileSync(target, 'utf8');
+    return hash(content) === recorded ? content : undefined;
+  };
+}
+
 /** What a no-op run reports: every file as it was. */
 export function unchangedFiles(manifest: Manifest): Change[] {
   return [
@@ -115,6 +142,8 @@ export interface RunOutcome {
   /** inputHash of this run */
   input: string;
   files: readonly RenderedFile[];
+  /** the same files as rendered, before formatting */
+  rendered: readonly RenderedFile[];
   changes: readonly Change[];
   migrations: string[];
   orphanFiles: string[];
@@ -135,6 +164,9 @@ export function nextManifest(run: RunOutcome): Manifest {
       changes,
     ),
     files: Object.fromEntries(files.filter((f) => f.owner === 'generator').map((f) => [f.path, hash(f.content)])),
+    rendered: Object.fromEntries(
+      run.rendered.filter((f) => f.owner === 'generator').map((f) => [f.path, renderedHash(f)]),
+    ),
     migrations: run.migrations,
     ...(orphanFiles.length > 0 && { orphanFiles }),
     model: snapshotOf(run.api),

@@ -27,6 +27,21 @@ describe('formatAll', () => {
     expect(inWorkers[0]?.content).toBe("export const value0 = { a: 0, b: 'x0' };\n");
     expect(inWorkers[2]?.content).toBe('left as it is 2  ');
   });
+
+  it('takes the text a file had when it was rendered the same before, and formats only the others', async () => {
+    const files: RenderedFile[] = ['a', 'b', 'c'].map((name) => ({
+      path: `src/${name}.ts`,
+      owner: 'generator',
+      content: `export const ${name} = {x:1}`,
+    }));
+    const known = new Map([['src/b.ts', 'what the last run wrote\n']]);
+    const formatted = await formatAll(files, (file) => known.get(file.path));
+    expect(formatted.map((f) => f.content)).toEqual([
+      'export const a = { x: 1 };\n',
+      'what the last run wrote\n',
+      'export const c = { x: 1 };\n',
+    ]);
+  });
 });
 
 describe('JSON, printed in prettier’s shape without prettier', () => {

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import type { Database } from '../db/database.js';
 import type { Authorizer } from '../auth/authorize.js';
 import { HttpProblem } from './problem.js';
@@ -62,9 +68,9 @@ export function installIdempotency(app: FastifyInstance, db: Database, authorize
   let lastExpiry = 0;
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  const claim: preHandlerAsyncHookHandler = async (request, reply) => {
     const key = request.headers['idempotency-key'];
-    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    if (typeof key !== 'string') return;
     if (key.length === 0 || key.length > 255) {
       throw new HttpProblem(400, 'Bad Request', 'Idempotency-Key must be 1 to 255 characters');
     }
@@ -101,14 +107,14 @@ export function installIdempotency(app: FastifyInstance, db: Database, authorize
       'Conflict',
       'a request with this Idempotency-Key is still being processed; try again',
     );
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotency;
-    if (claim === null) return payload;
+  const keep: onSendAsyncHookHandler = async (request, reply, payload) => {
+    const claimed = request.idempotency;
+    if (claimed === null) return payload;
     request.idempotency = null;
     if (reply.statusCode >= 500 || (payload !== null && typeof payload !== 'string')) {
-      await statements.release.run(claim);
+      await statements.release.run(claimed);
       return payload;
     }
     const headers = Object.fromEntries(
@@ -118,12 +124,19 @@ export function installIdempotency(app: FastifyInstance, db: Database, authorize
       }),
     );
     await statements.complete.run({
-      ...claim,
+      ...claimed,
       status: reply.statusCode,
       headers: JSON.stringify(headers),
-      body: payload ?? '',
+      body: typeof payload === 'string' ? payload : '',
     });
     return payload;
+  };
+
+  // the hooks run on idempotent routes only: every other request pays nothing for them
+  app.addHook('onRoute', (route) => {
+    if (route.config?.idempotent !== true) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), claim];
+    route.onSend = [...[route.onSend ?? []].flat(), keep];
   });
 }
 

@@ -7,8 +7,19 @@ import type { FieldObject } from './field-schema.js';
 import type { PathSeg } from './positions.js';
 import type { SalvagedAction, SalvagedResource } from './salvage.js';
 import { valueProblem } from './values.js';
+import { names as namesOf } from '../naming.js';
 
 const NOW = 'now';
+
+/**
+ * Names an action cannot take (camelCase): the resource's operations (its access rules sit beside the actions'), the
+ * members its generated store has already (an action is a store method of the same name), and those every object has.
+ */
+const TAKEN = new Set([
+  ...['list', 'read', 'create', 'update', 'delete'],
+  ...['get', 'replace', 'patch', 'prepare', 'db', 'cursorKey', 'constructor'],
+  ...['toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable'],
+]);
 
 export function checkActions(ctx: CheckContext, resource: SalvagedResource): void {
   const base: PathSeg[] = ['resources', resource.name, 'actions'];
@@ -21,6 +32,9 @@ export function checkActions(ctx: CheckContext, resource: SalvagedResource): voi
   for (const [name, action] of resource.actions) {
     const at = (...rest: PathSeg[]): PathSeg[] => [...base, name, ...rest];
     const what = `${action.on} action "${name}"`;
+    if (TAKEN.has(namesOf(name).camel)) {
+      ctx.report(at(), `"${name}" is a name the generated code uses for the resource itself: choose another`, 'key');
+    }
     checkSite(ctx, { resource, own: action.access, ownPath: at('access'), what, hasRecord: action.on === 'item' });
     checkWhen(ctx, resource, action, at);
     checkSet(ctx, resource, action, at);

@@ -27,14 +27,14 @@ export interface StoreView {
   /** the condition under which a PATCH merges nothing: no json field was sent an object */
   mergeNone: string;
   statements: Record<string, { doc: string; names: string; sql: string; bind: string }>;
-  setActions: { camel: string; doc: string; names: string; sql: string; bind: string }[];
+  /** per `set` action: its name, what it is for (the definition's description), its UPDATE and binding */
+  setActions: { camel: string; summary: string; doc: string; names: string; sql: string; bind: string }[];
   /** writable json fields: a PATCH that sends an object for one merges it with the stored value first */
   jsonFields: string[];
 }
 
 /** The param of a binding object: `name` alone when the value is a variable of that name. */
-const entry = (name: string, value: Code): Code =>
-  value.text === name ? plain(name) : code`${/^[A-Za-z_]\w*$/.test(name) ? name : JSON.stringify(name)}: ${value}`;
+const entry = (name: string, value: Code): Code => (value.text === name ? plain(name) : code`${name}: ${value}`);
 
 const objectOf = (entries: readonly Code[]): Code => {
   const body = join(entries, ', ');
@@ -89,11 +89,14 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     sql: sqlBlock(s.sql, '    '),
     bind: objectOf(bind),
   });
-  const crud = statements.filter((s) => s.key in binds).map((s) => [s.key, printed(s, binds[s.key] ?? [])] as const);
+  const crud = statements.flatMap((s) => {
+    const bind = s.action === undefined ? binds[s.key] : undefined;
+    return bind === undefined ? [] : [[s.key, printed(s, bind)] as const];
+  });
   const setActions = resource.actions
     .filter((a) => a.set.length > 0)
     .map((action) => {
-      const statement = statements.find((s) => s.key === action.names.camel);
+      const statement = statements.find((s) => s.action === action.names.camel);
       if (statement === undefined) throw new Error(`no statement for the ${action.name} action`);
       const field = (name: string): Field => fieldNamed(resource, name);
       const bind = [
@@ -108,7 +111,8 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
             .map((v, i) => entry(`when_${w.field}_${i + 1}`, plain(encodeLiteral(field(w.field), v)))),
         ),
       ];
-      return { camel: action.names.camel, ...printed(statement, bind) };
+      const path = `/${resource.name}/{id}/${action.name}`;
+      return { camel: action.names.camel, summary: action.description ?? `POST ${path}`, ...printed(statement, bind) };
     });
 
   const allCode = [
@@ -134,6 +138,8 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     rt.Versioned,
     ...(setActions.length > 0 ? [rt.ActionOutcome] : []),
     ...(jsonFields.length > 0 ? [rt.codec('merges'), rt.codec('mergePatch'), rt.DatabaseUnavailableError] : []),
+    // the type of a write-only json field, in `Stored`
+    ...(resource.fields.some((f) => f.writeOnly && f.type === 'json') ? [rt.JsonValue] : []),
     ...['', 'Input', 'ListQuery', 'Patch'].map((suffix) => local.model(typeName + suffix)),
   ]);
   return {

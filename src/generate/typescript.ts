@@ -105,7 +105,7 @@ export function patchExpressions(field: Field, source: string): { given: Code; v
   const value = !resets
     ? encoded
     : field.type === 'json'
-      ? code`${encoder ?? codec('toJson')}(${member} === null ? ${js(field.default)} : (${member} ?? null))`
+      ? code`${codec('toJson')}(${member} === null ? ${js(field.default)} : (${member} ?? null))`
       : code`${member} === null ? ${encodeLiteral(field, field.default)} : ${encoded}`;
   return { given: code`${codec('given')}(${member})`, value };
 }

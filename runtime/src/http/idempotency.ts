@@ -41,6 +41,7 @@ const TTL_MS = 24 * 60 * 60_000;
 const WAIT_MS = 10_000;
 const HEADERS_KEPT = ['location', 'etag', 'content-type'];
 
+/** a type, not an interface: statements bind it as their parameters (a `Record` of SQL values) */
 type Claim = {
   caller: string;
   key: string;

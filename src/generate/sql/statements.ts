@@ -4,12 +4,15 @@ import { sqlite } from '../../schema/dialect.js';
 
 /**
  * One statement of a store, in the SQL both databases read, with named parameters: `names` in the order they first
- * appear. Parameters of fields are named as the field is (camelCase); the others are snake_case, which no field's
- * name can be: `id`, `owner_scope` (the token subject a request is restricted to, or NULL for none), `if_version`
- * (the version an If-Match expects, or NULL for any), `created_at`, `updated_at`, and per PATCHed field `given_<field>`.
+ * appear. Parameters of fields are named as the field is (camelCase); the others are names no field can have (`id` is
+ * not a field's name; the rest hold an underscore): `id`, `owner_scope` (the token subject a request is restricted to,
+ * or NULL for none), `if_version` (the version an If-Match expects, or NULL for any), `created_at`, `updated_at`, per
+ * PATCHed field `given_<field>`, and per value of an action's `when` `when_<field>_<n>`.
  */
 export interface StatementText {
   key: string;
+  /** the camelCase name of the `set` action the statement is the UPDATE of */
+  action?: string;
   doc: string;
   sql: string;
   names: string[];
@@ -155,14 +158,15 @@ export function resourceStatements(resource: Resource): StatementText[] {
             ...action.when.map((w) => whenCondition(column(w.field), w.field, w.values, p.param)),
           ],
         );
-        return { key: action.names.camel, doc: actionDoc(action), sql, names: p.names };
+        return { key: action.names.camel, action: action.names.camel, doc: actionDoc(action), sql, names: p.names };
       }),
   ];
 }
 
 function actionDoc(action: Action): string {
-  const where = action.when.map((w) => w.field).join(', ') || 'the record exists';
-  return `The ${action.name} action: ${action.set.map((s) => s.field).join(', ')} set where ${where}.`;
+  const when = action.when.map((w) => w.field);
+  const where = when.length === 0 ? '' : `, where ${when.join(' and ')} ${when.length === 1 ? 'allows' : 'allow'} it`;
+  return `What the ${action.name} action does: sets ${action.set.map((s) => s.field).join(', ')}${where}.`;
 }
 
 /** `when` of one field: its column holds one of the values (`when_<field>_<n>`), or is NULL where null is one. */

@@ -164,6 +164,22 @@ const actions: Row[] = [
     ],
   },
   {
+    name: "actions cannot take the names of the resource's own operations and store methods",
+    given: withResources(`
+      posts:
+        fields:
+          done: boolean
+        actions:
+          update: { on: item, set: { done: true } }
+          get: { on: collection }
+          publish: { on: item, set: { done: true } }
+    `),
+    want: [
+      'api.yaml:8:7  resources.posts.actions.update  "update" is a name the generated code uses for the resource itself: choose another',
+      'api.yaml:9:7  resources.posts.actions.get  "get" is a name the generated code uses for the resource itself: choose another',
+    ],
+  },
+  {
     name: 'input fields: field rules, minus the storage options',
     given: withResources(`
       posts:

@@ -36,10 +36,8 @@ export interface StoreView {
 /** The param of a binding object: `name` alone when the value is a variable of that name. */
 const entry = (name: string, value: Code): Code => (value.text === name ? plain(name) : code`${name}: ${value}`);
 
-const objectOf = (entries: readonly Code[]): Code => {
-  const body = join(entries, ', ');
-  return code`{ ${body} }`;
-};
+/** An object literal of these entries. */
+const objectOf = (entries: readonly Code[]): Code => code`{ ${join(entries, ', ')} }`;
 
 export function storeView(api: Api, resource: Resource, owner: OwnerView | undefined, typeName: string): StoreView {
   const statements = resourceStatements(resource);

@@ -65,7 +65,7 @@ export interface ResourceView {
 export function resourceView(api: Api, resource: Resource, orphanHandlers: readonly string[] = []): ResourceView {
   const { names, typeName } = resource;
   const lower = typeName.charAt(0).toLowerCase() + typeName.slice(1);
-  const article = `${/^[aeiou]/i.test(lower) ? 'an' : 'a'} ${lower}`;
+  const article = `${anOrA(lower)} ${lower}`;
   const path = `/${resource.name}`;
   const writable = writableFields(resource);
   const owner = ownerView(api, resource);
@@ -148,6 +148,13 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     },
   };
 }
+
+/**
+ * The article of a word, by how it sounds: `an` before a vowel, but `a` before a `u` read as "you" (a user, a unit:
+ * one consonant and a vowel after it; an update, an umbrella).
+ */
+export const anOrA = (word: string): string =>
+  /^[aeio]/i.test(word) || (/^u/i.test(word) && !/^u[^aeiou][aeiou]/i.test(word)) ? 'an' : 'a';
 
 /** The methods each known path takes; the others answer 405 with `Allow`. */
 function methodGuardsOf(resource: Resource): { url: string; allowed: string[] }[] {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccessRule, Operation, Resource } from '../../../src/model.js';
 import { importsOf, code } from '../../../src/generate/code.js';
 import { ownerView } from '../../../src/generate/owner-view.js';
-import { resourceView } from '../../../src/generate/resource-view.js';
+import { anOrA, resourceView } from '../../../src/generate/resource-view.js';
 import { guardedOperations, routesView } from '../../../src/generate/routes-view.js';
 import { rt } from '../../../src/generate/symbols.js';
 import { api, field, resource } from '../../helpers/model.js';
@@ -129,5 +129,19 @@ describe('planned imports', () => {
     const tasks = resource('tasks', [field('done', 'boolean')], { id: 'integer' });
     expect(resourceView(api([tasks]), tasks).store.imports).not.toContain('uuid');
     expect(resourceView(api([tasks]), tasks).store.imports).toContain('toFlag');
+  });
+});
+
+describe('articles in messages', () => {
+  it.each([
+    ['user', 'a'],
+    ['unit', 'a'],
+    ['update', 'an'],
+    ['umbrella', 'an'],
+    ['entry', 'an'],
+    ['order', 'an'],
+    ['post', 'a'],
+  ])('%s → %s', (word, want) => {
+    expect(anOrA(word)).toBe(want);
   });
 });

@@ -1,11 +1,11 @@
 import type { Api, Resource } from '../model.js';
 import { ownerColumn } from './sql/statements.js';
-import { idType, valueType } from './typescript.js';
+import { idType, inputType, valueType } from './typescript.js';
 
 /** The field that `owner` rules compare with the token subject, as the routes and the store need it. */
 export interface OwnerView {
   key: string;
-  /** the TypeScript type of the field's value */
+  /** the TypeScript type of the field's value in a request body (with null where the field is nullable) */
   type: string;
   /** a field a client writes (else the server sets it, or it is the id) */
   writable: boolean;
@@ -22,7 +22,7 @@ export function ownerView(api: Api, resource: Resource): OwnerView | undefined {
   const type = field === undefined ? idType(resource.id) : valueType(api, field);
   return {
     key: resource.owner,
-    type,
+    type: field === undefined ? type : inputType(api, field),
     writable: field !== undefined && !field.readOnly,
     readOnly: field?.readOnly ?? false,
     required: field?.required ?? false,

@@ -66,6 +66,13 @@ describe('owned writes', () => {
     expect(byMethod['get "/notes/:id"']?.owner).toBe(', null');
   });
 
+  it('types the owner field of a body as the body has it: null where the field is nullable', () => {
+    const nullable = resource('notes', [field('ownerId', 'string', { nullable: true })], { owner: 'ownerId' });
+    expect(ownerView(api([nullable]), nullable)?.type).toBe('string | null');
+    const plainOwner = resource('notes', [field('ownerId', 'string')], { owner: 'ownerId' });
+    expect(ownerView(api([plainOwner]), plainOwner)?.type).toBe('string');
+  });
+
   it('passes no owner where the resource has none', () => {
     const plain = resource('tags', [field('label', 'string')]);
     expect(routesView(plain, undefined, 'Tag', '', [{}]).routes.map((r) => r.owner)).toEqual(['', '', '', '', '', '']);

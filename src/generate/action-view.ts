@@ -25,9 +25,8 @@ export interface ActionView {
   inputProperties: { key: string; type: string; optional: string }[];
   hasInput: boolean;
   inputSchema: JsonSchema;
-  /** the name of the body's type, the body's schema, and the handler's `input` */
+  /** the name of the body's type, and the handler's `input` */
   inputType: string;
-  body: string;
   input: string;
   /** the route's request types, options, and owner argument of store calls */
   types: string;
@@ -47,9 +46,15 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
   const guarded = !generated || !isPublic(action.access);
   const hasInput = action.input.length > 0;
   const inputTypeName = `${typeName}${action.names.pascal}Input`;
+  const body = hasInput ? `${action.names.camel}Input` : 'NO_BODY';
   const schema = generated
-    ? `{ params, body: ${hasInput ? `${action.names.camel}Input` : 'NO_BODY'}, response: { 200: record } }`
-    : `{ ${item ? 'params, ' : ''}body: ${hasInput ? `${action.names.camel}Input` : 'NO_BODY'} }`;
+    ? `{ params, body: ${body}, response: { 200: record } }`
+    : `{ ${item ? 'params, ' : ''}body: ${body} }`;
+  // a handler is always given a body (an empty one at most); a set action only when it declares input
+  const requestTypes = [
+    ...(item ? [`Params: ${typeName}Params`] : []),
+    ...(hasInput || !generated ? [`Body: ${inputTypeName}`] : []),
+  ];
   return {
     name: action.name,
     camel: action.names.camel,
@@ -70,9 +75,8 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     hasInput,
     inputSchema: actionInputSchema(api, action),
     inputType: inputTypeName,
-    body: hasInput ? `${action.names.camel}Input` : 'NO_BODY',
     input: hasInput ? 'request.body' : '{}',
-    types: `{ ${item ? `Params: ${typeName}Params` : ''}${item && (hasInput || !generated) ? '; ' : ''}${hasInput || !generated ? `Body: ${inputTypeName}` : ''} }`,
+    types: `{ ${requestTypes.join('; ')} }`,
     options: `{ schema: ${schema}, config: { idempotent: true }${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''} }`,
     owner: !owned ? '' : guarded ? ', request.scope.owner' : ', null',
     whenText: whenText(action),

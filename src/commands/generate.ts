@@ -14,6 +14,7 @@ import {
   unchangedFiles,
   upToDate,
 } from '../pipeline/manifest.js';
+import { projectReader } from '../pipeline/paths.js';
 import { handlersPath, plan } from '../pipeline/plan.js';
 import { readDefinition } from '../pipeline/read-definition.js';
 import { render } from '../pipeline/render.js';
@@ -90,9 +91,10 @@ export async function generate(file: string, options: GenerateOptions): Promise<
     orphanHandlers: users.orphanHandlers,
   });
   const rendered = planned.map((p) => render(p, source));
-  const files = await formatAll(rendered, formattedBefore(outDir, manifest));
+  const read = projectReader(outDir);
+  const files = await formatAll(rendered, formattedBefore(read, manifest));
   const changes = compare({
-    outDir,
+    read,
     files,
     manifest,
     grown: users.grown,

@@ -8,6 +8,7 @@ import type { PathSeg } from './positions.js';
 import type { SalvagedAction, SalvagedResource } from './salvage.js';
 import { valueProblem } from './values.js';
 import { names as namesOf } from '../naming.js';
+import { OPERATIONS } from '../model.js';
 
 const NOW = 'now';
 
@@ -16,7 +17,7 @@ const NOW = 'now';
  * members its generated store has already (an action is a store method of the same name), and those every object has.
  */
 const TAKEN = new Set([
-  ...['list', 'read', 'create', 'update', 'delete'],
+  ...OPERATIONS,
   ...['get', 'replace', 'patch', 'prepare', 'db', 'cursorKey', 'constructor'],
   ...['toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable'],
 ]);

@@ -4,7 +4,7 @@
  * zod has already reported it.
  */
 import type * as z from 'zod';
-import type { IdKind, Operation } from '../model.js';
+import { OPERATIONS, type IdKind, type Operation } from '../model.js';
 import { expandField, fieldSchema, isFieldType, optionsOf, type FieldObject } from './field-schema.js';
 import { isRecord } from './raw.js';
 import { parts, type AccessRuleDef, type ActionDef, type Definition, type ResourceDef } from './schema.js';
@@ -54,8 +54,6 @@ function part<S extends z.ZodType>(schema: S, value: unknown): z.output<S> | und
   return result.success ? result.data : undefined;
 }
 
-const ALL_OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'update', 'delete'];
-
 export function salvage(data: unknown): Salvaged {
   const root = isRecord(data) ? data : {};
   const auth = isRecord(root.auth) ? root.auth : {};
@@ -89,7 +87,7 @@ function salvageResource(name: string, raw: Record<string, unknown>): SalvagedRe
     ownerDeclared: raw.owner !== undefined,
     fields: salvageFields(raw.fields),
     access: part(shape.access, raw.access) ?? {},
-    operations: part(shape.operations, raw.operations) ?? ALL_OPERATIONS,
+    operations: part(shape.operations, raw.operations) ?? OPERATIONS,
     actions: validEntries(raw.actions, salvageAction),
   };
 }

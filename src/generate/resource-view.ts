@@ -1,4 +1,4 @@
-import type { Api, Operation, Resource } from '../model.js';
+import { OPERATIONS, type Api, type Operation, type Resource } from '../model.js';
 import { accessRules, accessSummary } from '../contract/access.js';
 import { inputSchema, paramsSchema, patchSchema, recordSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
@@ -75,7 +75,6 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
   const orphans = handlerActions.length > 0 ? [...orphanHandlers] : [];
   const refFields = resource.fields.filter((f) => f.ref !== undefined).map((f) => f.name);
   const uniqueFields = resource.fields.filter((f) => f.unique).map((f) => f.name);
-  const methodGuards = methodGuardsOf(resource);
   const stillReferencedMessage = `other records still refer to this ${lower}`;
 
   return {
@@ -89,9 +88,10 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     idType: idType(resource.id),
     article,
     usesJson: resource.fields.some((f) => f.type === 'json'),
-    operations: Object.fromEntries(
-      (['list', 'read', 'create', 'update', 'delete'] as const).map((op) => [op, resource.operations.includes(op)]),
-    ) as Record<Operation, boolean>,
+    operations: Object.fromEntries(OPERATIONS.map((op) => [op, resource.operations.includes(op)])) as Record<
+      Operation,
+      boolean
+    >,
     recordProperties: [
       { key: 'id', type: idType(resource.id) },
       ...resource.fields
@@ -138,10 +138,10 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     hasActions: actions.length > 0,
     hasHandlerActions: handlerActions.length > 0,
     hasItemHandlers: handlerActions.some((a) => a.item),
-    methodGuards,
+    methodGuards: methodGuardsOf(resource),
     orphanHandlers: orphans,
     store: storeView(api, resource, owner, typeName),
-    routes: routesView(resource, owner, typeName, stillReferencedMessage, methodGuards),
+    routes: routesView(resource, owner, typeName, stillReferencedMessage),
     actionsFile: {
       imports: actionImports(resource, actions, orphans.length > 0, typeName),
       handlersParam: handlerActions.length > 0 ? `handlers: ${names.pascal}Handlers,` : '',

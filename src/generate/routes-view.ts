@@ -90,7 +90,6 @@ export function routesView(
   owner: OwnerView | undefined,
   typeName: string,
   stillReferencedMessage: string,
-  methodGuards: readonly unknown[],
 ): RoutesView {
   const guarded = guardedOperations(resource, owner);
   const path = `/${resource.name}`;
@@ -98,6 +97,7 @@ export function routesView(
   const ownedOn = (op: Operation): boolean =>
     owner?.writable === true && (op === 'create' || (op === 'update' && !isPublic(resource.access.update)));
   const uses: (Code | Symbol)[] = [];
+  // routes.ts registers the collection's routes, then the item's
   const order: Operation[] = ['list', 'create', 'read', 'update', 'delete'];
   const routes = order
     .filter((op) => resource.operations.includes(op))
@@ -135,7 +135,8 @@ export function routesView(
       rt.FastifyInstance,
       rt.Authorizer,
       rt.RouteProblemConfig,
-      ...(methodGuards.length > 0 ? [rt.refuseOtherMethods] : []),
+      // a path with a route refuses the methods it does not take
+      ...(resource.operations.length > 0 ? [rt.refuseOtherMethods] : []),
       ...usesOf(uses),
       ...ownedUses,
       local.store(`${resource.names.pascal}Store`),

@@ -53,7 +53,7 @@ export const rt = {
   Scope: types.authorize('Scope'),
   withOwner: value.owner('withOwner'),
   Caller: types.verify('Caller'),
-  codec: (name: string): Symbol => value.codec(name),
+  codec: value.codec,
   DatabaseUnavailableError: value.database('DatabaseUnavailableError'),
   Row: types.database('Row'),
   SqlValue: types.database('SqlValue'),

@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { hash, type Manifest } from './manifest.js';
-import { projectFile } from './paths.js';
 import type { Owner } from './plan.js';
 import type { RenderedFile } from './render.js';
 
@@ -26,7 +24,8 @@ export interface Change {
 }
 
 export interface CompareInput {
-  outDir: string;
+  /** a file of the project as it is now (see projectReader); undefined when absent */
+  read: (path: string) => string | undefined;
   files: readonly RenderedFile[];
   manifest: Manifest | undefined;
   /** new contents of user-owned files that gain stubs, by path */
@@ -39,12 +38,8 @@ export interface CompareInput {
   manual: ReadonlyMap<string, string>;
 }
 
-export function compare({ outDir, files, manifest, grown, orphans, notes, manual }: CompareInput): Change[] {
+export function compare({ read: current, files, manifest, grown, orphans, notes, manual }: CompareInput): Change[] {
   const recorded = manifest?.files ?? {};
-  const current = (path: string): string | undefined => {
-    const target = projectFile(outDir, path);
-    return existsSync(target) ? readFileSync(target, 'utf8') : undefined;
-  };
   const changes = files.map((file): Change => {
     const existing = current(file.path);
     const base = { path: file.path, owner: file.owner };

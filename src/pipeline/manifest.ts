@@ -6,7 +6,7 @@ import type { Api } from '../model.js';
 import { snapshotOf, type Snapshot } from '../schema/snapshot.js';
 import { VERSION } from '../version.js';
 import type { Change } from './compare.js';
-import { isProjectPath, projectFile } from './paths.js';
+import { isProjectPath, projectFile, projectReader } from './paths.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -89,10 +89,10 @@ export function inputHash(file: string, source: string): string {
  */
 export function upToDate(outDir: string, manifest: Manifest, input: string): boolean {
   if (manifest.input !== input || manifest.userFiles === undefined) return false;
+  const read = projectReader(outDir);
   const same = (path: string, recorded: string | null): boolean => {
-    const target = projectFile(outDir, path);
-    const current = existsSync(target) ? hash(readFileSync(target, 'utf8')) : null;
-    return current === recorded;
+    const current = read(path);
+    return (current === undefined ? null : hash(current)) === recorded;
   };
   const handlersDir = join(outDir, 'src/handlers');
   const handlers = existsSync(handlersDir) ? readdirSync(handlersDir).map((f) => `src/handlers/${f}`) : [];
@@ -112,16 +112,14 @@ const renderedHash = (file: RenderedFile): string => hash(`${VERSION}\n${file.co
  * large definition regenerates in a fraction of a cold run.
  */
 export function formattedBefore(
-  outDir: string,
+  read: (path: string) => string | undefined,
   manifest: Manifest | undefined,
 ): (file: RenderedFile) => string | undefined {
   return (file) => {
     const recorded = manifest?.files[file.path];
     if (recorded === undefined || manifest?.rendered?.[file.path] !== renderedHash(file)) return undefined;
-    const target = projectFile(outDir, file.path);
-    if (!existsSync(target)) return undefined;
-    const content = readFileSync(target, 'utf8');
-    return hash(content) === recorded ? content : undefined;
+    const content = read(file.path);
+    return content !== undefined && hash(content) === recorded ? content : undefined;
   };
 }
 

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { UserError } from '../errors.js';
 
@@ -28,4 +28,19 @@ export function projectFile(outDir: string, path: string): string {
     }
   }
   return join(outDir, path);
+}
+
+/**
+ * The project's files as this run found them, each checked (projectFile) and read once; undefined when absent. For
+ * the steps before writing: what may be reused, and what each file becomes.
+ */
+export function projectReader(outDir: string): (path: string) => string | undefined {
+  const read = new Map<string, string | undefined>();
+  return (path) => {
+    if (!read.has(path)) {
+      const target = projectFile(outDir, path);
+      read.set(path, existsSync(target) ? readFileSync(target, 'utf8') : undefined);
+    }
+    return read.get(path);
+  };
 }

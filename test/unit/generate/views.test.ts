@@ -46,7 +46,7 @@ describe('owned writes', () => {
     access: { list: owners, read: everyone, create: signedIn, update, delete: owners },
   });
   const routes = (given: Resource) => {
-    const view = routesView(given, ownerView(api([given]), given), 'Note', 'still referenced', [{}]);
+    const view = routesView(given, ownerView(api([given]), given), 'Note', 'still referenced');
     return Object.fromEntries(view.routes.map((r) => [r.method === 'get' ? `get ${r.url}` : r.method, r]));
   };
 
@@ -75,7 +75,7 @@ describe('owned writes', () => {
 
   it('passes no owner where the resource has none', () => {
     const plain = resource('tags', [field('label', 'string')]);
-    expect(routesView(plain, undefined, 'Tag', '', [{}]).routes.map((r) => r.owner)).toEqual(['', '', '', '', '', '']);
+    expect(routesView(plain, undefined, 'Tag', '').routes.map((r) => r.owner)).toEqual(['', '', '', '', '', '']);
   });
 });
 

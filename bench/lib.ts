@@ -155,12 +155,24 @@ export function ensureWrk(): void {
 export interface Measurement extends WrkResult {
   /** the server's CPU time over the measured run, per request, in microseconds */
   cpuUsPerRequest: number;
+  /** the database server's CPU time over the run, per request, in microseconds (PostgreSQL only) */
+  databaseCpuUsPerRequest?: number;
 }
 
-/** A wrk run with the server's CPU time over it: what judges a server here (req/s swings 2× from run to run). */
-export function measure(server: Server, run: () => WrkResult): Measurement {
+/**
+ * A wrk run with the server's CPU time over it: what judges a server here (req/s swings 2× from run to run); with
+ * `databaseCpuMs`, the database server's CPU time over the same run too.
+ */
+export function measure(server: Server, run: () => WrkResult, databaseCpuMs?: () => number): Measurement {
+  const databaseBefore = databaseCpuMs?.() ?? 0;
   const before = server.cpuMs();
   const result = run();
   const cpuMs = server.cpuMs() - before;
-  return { ...result, cpuUsPerRequest: result.requests > 0 ? (cpuMs * 1000) / result.requests : NaN };
+  const databaseMs = databaseCpuMs === undefined ? undefined : databaseCpuMs() - databaseBefore;
+  const perRequest = (ms: number): number => (result.requests > 0 ? (ms * 1000) / result.requests : NaN);
+  return {
+    ...result,
+    cpuUsPerRequest: perRequest(cpuMs),
+    ...(databaseMs !== undefined && { databaseCpuUsPerRequest: perRequest(databaseMs) }),
+  };
 }

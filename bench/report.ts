@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { median, type Measurement } from './lib.js';
 import type { Speed } from './generator-speed.js';
+import type { OnPostgres } from './on-postgres.js';
 import type { Paging } from './scale.js';
 
 export interface Measured {
@@ -17,6 +18,7 @@ interface Report {
   command: string;
   method: string;
   results: Measured[];
+  postgres: OnPostgres;
   rss: { generated: number; baseline: number };
   speed: Speed[];
   paging: Paging[];
@@ -25,12 +27,52 @@ interface Report {
 const rps = (runs: readonly Measurement[]): number => median(runs.map((r) => r.requestsPerSecond));
 const p99 = (runs: readonly Measurement[]): number => median(runs.map((r) => r.p99Ms));
 const cpu = (runs: readonly Measurement[]): number => median(runs.map((r) => r.cpuUsPerRequest));
+const databaseCpu = (runs: readonly Measurement[]): number => median(runs.map((r) => r.databaseCpuUsPerRequest ?? NaN));
 /** per round: the baseline's CPU per request over the generated server's (above 1: the generated one is cheaper) */
 export const cpuRatios = (m: Measured): number[] =>
   m.generated.map((g, i) => (m.baseline[i]?.cpuUsPerRequest ?? NaN) / g.cpuUsPerRequest);
 const rpsRatio = (m: Measured): number =>
   median(m.generated.map((g, i) => g.requestsPerSecond / (m.baseline[i]?.requestsPerSecond ?? NaN)));
+/** per round: the baseline's server + database CPU per request over the generated server's */
+const totalRatio = (m: Measured): number =>
+  median(
+    m.generated.map((g, i) => {
+      const b = m.baseline[i];
+      return b === undefined
+        ? NaN
+        : (b.cpuUsPerRequest + (b.databaseCpuUsPerRequest ?? NaN)) /
+            (g.cpuUsPerRequest + (g.databaseCpuUsPerRequest ?? NaN));
+    }),
+  );
 const verdict = (ok: boolean): string => (ok ? 'met' : '**not met**');
+
+const cpuTable = (results: readonly Measured[]): string[] => [
+  '| test | generated µs/request | baseline µs/request | efficiency | per round | target |',
+  '| --- | ---: | ---: | ---: | --- | --- |',
+  ...results.map((m) => {
+    const ratios = cpuRatios(m);
+    return `| ${m.name} | ${cpu(m.generated).toFixed(1)} | ${cpu(m.baseline).toFixed(1)} | ${median(ratios).toFixed(2)}× | ${ratios.map((x) => x.toFixed(2)).join(', ')} | ≥ ${m.target}× (${verdict(median(ratios) >= m.target)}) |`;
+  }),
+];
+
+const throughputTable = (results: readonly Measured[]): string[] => [
+  '| test | generated req/s | baseline req/s | generated / baseline | p99 generated | p99 baseline |',
+  '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ...results.map(
+    (m) =>
+      `| ${m.name} | ${rps(m.generated).toFixed(0)} | ${rps(m.baseline).toFixed(0)} | ${rpsRatio(m).toFixed(2)}× | ${p99(m.generated).toFixed(2)} ms | ${p99(m.baseline).toFixed(2)} ms |`,
+  ),
+];
+
+/** PostgreSQL's own CPU per request beside each server's: costlier SQL shifts work into the database */
+const databaseTable = (results: readonly Measured[]): string[] => [
+  '| test | PostgreSQL µs/request, generated | PostgreSQL µs/request, baseline | server + PostgreSQL, efficiency |',
+  '| --- | ---: | ---: | ---: |',
+  ...results.map(
+    (m) =>
+      `| ${m.name} | ${databaseCpu(m.generated).toFixed(1)} | ${databaseCpu(m.baseline).toFixed(1)} | ${totalRatio(m).toFixed(2)}× |`,
+  ),
+];
 
 /** The generated server's deep page against its first, per round, by CPU per request. */
 export function deepOverFirst(results: readonly Measured[]): number {
@@ -57,27 +99,34 @@ export function report(path: string, r: Report): void {
     "wrk completed. Efficiency = the baseline's CPU per request ÷ the generated server's, per round; the median of rounds",
     'is judged against the target.',
     '',
-    '| test | generated µs/request | baseline µs/request | efficiency | per round | target |',
-    '| --- | ---: | ---: | ---: | --- | --- |',
-    ...r.results.map((m) => {
-      const ratios = cpuRatios(m);
-      return `| ${m.name} | ${cpu(m.generated).toFixed(1)} | ${cpu(m.baseline).toFixed(1)} | ${median(ratios).toFixed(2)}× | ${ratios.map((x) => x.toFixed(2)).join(', ')} | ≥ ${m.target}× (${verdict(median(ratios) >= m.target)}) |`;
-    }),
+    ...cpuTable(r.results),
     '',
     `Deep page against the first (generated, CPU per request): ${deepOverFirst(r.results).toFixed(2)}× (target ≤ 1.1×, ${verdict(deepOverFirst(r.results) <= 1.1)}).`,
     '',
     '## Throughput',
     '',
-    '| test | generated req/s | baseline req/s | generated / baseline | p99 generated | p99 baseline |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...r.results.map(
-      (m) =>
-        `| ${m.name} | ${rps(m.generated).toFixed(0)} | ${rps(m.baseline).toFixed(0)} | ${rpsRatio(m).toFixed(2)}× | ${p99(m.generated).toFixed(2)} ms | ${p99(m.baseline).toFixed(2)} ms |`,
-    ),
+    ...throughputTable(r.results),
     '',
     `The limit, a node:http hello world: ${hello.toFixed(0)} req/s at ${helloCpu.toFixed(1)} µs CPU per request; the baseline's GET item is ${(rps(r.results[0]?.baseline ?? []) / hello).toFixed(2)}× of its rate, the generated server's ${(rps(r.results[0]?.generated ?? []) / hello).toFixed(2)}×.`,
     '',
     `Peak RSS over a round: generated ${r.rss.generated.toFixed(0)} MiB, baseline ${r.rss.baseline.toFixed(0)} MiB: ${rssRatio.toFixed(2)}× (target ≤ 1.2×, ${verdict(rssRatio <= 1.2)}).`,
+    '',
+    `## On PostgreSQL ${r.postgres.version}`,
+    '',
+    'The same tests against PostgreSQL, the generated server against the baseline ported to `pg`',
+    "(bench/baseline/server-pg.mjs: a `pg.Pool` as large as the generated server's, 10 connections unless",
+    'DATABASE_POOL_SIZE says otherwise, and named prepared statements), each serving its own copy of the same seeded',
+    'database. CPU per request of the server process, judged as above:',
+    '',
+    ...cpuTable(r.postgres.results),
+    '',
+    "PostgreSQL's own CPU per request over the same runs (the postmaster and every process it forked, from",
+    '`/proc/<pid>/stat`; background work such as autovacuum included), and the efficiency of server and database',
+    'together:',
+    '',
+    ...databaseTable(r.postgres.results),
+    '',
+    ...throughputTable(r.postgres.results),
     '',
     '## Generator speed',
     '',

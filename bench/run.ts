@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the generated server against a hand-written baseline and a node:http hello world, in the
- * same run, servers in alternation, on a pinned core with wrk on another; then the generator's own speed, and
- * keyset paging at scale. Writes bench/RESULTS.md (or --out). `--smoke` runs one short round (CI).
+ * same run, servers in alternation, on a pinned core with wrk on another; the same tests on PostgreSQL against the
+ * baseline ported to `pg` (on-postgres.ts); then the generator's own speed, and keyset paging at scale. Writes
+ * bench/RESULTS.md (or --out). `--smoke` runs one short round of each (CI).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -10,8 +11,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import { generatorSpeed } from './generator-speed.js';
-import { ensureWrk, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
+import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
+import { onPostgres } from './on-postgres.js';
 import { cpuRatios, report, type Measured } from './report.js';
+import { runTests, type Test } from './rounds.js';
 import { scale } from './scale.js';
 import { baselineCursorAfter, generatedCursorAfter, seed } from './seed.js';
 import { writeScripts } from './scripts.js';
@@ -68,13 +71,6 @@ const token = await new SignJWT({ roles: [] })
 const scripts = writeScripts(WORK, ids, token);
 const deepId = ids.posts[Math.floor(ids.posts.length * 0.9)] ?? '';
 
-interface Test {
-  name: string;
-  /** the path, or how to make it for a server (the deep page's cursor is each server's own) */
-  path: string | ((server: Server) => Promise<string>);
-  script?: string;
-  target: number;
-}
 const tests: Test[] = [
   { name: 'GET item (random ids)', path: '/', script: scripts.getItem, target: 1 },
   { name: 'GET list, first page of 20', path: '/posts?limit=20', target: 1 },
@@ -117,6 +113,7 @@ const results: Measured[] = tests.map((t) => ({
   hello: [],
 }));
 const rss: { generated: number[]; baseline: number[] } = { generated: [], baseline: [] };
+const load = { warmup: WARMUP, seconds: SECONDS, connections: CONNECTIONS };
 
 for (let round = 1; round <= ROUNDS; round += 1) {
   console.log(`round ${round} of ${ROUNDS}`);
@@ -124,16 +121,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
   for (const name of order) {
     const server = await servers[name]();
     try {
-      for (const [i, test] of tests.entries()) {
-        const path = typeof test.path === 'string' ? test.path : await test.path(server);
-        wrk(server.url + path, WARMUP, CONNECTIONS, test.script);
-        const measured = measure(server, () => wrk(server.url + path, SECONDS, CONNECTIONS, test.script));
-        if (measured.non2xx > 0) throw new Error(`${name}: ${test.name} answered ${measured.non2xx} non-2xx responses`);
-        results[i]?.[name].push(measured);
-        console.log(
-          `  ${name.padEnd(9)} ${test.name.padEnd(40)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s ${measured.cpuUsPerRequest.toFixed(1).padStart(6)} µs CPU/request  p99 ${measured.p99Ms.toFixed(2)} ms`,
-        );
-      }
+      await runTests(server, name, tests, results, load);
       rss[name].push(server.peakRssMiB());
     } finally {
       await server.stop();
@@ -145,7 +133,7 @@ for (let round = 1; round <= ROUNDS; round += 1) {
     const measured = measure(hello, () => wrk(hello.url, SECONDS, CONNECTIONS));
     results[0]?.hello.push(measured);
     console.log(
-      `  hello     ${'node:http hello world'.padEnd(40)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s ${measured.cpuUsPerRequest.toFixed(1).padStart(6)} µs CPU/request`,
+      `  ${'hello'.padEnd(12)} ${'node:http hello world'.padEnd(40)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s ${measured.cpuUsPerRequest.toFixed(1).padStart(6)} µs CPU/request`,
     );
   } finally {
     await hello.stop();
@@ -153,13 +141,9 @@ for (let round = 1; round <= ROUNDS; round += 1) {
 }
 
 // CI's smoke round prints these with no threshold: one short round on a shared machine is noise
-console.log('CPU per request, efficiency (baseline ÷ generated; above 1: the generated server is cheaper):');
-for (const m of results) {
-  const ratios = cpuRatios(m);
-  console.log(
-    `  ${m.name.padEnd(40)} ${median(ratios).toFixed(2)}×  (rounds: ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
-  );
-}
+printRatios('CPU per request', results);
+const postgres = await onPostgres({ root: ROOT, generated, env, ids, tests, rounds: ROUNDS, load });
+printRatios(`PostgreSQL ${postgres.version}, CPU per request`, postgres.results);
 
 console.log('generator speed…');
 const speed = generatorSpeed(ROOT, WORK, smoke);
@@ -171,10 +155,24 @@ report(out, {
   machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${CORES} cores, Node ${process.version}`,
   date: new Date().toISOString().slice(0, 10),
   command: `npm run bench${smoke ? ' -- --smoke' : ''}`,
-  method: `${ROUNDS} round(s); per test ${WARMUP}s warm-up then ${SECONDS}s measured with wrk -t1 -c${CONNECTIONS} on its own core, servers pinned to core 0, in alternation; ${ROWS} seeded rows; medians of rounds`,
+  method: `${ROUNDS} round(s); per test ${WARMUP}s warm-up then ${SECONDS}s measured with wrk -t1 -c${CONNECTIONS} on its own core, servers pinned to core 0, in alternation; ${ROWS} seeded rows; medians of rounds; on PostgreSQL ${postgres.version} (a throwaway cluster, fsync off), its processes pinned to core ${LOAD_CPU} with wrk, both servers with a pool of ${process.env.DATABASE_POOL_SIZE || 10} connections`,
   results,
+  postgres,
   rss: { generated: median(rss.generated), baseline: median(rss.baseline) },
   speed,
   paging,
 });
 console.log(`wrote ${out}`);
+
+function printRatios(title: string, measured: readonly Measured[]): void {
+  console.log(`${title}, efficiency (baseline ÷ generated; above 1: the generated server is cheaper):`);
+  for (const m of measured) {
+    const ratios = cpuRatios(m);
+    const database = m.generated.some((g) => g.databaseCpuUsPerRequest !== undefined)
+      ? `  database µs/request ${median(m.generated.map((g) => g.databaseCpuUsPerRequest ?? NaN)).toFixed(1)} vs ${median(m.baseline.map((b) => b.databaseCpuUsPerRequest ?? NaN)).toFixed(1)}`
+      : '';
+    console.log(
+      `  ${m.name.padEnd(40)} ${median(ratios).toFixed(2)}×  (rounds: ${ratios.map((x) => x.toFixed(2)).join(', ')})${database}`,
+    );
+  }
+}

@@ -1,6 +1,25 @@
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 
+/** The values of seeded row `i` (the same in SQLite and PostgreSQL). */
+export function seedRow(i: number): {
+  title: string;
+  body: string;
+  status: string;
+  views: number;
+  rating: number | null;
+  featured: boolean;
+} {
+  return {
+    title: `Post number ${i}`,
+    body: `The body of post ${i}, long enough to look like text.`,
+    status: i % 3 === 0 ? 'published' : 'draft',
+    views: i,
+    rating: i % 5 === 0 ? null : (i % 50) / 10,
+    featured: i % 2 === 1,
+  };
+}
+
 /** Fills the benchmark's tables with `rows` records each; returns the ids of each table, in id order. */
 export function seed(file: string, rows: number): { posts: string[]; articles: string[] } {
   const db = new Database(file);
@@ -15,17 +34,8 @@ export function seed(file: string, rows: number): { posts: string[]; articles: s
       for (let i = 0; i < rows; i += 1) {
         const id = uuidv7();
         ids[table].push(id);
-        insert.run(
-          id,
-          `Post number ${i}`,
-          `The body of post ${i}, long enough to look like text.`,
-          i % 3 === 0 ? 'published' : 'draft',
-          i,
-          i % 5 === 0 ? null : (i % 50) / 10,
-          i % 2,
-          now,
-          now,
-        );
+        const row = seedRow(i);
+        insert.run(id, row.title, row.body, row.status, row.views, row.rating, row.featured ? 1 : 0, now, now);
       }
     })();
   }

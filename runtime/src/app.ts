@@ -16,6 +16,7 @@ import { installIdempotency } from './http/idempotency.js';
 import { routeEveryMethod } from './http/methods.js';
 import { cursorKey } from './http/listing.js';
 import { installRateLimit } from './http/rate-limit.js';
+import { RequestLog, requestLogger } from './http/request-log.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -60,6 +61,8 @@ export async function buildApp({
   checkAuthConfig(auth);
   const app = Fastify({
     logger,
+    logController: new RequestLog(),
+    childLoggerFactory: requestLogger,
     trustProxy,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },

@@ -11,11 +11,12 @@ export const DEPENDENCIES = {
   ajv: '^8.17.1',
   'ajv-formats': '^3.0.1',
   'better-sqlite3': '^12.4.1',
-  fastify: '^5.6.1',
+  fastify: '^5.12.8',
   ioredis: '^5.8.2',
   jose: '^6.1.0',
   kysely: '~0.28.8',
   pg: '^8.16.3',
+  pino: '^10.1.0',
   re2js: '^2.10.0',
   uuid: '^13.0.0',
 } as const;

@@ -46,6 +46,7 @@ export const RUNTIME = [
   'src/http/methods.ts',
   'src/http/preconditions.ts',
   'src/http/rate-limit.ts',
+  'src/http/request-log.ts',
   'src/http/docs.ts',
   'src/http/idempotency.ts',
   'src/auth/verify.ts',

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Database, Row, SqlValue, Statement } from '../db/database.js';
 import {
   keysetParams,
@@ -59,12 +59,15 @@ export class Listing {
   readonly #named = new Set<string>();
   /** the owner column, with the kind of its values */
   readonly #owner: ListColumn | undefined;
+  /** the cursors' key, prepared once (an HMAC keyed with a Buffer prepares the key again each time) */
+  readonly #key: KeyObject;
 
   constructor(
     private readonly db: Database,
     private readonly spec: ListSpec,
-    private readonly key: Buffer,
+    key: Buffer,
   ) {
+    this.#key = createSecretKey(key);
     const owner = spec.ownerColumn;
     this.#owner =
       owner === undefined
@@ -185,7 +188,7 @@ export class Listing {
   }
 
   #sign(payload: string): string {
-    return createHmac('sha256', this.key).update(payload).digest('base64url').slice(0, 22);
+    return createHmac('sha256', this.#key).update(payload).digest('base64url').slice(0, 22);
   }
 }
 

@@ -120,16 +120,18 @@ function strictParameters(schema: object, validate: ValidateFunction): ValidateF
   });
   const strict = ((data: Parameters, context?: Parameters) => {
     const errors: ErrorObject[] = [];
-    for (const [key, value] of Object.entries(data ?? {})) {
+    for (const key in data) {
+      const value = data[key];
       // an `in` list comes comma-separated or as the parameter repeated (how most clients send an array): one array
-      if (key.endsWith('[in]') && data !== undefined) {
+      if (key.endsWith('[in]')) {
         data[key] = (Array.isArray(value) ? value : [value]).flatMap((part) => String(part).split(','));
       } else if (Array.isArray(value))
         errors.push(parameterError(key, 'is given more than once: give it once'));
     }
     for (const [key, pattern] of numeric) {
       const value = data?.[key];
-      const texts = Array.isArray(value) ? value : [value];
+      if (value === undefined) continue;
+      const texts: unknown[] = Array.isArray(value) ? value : [value];
       const text = texts.find((t): t is string => typeof t === 'string' && !pattern.test(t));
       if (text !== undefined) errors.push(parameterError(key, 'must be a number written plainly (like 42)'));
       // beyond what a double holds exactly (or at all): never coerced to a rounded number or to Infinity

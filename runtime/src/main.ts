@@ -3,7 +3,6 @@ import { buildApp } from './app.js';
 import { ConfigError, readConfig } from './config.js';
 import { migrate, MigrationError } from './db/migrate.js';
 import { DatabaseUrlError, openDatabase } from './db/open.js';
-import { loggerOptions } from './http/request-log.js';
 
 /**
  * The server's entry point. restsmith created this file once and never rewrites it: it is yours to change
@@ -21,7 +20,7 @@ async function main(): Promise<void> {
     cursorSecret: config.cursorSecret,
     rateLimitMax: config.rateLimitMax,
     redisUrl: config.redisUrl,
-    logger: loggerOptions(config.logLevel),
+    logger: { level: config.logLevel },
     timeouts: config.timeouts,
     trustProxy: config.trustProxy,
   });

@@ -42,14 +42,20 @@ describe('request logging', () => {
     await app.inject({ url: '/nowhere' });
     const requests = lines.filter((line) => line.msg === 'request completed');
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toMatchObject({
+    expect(requests[0]).toEqual({
       level: 30,
+      time: expect.any(Number),
+      pid: process.pid,
+      hostname: expect.any(String),
       reqId: expect.any(String),
-      req: { method: 'GET', url: '/ok' },
-      res: { statusCode: 200 },
+      method: 'GET',
+      url: '/ok',
+      ip: '127.0.0.1',
+      statusCode: 200,
       responseTime: expect.any(Number),
+      msg: 'request completed',
     });
-    expect(requests[1]).toMatchObject({ req: { url: '/nowhere' }, res: { statusCode: 404 } });
+    expect(requests[1]).toMatchObject({ url: '/nowhere', statusCode: 404 });
     expect(requests[0]?.reqId).not.toBe(requests[1]?.reqId);
     expect(lines.filter((line) => line.msg === 'incoming request')).toEqual([]);
   });
@@ -98,7 +104,6 @@ describe('a request logger', () => {
     const logger = new RequestLogger(parent, { reqId: 'req-1' });
     logger.info('hidden');
     logger.debug({ a: 1 }, 'hidden');
-    logger.infoOnce({ a: 1 }, 'hidden');
     expect(made).toEqual([]);
     expect(logger.level).toBe('warn');
     logger.warn('shown');

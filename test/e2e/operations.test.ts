@@ -80,8 +80,8 @@ describe('graceful shutdown', () => {
 
 describe('a request that arrives during shutdown', () => {
   it('gets a 503 problem with Retry-After, while the request in flight on its connection finishes', async () => {
-    // info: the server logs each request as it arrives, so the test knows when the first one is in flight
-    const server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' });
+    // debug: the server logs each request as it arrives, so the test knows when the first one is in flight
+    const server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'debug' });
     const body = JSON.stringify({ item: 'in flight' });
     // waits for a line of the server's log
     const logged = async (line: RegExp): Promise<void> => {

@@ -60,6 +60,13 @@ describe('request logging', () => {
     expect(lines.filter((line) => line.msg === 'incoming request')).toEqual([]);
   });
 
+  it('at debug, also writes a line when a request arrives', async () => {
+    const { app, lines } = await server('debug');
+    await app.inject({ url: '/ok' });
+    expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    expect(lines[0]).toMatchObject({ method: 'GET', url: '/ok', reqId: lines[1]?.reqId });
+  });
+
   it('binds the request id to what is logged through request.log and its children', async () => {
     const { app, lines } = await server('info');
     await app.inject({ url: '/warn' });

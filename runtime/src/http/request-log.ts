@@ -12,10 +12,14 @@ import type { Bindings, ChildLoggerOptions, LogFn } from 'pino';
  * `{"reqId":"req-1","method":"GET","url":"/posts?limit=2","ip":"127.0.0.1","statusCode":200,"responseTime":0.9,
  * "msg":"request completed"}` — with the request id every other line of that request carries. Fastify's own writes
  * two lines (on arrival and on answer) of serialised request and reply objects: each costs about as much CPU as
- * Fastify's routing of a small request. `LOG_LEVEL=warn` turns request lines off.
+ * Fastify's routing of a small request. `LOG_LEVEL=warn` turns request lines off; at `debug`, each request also
+ * writes a line when it arrives.
  */
 export class RequestLog extends LogController {
-  override incomingRequest(): void {}
+  /** at `debug`, a line when a request arrives too (to find requests that never finish) */
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ method: request.method, url: request.url }, 'incoming request');
+  }
 
   override requestCompleted(
     error: Error | null | undefined,

@@ -1,15 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { describeChanges, generate, type GenerateOptions } from './commands/generate.js';
-import { definitionJsonSchema } from './definition/json-schema.js';
-import { starterDefinition } from './definition/starter.js';
+import type { GenerateOptions } from './commands/generate.js';
 import { UserError } from './errors.js';
-import { openApiDocument } from './openapi/document.js';
-import { readDefinition } from './pipeline/read-definition.js';
 import { VERSION } from './version.js';
 
 type Print = (line: string) => void;
+
+/*
+ * Each command imports what it needs when it runs: the parser, zod, handlebars and prettier take longer to load than
+ * a no-op `generate` takes to run.
+ */
 
 function program(out: Print): Command {
   const cli = new Command('restsmith')
@@ -22,7 +23,8 @@ function program(out: Print): Command {
     .command('init')
     .description('write a commented starter definition')
     .argument('[file]', 'where to write it', 'api.yaml')
-    .action((file: string) => {
+    .action(async (file: string) => {
+      const { starterDefinition } = await import('./definition/starter.js');
       if (existsSync(file)) throw new UserError(`${file} already exists; restsmith init never overwrites a file`);
       const name =
         basename(file, extname(file))
@@ -38,6 +40,7 @@ function program(out: Print): Command {
     .description('check a definition and print every problem (exit 0 when valid, 1 when not)')
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
     .action(async (file: string) => {
+      const { readDefinition } = await import('./pipeline/read-definition.js');
       const api = await readDefinition(file);
       out(`${file}: valid (${api.resources.length} ${api.resources.length === 1 ? 'resource' : 'resources'})`);
     });
@@ -55,6 +58,7 @@ function program(out: Print): Command {
     .option('--force', 'overwrite generator-owned files that were edited by hand (user-owned files: never)')
     .option('--allow-data-loss', 'permit a migration that drops a table or column or narrows a type')
     .action(async (file: string, options: GenerateOptions) => {
+      const { describeChanges, generate } = await import('./commands/generate.js');
       const result = await generate(file, options);
       const pending = result.changes.filter((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
       if (options.check) {
@@ -98,12 +102,21 @@ function program(out: Print): Command {
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API a definition describes')
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
-    .action(async (file: string) => out(JSON.stringify(openApiDocument(await readDefinition(file)), null, 2)));
+    .action(async (file: string) => {
+      const [{ openApiDocument }, { readDefinition }] = await Promise.all([
+        import('./openapi/document.js'),
+        import('./pipeline/read-definition.js'),
+      ]);
+      out(JSON.stringify(openApiDocument(await readDefinition(file)), null, 2));
+    });
 
   cli
     .command('schema')
     .description('print the JSON Schema of the definition format (for editors)')
-    .action(() => out(JSON.stringify(definitionJsonSchema(), null, 2)));
+    .action(async () => {
+      const { definitionJsonSchema } = await import('./definition/json-schema.js');
+      out(JSON.stringify(definitionJsonSchema(), null, 2));
+    });
 
   return cli;
 }

@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import type { Api } from '../model.js';
 import type { Loss } from '../migrate/data-loss.js';
 import { lossLines, planMigration } from '../migrate/plan-migration.js';
-import { compare, type Change } from '../pipeline/compare.js';
-import { formatAll } from '../pipeline/format.js';
+import type { Change } from '../pipeline/compare.js';
+import { readDefinitionText } from '../pipeline/definition-text.js';
 import {
   formattedBefore,
   inputHash,
@@ -13,13 +14,10 @@ import {
   readManifest,
   unchangedFiles,
   upToDate,
+  type Manifest,
 } from '../pipeline/manifest.js';
 import { projectReader } from '../pipeline/paths.js';
-import { handlersPath, plan } from '../pipeline/plan.js';
-import { readDefinition } from '../pipeline/read-definition.js';
-import { render } from '../pipeline/render.js';
-import { scanUserFiles } from '../pipeline/scan-user-files.js';
-import { apply } from '../pipeline/write.js';
+import type { FormatPool } from '../pipeline/format-pool.js';
 
 export interface GenerateOptions {
   out?: string;
@@ -55,45 +53,79 @@ export class ConflictError extends UserError {
 }
 
 /**
- * load → validate → normalise (readDefinition); then, unless nothing changed since the last run, plan the migration
- * and scan the user's files (both decide what plan writes) → plan → render → format → compare → write.
+ * A no-op run reads the definition's text, the manifest and the project's files, and stops there (manifest.ts,
+ * upToDate); with --out it does not even parse the definition, and loads none of the other steps. Otherwise:
+ * load → validate → normalise (definitionOf); plan the migration and scan the user's files (both decide what plan
+ * writes) → plan → render → format → compare → write.
  */
 export async function generate(file: string, options: GenerateOptions): Promise<GenerateResult> {
-  const api = await readDefinition(file);
+  const text = await readDefinitionText(file);
   const source = shownFileName(basename(file));
+  const input = inputHash(source, text);
+  const unchanged = options.out === undefined ? undefined : unchangedProject(resolve(options.out), input);
+  if (unchanged !== undefined) return unchanged;
+
+  const steps = await import('../pipeline/steps.js');
+  const api = steps.definitionOf(file, text);
   const outDir = resolve(options.out ?? api.name);
   checkTarget(outDir);
   const manifest = readManifest(outDir);
-  const input = inputHash(file, source);
-  if (manifest !== undefined && upToDate(outDir, manifest, input)) {
-    return { outDir, changes: unchangedFiles(manifest), migration: undefined, written: false };
+  if (manifest !== undefined && upToDate(outDir, manifest, input)) return noChanges(outDir, manifest);
+  // workers load prettier while this thread plans and renders, and format the runtime's files, which need no view
+  const pool = steps.startPool(api.resources.length, manifest === undefined);
+  if (pool !== undefined) {
+    steps.formatAhead(
+      steps.runtimeFiles().map((f) => steps.render(f, source)),
+      pool,
+    );
   }
+  try {
+    return await run({ steps, api, source, outDir, manifest, input, options, pool });
+  } finally {
+    await pool?.close();
+  }
+}
+
+interface Run {
+  steps: typeof import('../pipeline/steps.js');
+  api: Api;
+  source: string;
+  outDir: string;
+  manifest: Manifest | undefined;
+  input: string;
+  options: GenerateOptions;
+  pool: FormatPool | undefined;
+}
+
+async function run({ steps, api, source, outDir, manifest, input, options, pool }: Run): Promise<GenerateResult> {
   // a dry run shows the whole plan, a migration that would be refused included (and then exits 1)
   const allowLoss = (options.allowDataLoss ?? false) || (options.dryRun ?? false);
   const migration = planMigration(api, manifest?.model, manifest?.migrations ?? [], allowLoss);
   const refused = options.allowDataLoss === true ? [] : (migration?.losses ?? []);
   const migrations = [...(manifest?.migrations ?? []), ...(migration === undefined ? [] : [migration.name])];
-  const users = await scanUserFiles(outDir, api);
+  const users = await steps.scanUserFiles(outDir, api);
   // handlers files left without actions stay out of compilation, and so does one its user then deleted (so that
   // deleting it changes nothing): the list is kept in the manifest until the file is a handlers file again
   const handlerFiles = new Set(
-    api.resources.filter((r) => r.actions.some((a) => a.set.length === 0)).map((r) => handlersPath(r.names.kebab)),
+    api.resources
+      .filter((r) => r.actions.some((a) => a.set.length === 0))
+      .map((r) => steps.handlersPath(r.names.kebab)),
   );
   const orphanFiles = [...new Set([...users.orphans.keys(), ...(manifest?.orphanFiles ?? [])])]
     .filter((path) => !handlerFiles.has(path))
     .sort();
 
-  const planned = plan(api, {
+  const planned = steps.plan(api, {
     source,
     migrations,
     newMigration: migration,
     orphanFiles,
     orphanHandlers: users.orphanHandlers,
   });
-  const rendered = planned.map((p) => render(p, source));
+  const rendered = planned.map((p) => steps.render(p, source));
   const read = projectReader(outDir);
-  const files = await formatAll(rendered, formattedBefore(read, manifest));
-  const changes = compare({
+  const files = await steps.formatAll(rendered, formattedBefore(read, manifest), pool);
+  const changes = steps.compare({
     read,
     files,
     manifest,
@@ -128,9 +160,30 @@ export async function generate(file: string, options: GenerateOptions): Promise<
     orphanFiles,
     orphans: users.orphans,
   });
-  apply(outDir, changes, next, options.force ?? false);
+  steps.apply(outDir, changes, next, options.force ?? false);
   return { ...result, written: pending || manifest === undefined };
 }
+
+/**
+ * The no-op result when `outDir` is a project whose manifest says it was generated from `input` and nothing in it
+ * changed since; undefined otherwise, and when anything is wrong with it: the whole run then says what, in the order
+ * it always has (the definition's problems first).
+ */
+function unchangedProject(outDir: string, input: string): GenerateResult | undefined {
+  try {
+    const manifest = readManifest(outDir);
+    return manifest !== undefined && upToDate(outDir, manifest, input) ? noChanges(outDir, manifest) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const noChanges = (outDir: string, manifest: Manifest): GenerateResult => ({
+  outDir,
+  changes: unchangedFiles(manifest),
+  migration: undefined,
+  written: false,
+});
 
 /** A target is a new or empty folder, or a project restsmith generated (it has a manifest). */
 function checkTarget(outDir: string): void {

@@ -1,9 +1,7 @@
 import { availableParallelism } from 'node:os';
-import * as oxc from '@prettier/plugin-oxc';
-import prettier from 'prettier';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
-import { shareOut } from './format-pool.js';
-import { prettierJson } from './json-text.js';
+import { FormatPool, type FormatJob } from './format-pool.js';
+import { prettierJson, prettierJsonOfStringified } from './json-text.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -12,62 +10,127 @@ import type { RenderedFile } from './render.js';
  */
 const PARSERS: Record<string, string> = { ts: 'oxc-ts', json: 'json', md: 'markdown' };
 
-/** Below this many files, starting workers costs more than it saves. */
-const WORKER_THRESHOLD = 80;
-
 const parserOf = (file: RenderedFile): string | undefined => PARSERS[file.path.split('.').pop() ?? ''];
 
+/** From this many resources (five or six files each), a first run is formatted in worker threads. */
+const LARGE_PROJECT = 16;
+
+/** From this many files to format, a regeneration is formatted in worker threads. */
+const MANY_FILES = 80;
+
 /**
- * Formats every emitted file with prettier, as the generated project's own .prettierrc.json says, but those that
- * `before` knows formatted already (see manifest.ts, formattedBefore). A large project is shared between this thread
- * and worker threads (format-pool.ts), the longest file first.
+ * Format workers, leaving a core to this thread and V8's own threads; none on two cores. There, one thread formatting
+ * already keeps both busy (V8 compiles prettier's hot code and collects garbage in threads of its own), and a worker
+ * compiles prettier again: measured on a 100-resource project, two workers took as long as this thread alone, with
+ * a quarter more CPU.
+ */
+const workers = (): number => Math.min(availableParallelism() - 1, 4);
+
+/**
+ * Format workers for the first run of a large project, started once the definition is read, before anything is
+ * rendered (they load prettier meanwhile); undefined where this thread formats (see `workers`).
+ */
+export function startPool(resources: number, firstRun: boolean): FormatPool | undefined {
+  return firstRun && resources >= LARGE_PROJECT && workers() >= 2 ? new FormatPool(workers()) : undefined;
+}
+
+/**
+ * Formats every emitted file with prettier, as the generated project's own .prettierrc.json says, but those whose
+ * text `known` has (see manifest.ts, formattedBefore). Prettier runs in the worker threads of `pool` when there is
+ * one, and this thread prints the JSON meanwhile (json-text.ts): a multi-megabyte OpenAPI document in milliseconds.
  */
 export async function formatAll(
   rendered: readonly RenderedFile[],
-  before: (file: RenderedFile) => string | undefined = () => undefined,
+  known: (file: RenderedFile) => string | undefined = () => undefined,
+  pool?: FormatPool,
 ): Promise<RenderedFile[]> {
-  const known = rendered.map(before);
-  const todo = rendered.flatMap((f, i) => (known[i] === undefined ? [i] : []));
-  const formatted = await formatEach(todo.map((i) => rendered[i] ?? fail(`no file ${i}`)));
-  const result = rendered.map((f, i) => ({ ...f, content: known[i] ?? f.content }));
-  todo.forEach((i, j) => {
-    result[i] = formatted[j] ?? fail(`no file ${j}`);
+  const texts: (string | Promise<string> | undefined)[] = rendered.map(known);
+  const todo = rendered.flatMap((file, i) => {
+    const parser = parserOf(file);
+    return texts[i] !== undefined || parser === undefined || parser === 'json' ? [] : [{ i, job: jobOf(file, parser) }];
   });
-  return result;
+  // a regeneration that changes much is formatted in workers too, started now
+  const own = pool === undefined && todo.length >= MANY_FILES && workers() >= 2 ? new FormatPool(workers()) : undefined;
+  const where = pool ?? own;
+  try {
+    // prettier's files first: workers format them while this thread prints the JSON
+    const formatted = prettier(
+      todo.map(({ job }) => job),
+      where,
+    );
+    todo.forEach(({ i }, j) => {
+      texts[i] = formatted[j];
+    });
+    rendered.forEach((file, i) => {
+      texts[i] ??=
+        parserOf(file) === 'json' ? (jsonText(file) ?? prettier([jobOf(file, 'json')], where)[0]) : file.content;
+    });
+    const contents = await Promise.all(texts);
+    return rendered.map((file, i) => ({ ...file, content: contents[i] ?? fail(`no text for ${file.path}`) }));
+  } finally {
+    await own?.close();
+  }
 }
 
-async function formatEach(files: readonly RenderedFile[]): Promise<RenderedFile[]> {
-  const threads = Math.min(availableParallelism(), 4);
-  if (files.length < WORKER_THRESHOLD || threads < 2) return Promise.all(files.map(format));
-  const formatted = [...files];
-  const file = (i: number): RenderedFile => files[i] ?? fail(`no file ${i}`);
-  const withParser = (parser: (p: string | undefined) => boolean): number[] =>
-    files.flatMap((f, i) => (parser(parserOf(f)) ? [i] : []));
-  // JSON first, here: it is printed directly (see json-text.ts), in milliseconds
-  for (const i of withParser((p) => p === 'json')) formatted[i] = await format(file(i));
-  const queue = withParser((p) => p !== undefined && p !== 'json').sort(
-    (a, b) => file(b).content.length - file(a).content.length,
-  );
-  await shareOut(
-    queue,
-    threads - 1,
-    async (i) => {
-      formatted[i] = await format(file(i));
-    },
-    (i) => ({ path: file(i).path, content: file(i).content, parser: parserOf(file(i)), options: PRETTIER_OPTIONS }),
-    (i, content) => {
-      formatted[i] = { ...file(i), content };
-    },
-  );
-  return formatted;
+/** Hands the files to `pool` ahead of formatAll, which then takes what the workers made of them. */
+export function formatAhead(files: readonly RenderedFile[], pool: FormatPool): void {
+  const jobs = files.flatMap((file) => {
+    const parser = parserOf(file);
+    return parser === undefined || parser === 'json' ? [] : [jobOf(file, parser)];
+  });
+  pool.format(jobs);
 }
 
+/** One file formatted here, without workers. */
 export async function format(file: RenderedFile): Promise<RenderedFile> {
-  const parser = parserOf(file);
-  if (parser === undefined) return file;
-  const json = parser === 'json' ? prettierJson(file.content, PRETTIER_OPTIONS.printWidth) : undefined;
-  if (json !== undefined) return { ...file, content: json };
-  return { ...file, content: await prettier.format(file.content, { ...PRETTIER_OPTIONS, parser, plugins: [oxc] }) };
+  const [formatted] = await formatAll([file]);
+  return formatted ?? fail(`no text for ${file.path}`);
+}
+
+const jobOf = (file: RenderedFile, parser: string): FormatJob => ({
+  path: file.path,
+  content: file.content,
+  parser,
+  options: parser === 'oxc-ts' && !mayEmbed(file.content) ? WITHOUT_EMBEDS : PRETTIER_OPTIONS,
+});
+
+/**
+ * Prettier formats code of other languages inside template literals of a TypeScript file: tagged css, styled…,
+ * gql or graphql, html, md or markdown, after a GraphQL or HTML comment, in a JSX css prop or an Angular Component.
+ * A file without a backtick, or without any of these names, has none, and prettier is told not to look for them:
+ * the same text, a tenth sooner (its search walks the whole syntax tree).
+ */
+const EMBEDS =
+  /(?<![.\w$])(?:css|styled|gql|graphql|html|md|markdown|Component|jsx)(?![\w$])|\.extend\b|\/\* (?:GraphQL|HTML) \*\//;
+
+const mayEmbed = (text: string): boolean => text.includes('`') && EMBEDS.test(text);
+
+const WITHOUT_EMBEDS = { ...PRETTIER_OPTIONS, embeddedLanguageFormatting: 'off' } as const;
+
+/** JSON printed directly, not parsed when render stringified it; undefined where prettier's rules are not these. */
+const jsonText = (file: RenderedFile): string | undefined =>
+  file.stringified
+    ? prettierJsonOfStringified(file.content, PRETTIER_OPTIONS.printWidth)
+    : prettierJson(file.content, PRETTIER_OPTIONS.printWidth);
+
+const prettier = (jobs: readonly FormatJob[], pool: FormatPool | undefined): Promise<string>[] =>
+  pool === undefined ? inThread(jobs) : pool.format(jobs);
+
+/**
+ * Prettier in this thread, one file after the other (the next one starts when the last is done: not hundreds of
+ * syntax trees at once), loaded on first use: a run that formats in workers, or nothing, never loads it.
+ */
+function inThread(jobs: readonly FormatJob[]): Promise<string>[] {
+  let previous: Promise<unknown> = Promise.resolve();
+  return jobs.map((job) => {
+    const formatted = previous.then(async () => {
+      const [{ default: prettier }, oxc] = await Promise.all([import('prettier'), import('@prettier/plugin-oxc')]);
+      return prettier.format(job.content, { ...job.options, parser: job.parser, plugins: [oxc] });
+    });
+    // after a failure, the files left fail with it, unformatted: the run stops at once
+    previous = formatted;
+    return formatted;
+  });
 }
 
 function fail(message: string): never {

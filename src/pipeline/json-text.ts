@@ -1,5 +1,3 @@
-import type { JsonValue } from '../model.js';
-
 /** Thrown where this printer would not print what prettier prints: the caller formats that file with prettier. */
 class NotPrettierShaped extends Error {}
 
@@ -11,53 +9,58 @@ class NotPrettierShaped extends Error {}
  * arrays of numbers, which prettier fills): the caller uses prettier then.
  */
 export function prettierJson(text: string, width: number): string | undefined {
-  const value = JSON.parse(text) as JsonValue;
   // prettier keeps an object on one line when its text was: only the shape of JSON.stringify(…, 2) is printed here
-  if (text.trimEnd() !== JSON.stringify(value, null, 2)) return undefined;
+  const stringified = text.trimEnd();
+  if (stringified !== JSON.stringify(JSON.parse(text), null, 2)) return undefined;
+  return prettierJsonOfStringified(`${stringified}\n`, width);
+}
+
+const SCALAR = String.raw`"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null|\{\}|\[\]`;
+const NUMBER = /^-?\d/;
+
+/**
+ * An array JSON.stringify(…, 2) spreads over lines, whose items are each on one line: scalars, empty objects and
+ * arrays, or arrays already put on one line (`[1, 2]`). Its items' indentation is group 1, the items group 2.
+ */
+const SPREAD = new RegExp(String.raw`\[\n( +)((?:${SCALAR}|\[[^\n]*\])(?:,\n\1(?:${SCALAR}|\[[^\n]*\]))*)\n *\]`, 'g');
+
+/**
+ * The same for `text` that is JSON.stringify(value, null, 2) (and a newline), without parsing it: JSON.stringify
+ * already prints objects as prettier does, so only arrays change. Each array is put on one line where prettier
+ * would, the innermost first: an array of arrays is then one of items on one line, seen in the next pass.
+ */
+export function prettierJsonOfStringified(text: string, width: number): string | undefined {
+  let current = text;
   try {
-    return `${print(value, 0, 0, 0, width)}\n`;
+    for (let nested = true; nested;) {
+      nested = false;
+      current = current.replace(SPREAD, (spread: string, pad: string, body: string, at: number, whole: string) => {
+        const items = body.split(`,\n${pad}`);
+        const lineStart = whole.lastIndexOf('\n', at) + 1;
+        const flat = onOneLine(items, at - lineStart + (whole[at + spread.length] === ',' ? 1 : 0), width);
+        // an item of an array, now on one line: that array may go on one line in turn
+        if (flat !== undefined && whole.slice(lineStart, at).trim() === '') nested = true;
+        return flat ?? spread;
+      });
+    }
   } catch (error) {
     if (error instanceof NotPrettierShaped) return undefined;
     throw error;
   }
+  return current;
 }
 
-/** `value` printed at column `indent`, after `prefix` columns of its line and before `suffix` more (a comma). */
-function print(value: JsonValue, indent: number, prefix: number, suffix: number, width: number): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const pad = ' '.repeat(indent + 2);
-  const end = `\n${' '.repeat(indent)}`;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const flat = flatArray(value);
-    if (flat !== undefined) {
-      if (/[^\x20-\x7e]/.test(flat)) throw new NotPrettierShaped();
-      if (indent + prefix + flat.length + suffix <= width) return flat;
-      if (value.every((item) => typeof item === 'number')) throw new NotPrettierShaped();
-    }
-    const items = value.map((item, i) => pad + print(item, indent + 2, 0, i < value.length - 1 ? 1 : 0, width));
-    return `[\n${items.join(',\n')}${end}]`;
-  }
-  const entries = Object.entries(value);
-  if (entries.length === 0) return '{}';
-  const members = entries.map(([key, item], i) => {
-    const name = `${JSON.stringify(key)}: `;
-    return pad + name + print(item, indent + 2, name.length, i < entries.length - 1 ? 1 : 0, width);
-  });
-  return `{\n${members.join(',\n')}${end}}`;
+/** An array on one line, or undefined when prettier keeps it spread (`around`: the other columns of its line). */
+function onOneLine(items: readonly string[], around: number, width: number): string | undefined {
+  // an array of two or more arrays of two or more items each is spread, fitting or not
+  if (items.length > 1 && items.every((item) => item.startsWith('[') && itemCount(item) > 1)) return undefined;
+  const flat = `[${items.join(', ')}]`;
+  if (/[^\x20-\x7e]/.test(flat)) throw new NotPrettierShaped();
+  if (around + flat.length <= width) return flat;
+  // prettier fills the lines with the numbers of a long array of numbers
+  if (items.every((item) => NUMBER.test(item))) throw new NotPrettierShaped();
+  return undefined;
 }
 
-/** An array on one line, or undefined when it holds an object with members (prettier keeps those expanded). */
-function flatArray(items: readonly JsonValue[]): string | undefined {
-  const parts: string[] = [];
-  for (const item of items) {
-    if (item === null || typeof item !== 'object') parts.push(JSON.stringify(item));
-    else if (Array.isArray(item)) {
-      const inner = item.length === 0 ? '[]' : flatArray(item);
-      if (inner === undefined) return undefined;
-      parts.push(inner);
-    } else if (Object.keys(item).length === 0) parts.push('{}');
-    else return undefined;
-  }
-  return `[${parts.join(', ')}]`;
-}
+/** The number of items of an array on one line (`[1, "a, b", [2, 3]]`: 3). */
+const itemCount = (flat: string): number => (JSON.parse(flat) as unknown[]).length;

@@ -3,11 +3,11 @@
  * the line and column of any value. JSON files are parsed by the same YAML parser (JSON is YAML), and
  * are also held to strict JSON syntax.
  */
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseDocument, type Document, type YAMLError } from 'yaml';
-import { DefinitionError, UserError, type Problem } from '../errors.js';
+import { DefinitionError, type Problem } from '../errors.js';
 import { LineIndex } from '../definition/positions.js';
+import { readDefinitionText } from './definition-text.js';
 
 export interface Loaded {
   /** the path as the user gave it; problems are reported with it */
@@ -18,15 +18,10 @@ export interface Loaded {
   data: unknown;
 }
 
-const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 const SYNTAX_PATH = '(syntax)';
 
 export async function load(file: string): Promise<Loaded> {
-  const extension = extname(file).toLowerCase();
-  if (!EXTENSIONS.has(extension)) {
-    throw new UserError(`${file}: a definition must be a .yaml, .yml or .json file`, 2);
-  }
-  return parseDefinition(file, await readText(file));
+  return parseDefinition(file, await readDefinitionText(file));
 }
 
 /**
@@ -41,22 +36,6 @@ export function parseDefinition(file: string, text: string): Loaded {
   }
   if (problems.length > 0) throw new DefinitionError(problems.sort((a, b) => a.line - b.line || a.column - b.column));
   return { file, text, doc, data: toData(file, doc) };
-}
-
-async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UserError(`cannot read ${file}: ${describeFsError(error)}`);
-  }
-}
-
-function describeFsError(error: unknown): string {
-  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EISDIR') return 'it is a directory';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  return error instanceof Error ? error.message : String(error);
 }
 
 function yamlProblem(file: string, error: YAMLError): Problem {

@@ -79,8 +79,8 @@ export function manifestContent(manifest: Manifest): string {
  */
 
 /** What decides the output besides the project's own files: restsmith's version, the definition and its name. */
-export function inputHash(file: string, source: string): string {
-  return hash(`${VERSION}\n${source}\n${readFileSync(file, 'utf8')}`);
+export function inputHash(source: string, definition: string): string {
+  return hash(`${VERSION}\n${source}\n${definition}`);
 }
 
 /**
@@ -103,19 +103,33 @@ export function upToDate(outDir: string, manifest: Manifest, input: string): boo
   );
 }
 
-/** The key of a rendered file: its text, and the restsmith (and so prettier) that formats it. */
-const renderedHash = (file: RenderedFile): string => hash(`${VERSION}\n${file.content}`);
+const renderedHashes = new WeakMap<RenderedFile, string>();
 
 /**
- * The formatted text of a file rendered exactly as last time, when the file on disk is still what that run wrote:
- * formatting it again would give the same text. Only changed files go through prettier, so that a small edit of a
- * large definition regenerates in a fraction of a cold run.
+ * The key of a rendered file: its text, and the restsmith (and so prettier) that formats it. Computed once a file:
+ * formattedBefore and nextManifest both need it.
+ */
+function renderedHash(file: RenderedFile): string {
+  let known = renderedHashes.get(file);
+  if (known === undefined) {
+    known = createHash('sha256').update(`${VERSION}\n`).update(file.content).digest('hex');
+    renderedHashes.set(file, known);
+  }
+  return known;
+}
+
+/**
+ * The text of a file that need not be formatted: a generator-owned file rendered exactly as last time, when the file
+ * on disk is still what that run wrote (formatting it again would give the same text), or a user-owned file or
+ * migration that exists (never rewritten: compare keeps it as it is). Only changed files go through prettier, so
+ * that a small edit of a large definition regenerates in a fraction of a cold run.
  */
 export function formattedBefore(
   read: (path: string) => string | undefined,
   manifest: Manifest | undefined,
 ): (file: RenderedFile) => string | undefined {
   return (file) => {
+    if (file.owner !== 'generator') return read(file.path);
     const recorded = manifest?.files[file.path];
     if (recorded === undefined || manifest?.rendered?.[file.path] !== renderedHash(file)) return undefined;
     const content = read(file.path);

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { UserError } from '../errors.js';
 
@@ -12,22 +12,35 @@ export function isProjectPath(path: string): boolean {
   return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
-/** The file `path` of the project in `outDir`, after checking that it is inside the project and reached by no link. */
-export function projectFile(outDir: string, path: string): string {
+/**
+ * The file `path` of the project in `outDir`, after checking that it is inside the project and reached by no link.
+ * `realFolders`: folders already found to be no link, not looked at again (see projectFiles).
+ */
+export function projectFile(outDir: string, path: string, realFolders = new Set<string>()): string {
   if (!isProjectPath(path))
     throw new UserError(`"${path}" is not a path inside the project: restsmith refuses to touch it`);
+  const parts = path.split('/');
   let current = outDir;
-  for (const part of path.split('/')) {
+  for (const [i, part] of parts.entries()) {
     current = join(current, part);
+    const folder = i < parts.length - 1;
+    if (folder && realFolders.has(current)) continue;
     const stat = lstatSync(current, { throwIfNoEntry: false });
     if (stat === undefined) break;
     if (stat.isSymbolicLink()) {
       throw new UserError(
-        `${current} is a symbolic link: restsmith never writes through links inside a project (one could lead outside it); make it a real ${part === path.split('/').at(-1) ? 'file' : 'folder'}`,
+        `${current} is a symbolic link: restsmith never writes through links inside a project (one could lead outside it); make it a real ${folder ? 'folder' : 'file'}`,
       );
     }
+    if (folder) realFolders.add(current);
   }
   return join(outDir, path);
+}
+
+/** projectFile for the many files of one project in one run: each folder on their way is looked at once. */
+export function projectFiles(outDir: string): (path: string) => string {
+  const realFolders = new Set<string>();
+  return (path) => projectFile(outDir, path, realFolders);
 }
 
 /**
@@ -35,12 +48,21 @@ export function projectFile(outDir: string, path: string): string {
  * the steps before writing: what may be reused, and what each file becomes.
  */
 export function projectReader(outDir: string): (path: string) => string | undefined {
+  const file = projectFiles(outDir);
   const read = new Map<string, string | undefined>();
   return (path) => {
-    if (!read.has(path)) {
-      const target = projectFile(outDir, path);
-      read.set(path, existsSync(target) ? readFileSync(target, 'utf8') : undefined);
-    }
+    if (!read.has(path)) read.set(path, readIfThere(file(path)));
     return read.get(path);
   };
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) {
+      return undefined;
+    }
+    throw error;
+  }
 }

@@ -14,7 +14,7 @@ import { projectView } from '../generate/project-view.js';
 export type Owner = 'generator' | 'user' | 'migration';
 
 export type PlannedFile = { path: string; owner: Owner } & (
-  { template: string; context: object } | { content: string } | { runtime: string }
+  { template: string; context: object } | { json: object } | { runtime: string }
 );
 
 /** The SQL dialects whose statements every generated project carries. */
@@ -61,8 +61,6 @@ const TEMPLATED = ['src/settings.ts', 'src/resources/index.ts', 'README.md', 'te
 
 const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'store.ts', 'access.ts', 'routes.ts'];
 
-const json = (value: object): string => `${JSON.stringify(value, null, 2)}\n`;
-
 /** What plan needs to know of the target besides the definition. */
 export interface PlanContext {
   /** the definition's file name, for headers */
@@ -88,17 +86,15 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
   });
   const migration = context.newMigration;
   return [
-    { path: 'package.json', owner: 'generator', content: json(packageJson(api)) },
-    { path: 'tsconfig.json', owner: 'generator', content: json(tsconfig(context.orphanFiles)) },
-    { path: 'tsconfig.build.json', owner: 'generator', content: json(tsconfigBuild(context.orphanFiles)) },
-    { path: '.prettierrc.json', owner: 'generator', content: json(PRETTIER_OPTIONS) },
-    { path: 'src/openapi.json', owner: 'generator', content: json(openApiDocument(api)) },
+    { path: 'package.json', owner: 'generator', json: packageJson(api) },
+    { path: 'tsconfig.json', owner: 'generator', json: tsconfig(context.orphanFiles) },
+    { path: 'tsconfig.build.json', owner: 'generator', json: tsconfigBuild(context.orphanFiles) },
+    { path: '.prettierrc.json', owner: 'generator', json: PRETTIER_OPTIONS },
+    { path: 'src/openapi.json', owner: 'generator', json: openApiDocument(api) },
     { path: '.gitignore', owner: 'user', template: 'project/gitignore.hbs', context: project },
     { path: 'Dockerfile', owner: 'user', template: 'project/Dockerfile.hbs', context: project },
     { path: '.dockerignore', owner: 'user', template: 'project/dockerignore.hbs', context: project },
-    { path: 'src/main.ts', owner: 'user', runtime: 'src/main.ts' },
-    { path: 'src/hooks.ts', owner: 'user', runtime: 'src/hooks.ts' },
-    ...RUNTIME.map((path): PlannedFile => ({ path, owner: 'generator', runtime: path })),
+    ...runtimeFiles(),
     ...TEMPLATED.map((path) => generated(path)),
     generated('src/db/migrations/index.ts'),
     ...(migration === undefined
@@ -128,6 +124,15 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
         template: 'project/src/handlers.ts.hbs',
         context: view,
       })),
+  ];
+}
+
+/** The files copied from runtime/: the same in every project (the user-owned starters included). */
+export function runtimeFiles(): PlannedFile[] {
+  return [
+    { path: 'src/main.ts', owner: 'user', runtime: 'src/main.ts' },
+    { path: 'src/hooks.ts', owner: 'user', runtime: 'src/hooks.ts' },
+    ...RUNTIME.map((path): PlannedFile => ({ path, owner: 'generator', runtime: path })),
   ];
 }
 

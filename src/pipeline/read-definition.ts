@@ -1,5 +1,5 @@
 import type { Api } from '../model.js';
-import { load } from './load.js';
+import { load, parseDefinition } from './load.js';
 import { normalise } from './normalise.js';
 import { validate } from './validate.js';
 
@@ -9,4 +9,9 @@ import { validate } from './validate.js';
  */
 export async function readDefinition(file: string): Promise<Api> {
   return normalise(validate(await load(file)));
+}
+
+/** The same as readDefinition, for the text of `file` already read (see definition-text.ts). */
+export function definitionOf(file: string, text: string): Api {
+  return normalise(validate(parseDefinition(file, text)));
 }

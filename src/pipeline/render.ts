@@ -69,17 +69,21 @@ export interface RenderedFile {
   path: string;
   owner: Owner;
   content: string;
+  /** the content is JSON.stringify(value, null, 2) and a newline: formatted without parsing it again */
+  stringified?: true;
 }
 
 /** Renders a planned file and puts the ownership header on it. */
 export function render(file: PlannedFile, source: string): RenderedFile {
-  const body =
-    'content' in file
-      ? file.content
-      : 'runtime' in file
-        ? runtimeFile(file.runtime)
-        : template(file.template)(file.context);
-  return { path: file.path, owner: file.owner, content: header(file.path, file.owner, source) + body };
+  const head = header(file.path, file.owner, source);
+  const rendered = { path: file.path, owner: file.owner, content: head + body(file) };
+  return 'json' in file && head === '' ? { ...rendered, stringified: true } : rendered;
+}
+
+function body(file: PlannedFile): string {
+  if ('json' in file) return `${JSON.stringify(file.json, null, 2)}\n`;
+  if ('runtime' in file) return runtimeFile(file.runtime);
+  return template(file.template)(file.context);
 }
 
 /** The header that tells a reader who owns the file; JSON has no comments and goes without. */

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } 
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Change } from './compare.js';
 import { MANIFEST, manifestContent, type Manifest } from './manifest.js';
-import { projectFile } from './paths.js';
+import { projectFile, projectFiles } from './paths.js';
 
 /**
  * Writes a run's changes: every file through a temporary file and a rename, so that a run killed midway leaves
@@ -11,8 +11,9 @@ import { projectFile } from './paths.js';
  */
 export function apply(outDir: string, changes: readonly Change[], manifest: Manifest, force: boolean): void {
   // every path is checked before the first is touched: a run refused for one writes nothing
-  const targets = changes.map((change) => projectFile(outDir, change.path));
-  const manifestPath = projectFile(outDir, MANIFEST);
+  const file = projectFiles(outDir);
+  const targets = changes.map((change) => file(change.path));
+  const manifestPath = file(MANIFEST);
   mkdirSync(join(outDir, dirname(MANIFEST)), { recursive: true });
   for (const [i, change] of changes.entries()) {
     const target = targets[i] ?? projectFile(outDir, change.path);

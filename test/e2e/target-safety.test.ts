@@ -44,6 +44,23 @@ describe('a manifest that names paths outside the project', () => {
   );
 });
 
+describe('an up-to-date check that finds something wrong', () => {
+  // a run with --out looks for a no-op before it parses the definition; what it finds wrong is said in the usual order
+  it('leaves the definition its problems first, then says what is wrong with the manifest', async () => {
+    const { dir } = fresh('order');
+    expect((await cli('generate', DEFINITION, '--out', dir)).code).toBe(0);
+    writeFileSync(join(dir, '.restsmith/manifest.json'), '{ not json');
+    const broken = join(dir, '..', 'broken.yaml');
+    writeFileSync(broken, readFileSync(DEFINITION, 'utf8').replace(/^name: .*$/m, 'name: 42'));
+    const invalid = await cli('generate', broken, '--out', dir);
+    expect(invalid.code).toBe(1);
+    expect(invalid.err).toMatch(/broken\.yaml:\d+:\d+ {2}name /);
+    const valid = await cli('generate', DEFINITION, '--out', dir);
+    expect(valid.code).toBe(1);
+    expect(valid.err).toMatch(/manifest\.json is not valid JSON .*: restore it from version control/);
+  });
+});
+
 describe('a symbolic link inside the project', () => {
   it('is never written through: generate stops and says so, the folder it points to is untouched', async () => {
     const { dir, outside } = fresh('link');

@@ -3,29 +3,56 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import prettier from 'prettier';
+import * as oxc from '@prettier/plugin-oxc';
 import { compilerOptions, PRETTIER_OPTIONS } from '../../src/generate/project-files.js';
 import { RUNTIME } from '../../src/pipeline/plan.js';
-import { format, formatAll } from '../../src/pipeline/format.js';
-import { prettierJson } from '../../src/pipeline/json-text.js';
+import { format, formatAhead, formatAll } from '../../src/pipeline/format.js';
+import { FormatPool } from '../../src/pipeline/format-pool.js';
+import { prettierJson, prettierJsonOfStringified } from '../../src/pipeline/json-text.js';
 import type { RenderedFile } from '../../src/pipeline/render.js';
 
 describe('formatAll', () => {
-  it('formats a large project in worker threads exactly as one file at a time would, in order', async () => {
-    const files: RenderedFile[] = Array.from({ length: 120 }, (_, i) => ({
-      path: i % 3 === 0 ? `src/f${i}.ts` : i % 3 === 1 ? `data/f${i}.json` : `notes/f${i}.txt`,
-      owner: 'generator',
-      content:
-        i % 3 === 0
-          ? `export const value${i} = {a:${i},   b:"x${i}"}`
-          : i % 3 === 1
-            ? `{"n":${i},"list":[1,2,3]}`
-            : `left as it is ${i}  `,
-    }));
-    const inWorkers = await formatAll(files);
-    const oneByOne = await Promise.all(files.map(format));
-    expect(inWorkers).toEqual(oneByOne);
-    expect(inWorkers[0]?.content).toBe("export const value0 = { a: 0, b: 'x0' };\n");
-    expect(inWorkers[2]?.content).toBe('left as it is 2  ');
+  const project: RenderedFile[] = Array.from({ length: 120 }, (_, i) => ({
+    path: i % 3 === 0 ? `src/f${i}.ts` : i % 3 === 1 ? `data/f${i}.json` : `notes/f${i}.txt`,
+    owner: 'generator',
+    content:
+      i % 3 === 0
+        ? `export const value${i} = {a:${i},   b:"x${i}"}`
+        : i % 3 === 1
+          ? `{"n":${i},"list":[1,2,3]}`
+          : `left as it is ${i}  `,
+  }));
+
+  it('formats in this thread one file after the other, as one at a time would', async () => {
+    const together = await formatAll(project);
+    const oneByOne = await Promise.all(project.map(format));
+    expect(together).toEqual(oneByOne);
+    expect(together[0]?.content).toBe("export const value0 = { a: 0, b: 'x0' };\n");
+    expect(together[2]?.content).toBe('left as it is 2  ');
+  });
+
+  it('formats in worker threads exactly as in this thread, in order, files handed over ahead included', async () => {
+    const pool = new FormatPool(2);
+    try {
+      formatAhead(project.slice(0, 6), pool);
+      const inWorkers = await formatAll(project, undefined, pool);
+      expect(inWorkers).toEqual(await formatAll(project));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails on a file prettier cannot parse with its message, in this thread and in workers', async () => {
+    const broken: RenderedFile = { path: 'src/broken.ts', owner: 'generator', content: 'export const = ;' };
+    await expect(formatAll([broken])).rejects.toThrow(SyntaxError);
+    const pool = new FormatPool(1);
+    try {
+      await expect(formatAll([...project.slice(0, 9), broken], undefined, pool)).rejects.toThrow(
+        /^prettier failed on src\/broken\.ts: /,
+      );
+    } finally {
+      await pool.close();
+    }
   });
 
   it('takes the text a file had when it was rendered the same before, and formats only the others', async () => {
@@ -42,12 +69,36 @@ describe('formatAll', () => {
       'export const c = { x: 1 };\n',
     ]);
   });
+
+  // prettier is told not to look for other languages in a file that cannot have them: the same text either way
+  it.each([
+    ['html', 'const page = html`<div><p>hi</p>   </div>`;', true],
+    ['css', 'const rule = css`a{color:red}`;', true],
+    ['styled', 'const Box = styled.div`color:red;`;', true],
+    ['graphql', 'const q = gql`query { a }`;', true],
+    ['a GraphQL comment', 'const q = /* GraphQL */ `query { a }`;', true],
+    ['markdown', 'const doc = md`# Title\n\n*   item`;', true],
+    ['none: SQL', "const sql = `SELECT *\n  FROM t WHERE a = 'x'`;", false],
+    ['none: an html member', 'const x = page.html`<p>a</p>   `;', false],
+  ])('formats code in template literals as prettier does: %s', async (_, text, embeds) => {
+    const options = { ...PRETTIER_OPTIONS, parser: 'oxc-ts', plugins: [oxc] };
+    const expected = await prettier.format(text, options);
+    const unlooked = await prettier.format(text, { ...options, embeddedLanguageFormatting: 'off' });
+    expect(expected !== unlooked).toBe(embeds);
+    expect((await format({ path: 'src/t.ts', owner: 'generator', content: text })).content).toBe(expected);
+  });
 });
 
 describe('JSON, printed in prettier’s shape without prettier', () => {
   const viaPrettier = async (value: unknown): Promise<string> =>
     prettier.format(JSON.stringify(value, null, 2), { ...PRETTIER_OPTIONS, parser: 'json' });
-  const direct = (value: unknown): string | undefined => prettierJson(JSON.stringify(value, null, 2), 110);
+  /** both printers: from the text (parsed, checked) and from JSON.stringify's text as render makes it */
+  const direct = (value: unknown): string | undefined => {
+    const text = JSON.stringify(value, null, 2);
+    const printed = prettierJson(text, 110);
+    expect(prettierJsonOfStringified(`${text}\n`, 110)).toBe(printed);
+    return printed;
+  };
   const long = (n: number): string => 'x'.repeat(n);
 
   it.each([
@@ -62,6 +113,24 @@ describe('JSON, printed in prettier’s shape without prettier', () => {
     ['nested arrays', { x: [[1, 2], [], [[long(60)], [long(60)]]] }],
     ['deep and last members (no comma)', { a: { b: { c: [long(50), long(45)] } } }],
     ['strings with escapes', { s: ['a"b', 'c\\d', 'e\nf'] }],
+    ['strings and keys with brackets and commas', { 'k[0], x': ['[a, b]', '{c}', ']', '"[",'], z: [[']'], ['a, b']] }],
+    // prettier spreads an array of two or more arrays (or objects) of two or more items each, fitting or not
+    [
+      'arrays of arrays of two',
+      {
+        a: [
+          [1, 2],
+          [3, 4],
+        ],
+        b: [
+          ['x', 'y'],
+          ['z', 'w'],
+        ],
+      },
+    ],
+    ['arrays of arrays of one, or mixed', { a: [[1], [2]], b: [[], [1, 2]], c: [[1, 2], 3], d: [[1, 2], {}] }],
+    ['an array of arrays too long for a line', { a: [[long(40), long(40)], [long(30)]] }],
+    ['empty members deep down', { a: [{ b: [[], {}, [[]]] }] }],
   ])('%s', async (_, value) => {
     expect(direct(value)).toBe(await viaPrettier(value));
   });
@@ -69,6 +138,7 @@ describe('JSON, printed in prettier’s shape without prettier', () => {
   it('gives way to prettier where its rules differ: compact text, long arrays of numbers, non-ASCII near the edge', () => {
     expect(prettierJson('{"a":1}', 110)).toBeUndefined();
     expect(direct({ n: Array.from({ length: 60 }, (_, i) => i) })).toBeUndefined();
+    expect(direct({ n: [[1, 2], Array.from({ length: 60 }, (_, i) => -i)] })).toBeUndefined();
     expect(direct({ s: ['日本語'] })).toBeUndefined();
   });
 

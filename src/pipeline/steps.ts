@@ -1,0 +1,11 @@
+/**
+ * The steps of a run that has work to do, loaded together once the no-op check has failed (see commands/generate.ts):
+ * the YAML parser, zod, the views, handlebars and the migration planner take longer to load than a no-op run takes.
+ */
+export { compare } from './compare.js';
+export { formatAhead, formatAll, startPool } from './format.js';
+export { handlersPath, plan, runtimeFiles } from './plan.js';
+export { definitionOf } from './read-definition.js';
+export { render } from './render.js';
+export { scanUserFiles } from './scan-user-files.js';
+export { apply } from './write.js';

@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import { jwtVerify } from 'jose';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { input, page, params, post } from './schemas.mjs';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -45,38 +46,6 @@ const toPost = (row) => ({
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
-
-const post = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    title: { type: 'string' },
-    body: { type: ['string', 'null'] },
-    status: { type: 'string' },
-    views: { type: 'integer' },
-    rating: { type: ['number', 'null'] },
-    featured: { type: 'boolean' },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-};
-const page = {
-  type: 'object',
-  properties: { items: { type: 'array', items: post }, nextCursor: { type: ['string', 'null'] } },
-};
-const params = { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] };
-const input = {
-  type: 'object',
-  properties: {
-    title: { type: 'string', maxLength: 200 },
-    body: { type: ['string', 'null'] },
-    status: { type: 'string', enum: ['draft', 'published'] },
-    views: { type: 'integer', minimum: 0 },
-    rating: { type: ['number', 'null'] },
-    featured: { type: 'boolean' },
-  },
-  additionalProperties: false,
-};
 
 const app = Fastify({ logger: false });
 const secret = new TextEncoder().encode(process.env.JWT_SECRET);

@@ -27,9 +27,9 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ): void {
     if (error) return super.requestCompleted(error, request, reply);
-    // through the server's logger with the id written out: no child logger is made for this line (see RequestLogger);
-    // a route's own level or serializers apply through its child
-    const log = reply.log instanceof RequestLogger ? request.server.log : reply.log;
+    // through the request logger's parent with the id written out: no child logger is made for this line (see
+    // RequestLogger); a route's own level or serializers apply through its child
+    const log = reply.log instanceof RequestLogger ? reply.log.parent : reply.log;
     if (!isOn(log, 'info')) return;
     log.info(
       {
@@ -56,7 +56,8 @@ export class RequestLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;
 
   constructor(
-    private readonly parent: FastifyBaseLogger,
+    /** the logger a line is written through, the request id bound (the route's: the server's, or a plugin's) */
+    readonly parent: FastifyBaseLogger,
     private readonly bindings: Bindings,
   ) {}
 

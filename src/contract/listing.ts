@@ -6,6 +6,8 @@ interface Listable {
   name: string;
   column: string;
   kind: 'text' | 'datetime' | 'integer' | 'number' | 'boolean';
+  /** a system column, never NULL (a field's column may be, whatever the definition says of new records) */
+  notNull?: true;
   operators: string[];
   /** the schema of one value in the query string */
   value: JsonSchema;
@@ -53,6 +55,7 @@ export function listables(api: Api, resource: Resource): Listable[] {
     name,
     column,
     kind: 'datetime',
+    notNull: true,
     operators: ORDERED,
     value: { type: 'string', format: 'date-time' },
   });
@@ -61,6 +64,7 @@ export function listables(api: Api, resource: Resource): Listable[] {
       name: 'id',
       column: 'id',
       kind: resource.id === 'integer' ? 'integer' : 'text',
+      notNull: true,
       // ids are ordered: integers count up, UUIDv7s are ordered by time
       operators: ORDERED,
       value: idSchema(resource.id),

@@ -9,7 +9,12 @@ export function listSpec(resource: Resource, api: Api, selectList: string): Json
   return {
     table: resource.table,
     selectList,
-    columns: Object.fromEntries(listables(api, resource).map((f) => [f.name, { column: f.column, kind: f.kind }])),
+    columns: Object.fromEntries(
+      listables(api, resource).map((f) => [
+        f.name,
+        { column: f.column, kind: f.kind, ...(f.notNull === true && { notNull: true }) },
+      ]),
+    ),
     ...(owner !== undefined && { ownerColumn: owner }),
   };
 }

@@ -7,6 +7,8 @@ import { keysetParams, listSql, shapeKey, type ListColumn, type ListShape } from
 const title: ListColumn = { column: 'title', kind: 'text' };
 const views: ListColumn = { column: 'views', kind: 'integer' };
 const id: ListColumn = { column: 'id', kind: 'integer' };
+/** the primary key as the stores describe it: never NULL */
+const key: ListColumn = { column: 'id', kind: 'integer', notNull: true };
 const owner: ListColumn = { column: 'author_id', kind: 'text' };
 
 /** The SQL of a listing is a function of its shape alone: given shapes, want statements, in both dialects. */
@@ -62,6 +64,27 @@ describe('the SQL of a listing shape', () => {
       'SELECT * FROM "posts" WHERE ((FALSE) OR ("views" IS NULL AND "id" > $1::bigint)) ' +
         'ORDER BY "views" DESC NULLS LAST, "id" ASC NULLS FIRST LIMIT $2::bigint',
     ],
+    [
+      'a first page by a column that is never NULL: no NULLS order, so that PostgreSQL walks its index',
+      { filters: [], sort: [{ column: key, descending: false }] },
+      'SELECT * FROM "posts" ORDER BY "id" ASC LIMIT ?',
+      'SELECT * FROM "posts" ORDER BY "id" ASC LIMIT $1::bigint',
+    ],
+    [
+      'a next page by -views, then by a column that is never NULL, descending',
+      {
+        filters: [],
+        sort: [
+          { column: views, descending: true },
+          { column: key, descending: true },
+        ],
+        afterNulls: [false, false],
+      },
+      'SELECT * FROM "posts" WHERE ((("views" < ? OR "views" IS NULL)) OR ("views" = ? AND "id" < ?)) ' +
+        'ORDER BY "views" DESC NULLS LAST, "id" DESC LIMIT ?',
+      'SELECT * FROM "posts" WHERE ((("views" < $1::bigint OR "views" IS NULL)) OR ("views" = $2::bigint AND ' +
+        '"id" < $3::bigint)) ORDER BY "views" DESC NULLS LAST, "id" DESC LIMIT $4::bigint',
+    ],
   ])('%s', (_case, shape, sqlite, postgres) => {
     expect(listSql('posts', '*', shape, 'sqlite')).toBe(sqlite);
     expect(listSql('posts', '*', shape, 'postgres')).toBe(postgres);
@@ -101,12 +124,15 @@ describe('keyset paging', () => {
         fc.array(row, { maxLength: 25 }),
         fc.array(sortKey, { maxLength: 2 }),
         fc.integer({ min: 1, max: 4 }),
-        (rows, keys, size) => {
+        fc.boolean(),
+        fc.boolean(),
+        (rows, keys, size, keyNotNull, keyDescending) => {
           db.exec('DELETE FROM "posts"');
           const insert = db.prepare('INSERT INTO "posts" ("views", "title") VALUES (?, ?)');
           for (const r of rows) insert.run(r.views, r.title);
           const unique = keys.filter((k, i) => keys.findIndex((o) => o.column === k.column) === i);
-          const sort = [...unique, { column: id, descending: false }];
+          // ties broken by the id, described as nullable or (as the stores do) never NULL, either way round
+          const sort = [...unique, { column: keyNotNull ? key : id, descending: keyNotNull && keyDescending }];
           const all = db.prepare(listSql('posts', '"id"', { filters: [], sort }, 'sqlite')).all(1000) as {
             id: number;
           }[];

@@ -13,6 +13,11 @@ export type ValueKind = 'text' | 'datetime' | 'integer' | 'number' | 'boolean';
 export interface ListColumn {
   column: string;
   kind: ValueKind;
+  /**
+   * the column never holds NULL (id, created_at, updated_at): its ORDER BY names no NULLS order, which PostgreSQL
+   * needs to walk a default btree index in either direction instead of sorting the whole table
+   */
+  notNull?: boolean;
 }
 
 export interface ListShape {
@@ -83,11 +88,15 @@ export function listSql(table: string, selectList: string, shape: ListShape, dia
     else where.push(`${c} ${COMPARISONS[op]} ${param(column.kind)}`);
   }
   if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param));
-  const order = shape.sort
-    .map((s) => `${q(s.column.column)} ${s.descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`)
-    .join(', ');
+  const order = shape.sort.map((s) => `${q(s.column.column)} ${direction(s)}`).join(', ');
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
   return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${order} LIMIT ${param('integer')}`;
+}
+
+/** NULLs first ascending, last descending; said only where there can be NULLs (see ListColumn.notNull). */
+function direction({ column, descending }: ListShape['sort'][number]): string {
+  if (column.notNull === true) return descending ? 'DESC' : 'ASC';
+  return descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST';
 }
 
 /** Rows after the cursor's: (k1 after v1) OR (k1 = v1 AND k2 after v2) OR …, NULL-aware. */
@@ -100,7 +109,8 @@ function keyset(shape: ListShape, nulls: readonly boolean[], param: (kind: Value
       );
     const c = q(key.column.column);
     let after: string;
-    if (key.descending)
+    if (key.descending && key.column.notNull === true) after = `${c} < ${param(key.column.kind)}`;
+    else if (key.descending)
       after = nulls[i] === true ? 'FALSE' : `(${c} < ${param(key.column.kind)} OR ${c} IS NULL)`;
     else after = nulls[i] === true ? `${c} IS NOT NULL` : `${c} > ${param(key.column.kind)}`;
     return [...equal, after].join(' AND ');

@@ -44,7 +44,7 @@ interface SortKey {
 const MAX_SHAPES = 256;
 const MAX_NAMED_SHAPES = 64;
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const ID: ListColumn = { column: 'id', kind: 'text' };
+const ID: ListColumn = { column: 'id', kind: 'text', notNull: true };
 
 /** The HMAC key of cursors: CURSOR_SECRET, else one derived from JWT_SECRET, else one made for this process. */
 export function cursorKey(secret: string | undefined): Buffer {

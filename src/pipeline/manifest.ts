@@ -6,6 +6,7 @@ import type { Api } from '../model.js';
 import { snapshotOf, type Snapshot } from '../schema/snapshot.js';
 import { VERSION } from '../version.js';
 import type { Change } from './compare.js';
+import { generatorFingerprint } from './fingerprint.js';
 import { isProjectPath, projectFile, projectReader } from './paths.js';
 import type { RenderedFile } from './render.js';
 
@@ -78,9 +79,9 @@ export function manifestContent(manifest: Manifest): string {
  * changed, the next run renders nothing.
  */
 
-/** What decides the output besides the project's own files: restsmith's version, the definition and its name. */
+/** What decides the output besides the project's own files: restsmith's code (fingerprint.ts), the definition and its name. */
 export function inputHash(source: string, definition: string): string {
-  return hash(`${VERSION}\n${source}\n${definition}`);
+  return hash(`${generatorFingerprint()}\n${source}\n${definition}`);
 }
 
 /**
@@ -106,13 +107,14 @@ export function upToDate(outDir: string, manifest: Manifest, input: string): boo
 const renderedHashes = new WeakMap<RenderedFile, string>();
 
 /**
- * The key of a rendered file: its text, and the restsmith (and so prettier) that formats it. Computed once a file:
+ * The key of a rendered file: its text, and the restsmith (its code and prettier's version: fingerprint.ts) that
+ * formats it. Computed once a file:
  * formattedBefore and nextManifest both need it.
  */
 function renderedHash(file: RenderedFile): string {
   let known = renderedHashes.get(file);
   if (known === undefined) {
-    known = createHash('sha256').update(`${VERSION}\n`).update(file.content).digest('hex');
+    known = createHash('sha256').update(`${generatorFingerprint()}\n`).update(file.content).digest('hex');
     renderedHashes.set(file, known);
   }
   return known;

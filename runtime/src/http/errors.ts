@@ -16,6 +16,7 @@ import {
 } from './problem.js';
 import { ACCEPTED_BODIES } from './content-types.js';
 import { validationErrors } from './validation.js';
+import { BODY_LIMIT } from '../settings.js';
 
 /** Route settings read by the error handler; set per route in `config`. */
 export interface RouteProblemConfig {
@@ -56,8 +57,33 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') keepReadingTooLargeBody(request, reply);
     send(reply, toProblem(error, request));
   });
+}
+
+/** The declared body length up to which a 413 keeps the connection open (see keepReadingTooLargeBody). */
+export const LINGER_LIMIT = 16 * BODY_LIMIT;
+/** How long the rest of such a body may take to arrive before the connection is closed after all. */
+export const LINGER_MS = 10_000;
+
+/**
+ * Fastify answers a body whose Content-Length is over the limit at once and closes the connection. A client still
+ * sending that body (a browser uploading a file, Node's fetch) then meets a reset, not the 413: the closing socket
+ * has unread data, so the kernel answers the rest with RST, and the client fails on its next write before it reads
+ * the answer (on loopback a few times in a hundred, over a network nearly always). Up to LINGER_LIMIT the
+ * connection stays open instead, as nginx's lingering close does: Node reads the rest of the body and throws it
+ * away, and the client reads its 413; a rest that takes longer than LINGER_MS closes the connection after all.
+ * Longer declared bodies are cut off at once.
+ */
+function keepReadingTooLargeBody(request: FastifyRequest, reply: FastifyReply): void {
+  const declared = Number(request.headers['content-length']);
+  if (!Number.isSafeInteger(declared) || declared > LINGER_LIMIT) return;
+  reply.removeHeader('connection');
+  const raw = request.raw;
+  const timer = setTimeout(() => raw.socket.destroy(), LINGER_MS);
+  timer.unref();
+  raw.once('close', () => clearTimeout(timer));
 }
 
 /** Errors Fastify meets before routing (a URL it cannot decode): a 400 problem like any other. */

@@ -68,8 +68,11 @@ export interface Field {
   max?: number;
   /** `enum` only */
   values?: string[];
-  /** `ref` only */
-  ref?: { to: string; onDelete: OnDelete };
+  /**
+   * `ref` only: the resource referred to; `as` names the to-one relation the field makes (`authorId` → `author`),
+   * `inverse` the to-many relation it makes on the target (`books` on authors)
+   */
+  ref?: { to: string; onDelete: OnDelete; as: string; inverse: string };
 }
 
 /** A value an action's `set` writes: a literal, or the server's clock. */
@@ -89,6 +92,23 @@ export interface Action {
   description?: string;
 }
 
+/**
+ * A relation of a resource (§5): `one` is made by one of its own ref fields (`author` by books.authorId), `many` by a
+ * ref field of another resource that refers to it (`books` on authors, by books.authorId).
+ */
+export interface Relation {
+  kind: 'one' | 'many';
+  /** camelCase, as in JSON and `include`; kebab-case in paths */
+  name: string;
+  names: Names;
+  /** the resource related to: the referred-to one (`one`), or the one holding the ref field (`many`) */
+  target: string;
+  /** the ref field making the relation: on this resource (`one`) or on the target (`many`) */
+  field: string;
+  /** that field's column */
+  column: string;
+}
+
 export interface Resource {
   /** the collection segment, e.g. `blog-posts` */
   name: string;
@@ -105,6 +125,8 @@ export interface Resource {
   /** the operations switched on, in OPERATIONS order */
   operations: Operation[];
   actions: Action[];
+  /** every relation, to-one first (in field order), then to-many (in the order of the resources referring) */
+  relations: Relation[];
   description?: string;
 }
 
@@ -113,6 +135,8 @@ export interface Limits {
   /** bytes */
   bodySize: number;
   rateLimit: { max: number; windowMs: number };
+  /** how many relations deep `include` may go (`books.tags` is 2) */
+  includeDepth: number;
 }
 
 export interface Api {

@@ -150,4 +150,7 @@ export const RESERVED_TYPE_NAMES = new Set([
 ]);
 
 /** Query parameters of every listing; no field may take their names (its filter would clash). */
-export const LISTING_PARAMETERS = ['limit', 'cursor', 'sort'] as const;
+export const LISTING_PARAMETERS = ['limit', 'cursor', 'sort', 'include'] as const;
+
+/** The to-one relation a ref field makes when `as` does not name it: `authorId` → `author` (see relation-checks.ts). */
+export const relationNameOf = (field: string): string => (/[a-z0-9]Id$/.test(field) ? field.slice(0, -2) : field);

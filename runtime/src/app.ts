@@ -107,7 +107,7 @@ export async function buildApp({
         },
       );
       await installDocs(api, PREFIX);
-      registerResources(api, { stores, authorizer, prefix: PREFIX });
+      registerResources(api, { db, stores, authorizer, prefix: PREFIX });
     },
     { prefix: PREFIX },
   );

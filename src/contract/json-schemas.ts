@@ -1,4 +1,4 @@
-import type { Action, Api, Field, IdKind, Resource } from '../model.js';
+import type { Action, Api, Field, IdKind, Relation, Resource } from '../model.js';
 import { anchoredPattern } from '../patterns.js';
 import { isNotNull, writableFields } from '../schema/columns.js';
 
@@ -100,10 +100,24 @@ export function recordSchema(api: Api, resource: Resource): JsonSchema {
       ...Object.fromEntries(fields.map((f) => [f.name, outputFieldSchema(api, f)])),
       createdAt: timestamp,
       updatedAt: timestamp,
+      ...Object.fromEntries(resource.relations.map((r) => [r.name, embeddedSchema(r)])),
     },
     required: ['id', ...fields.map((f) => f.name), 'createdAt', 'updatedAt'],
     additionalProperties: false,
   };
+}
+
+/**
+ * An embedded relation, present only when `include` names it: a record of the target or null (to-one), or a page of
+ * them whose nextCursor continues on the nested route (to-many). Its records are serialised as the target's
+ * store decoded them (their write-only fields already left out).
+ */
+function embeddedSchema(relation: Relation): JsonSchema {
+  return relation.kind === 'one'
+    ? {
+        description: `with ?include=${relation.name}: the /${relation.target} record, or null when there is none or it may not be read`,
+      }
+    : { description: `with ?include=${relation.name}: a page of /${relation.target} records, { items, nextCursor }` };
 }
 
 /** POST and PUT bodies: required fields must be present; read-only ones may not be sent. */

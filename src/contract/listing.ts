@@ -1,5 +1,6 @@
 import type { Api, Field, Resource } from '../model.js';
 import { idSchema, type JsonSchema } from './json-schemas.js';
+import { includePaths } from './relations.js';
 
 /** What a listing can filter and sort on: a field's column, how its values are stored, and its operators. */
 interface Listable {
@@ -124,7 +125,30 @@ export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
   );
   return {
     type: 'object',
-    properties: { ...pagingSchemas(api, resource), ...Object.fromEntries(filters) },
+    properties: { ...pagingSchemas(api, resource), ...includeSchema(api, resource), ...Object.fromEntries(filters) },
     additionalProperties: false,
   };
+}
+
+/** `include`, where a resource has relations: comma-separated (or repeated) relation paths to embed. */
+export function includeSchema(api: Api, resource: Resource): Record<string, JsonSchema> {
+  const paths = includePaths(api, resource);
+  if (paths.length === 0) return {};
+  return {
+    include: {
+      type: 'array',
+      items: { type: 'string', enum: paths },
+      uniqueItems: true,
+      maxItems: paths.length,
+      description: 'relations to embed, comma-separated; dotted paths go deeper (e.g. author,books.tags)',
+    },
+  };
+}
+
+/** The query string of a read: `include`, where the resource has relations. */
+export function readQuerySchema(api: Api, resource: Resource): JsonSchema | undefined {
+  const include = includeSchema(api, resource);
+  return Object.keys(include).length === 0
+    ? undefined
+    : { type: 'object', properties: include, additionalProperties: false };
 }

@@ -139,6 +139,16 @@ export const FIELD_SCHEMAS = {
         .describe(
           'What deleting the referenced record does: refuse (restrict, default), delete this record too (cascade), or clear this field (setNull).',
         ),
+      as: fieldName
+        .optional()
+        .describe(
+          'The name of the to-one relation this field makes (default: the field name without its Id suffix, e.g. authorId → author).',
+        ),
+      inverse: fieldName
+        .optional()
+        .describe(
+          'The name of the to-many relation this field makes on the referred-to resource (default: this collection in camelCase, e.g. books).',
+        ),
     },
     'the id of a record of another resource',
   ),

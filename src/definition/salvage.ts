@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import { OPERATIONS, type IdKind, type Operation } from '../model.js';
-import { expandField, fieldSchema, isFieldType, optionsOf, type FieldObject } from './field-schema.js';
+import { expandField, FIELD_SCHEMAS, fieldSchema, isFieldType, optionsOf, type FieldObject } from './field-schema.js';
 import { isRecord } from './raw.js';
 import { parts, type AccessRuleDef, type ActionDef, type Definition, type ResourceDef } from './schema.js';
 
@@ -15,6 +15,20 @@ export interface SalvagedFields {
   declared: string[];
   /** the valid fields, in file order, in map form */
   valid: Map<string, FieldObject>;
+}
+
+/**
+ * What a ref field says of its relations, read from the field alone, so that a field broken elsewhere (a bad default,
+ * an unknown option) still makes its relations. `as` and `inverse` are undefined when absent or invalid.
+ */
+export interface SalvagedRef {
+  to: string;
+  as?: string;
+  /** `as` is written, valid or not */
+  asWritten: boolean;
+  inverse?: string;
+  /** `inverse` is written, valid or not */
+  inverseWritten: boolean;
 }
 
 /** An action whose `on` is valid, with its other valid parts. */
@@ -27,10 +41,14 @@ export interface SalvagedResource {
   owner?: string;
   ownerDeclared: boolean;
   fields: SalvagedFields;
+  /** the ref fields with a valid `to`, in file order */
+  refs: Map<string, SalvagedRef>;
   access: NonNullable<ResourceDef['access']>;
   /** the operations switched on */
   operations: readonly Operation[];
   actions: Map<string, SalvagedAction>;
+  /** every key under `actions`, valid or not */
+  declaredActions: string[];
 }
 
 export interface Salvaged {
@@ -86,9 +104,11 @@ function salvageResource(name: string, raw: Record<string, unknown>): SalvagedRe
     owner: part(shape.owner, raw.owner),
     ownerDeclared: raw.owner !== undefined,
     fields: salvageFields(raw.fields),
+    refs: validEntries(raw.fields, salvageRef),
     access: part(shape.access, raw.access) ?? {},
     operations: part(shape.operations, raw.operations) ?? OPERATIONS,
     actions: validEntries(raw.actions, salvageAction),
+    declaredActions: isRecord(raw.actions) ? Object.keys(raw.actions) : [],
   };
 }
 
@@ -103,6 +123,20 @@ function salvageField(raw: unknown): FieldObject | undefined {
     isRecord(raw) && known ? Object.fromEntries(Object.entries(raw).filter(([key]) => known.has(key))) : raw;
   const field = part(fieldSchema, value);
   return field === undefined ? undefined : expandField(field);
+}
+
+function salvageRef(raw: unknown): SalvagedRef | undefined {
+  if (!isRecord(raw) || raw.type !== 'ref') return undefined;
+  const shape = FIELD_SCHEMAS.ref.shape;
+  const to = part(shape.to, raw.to);
+  if (to === undefined) return undefined;
+  return {
+    to,
+    as: part(shape.as, raw.as),
+    asWritten: raw.as !== undefined,
+    inverse: part(shape.inverse, raw.inverse),
+    inverseWritten: raw.inverse !== undefined,
+  };
 }
 
 function salvageAction(raw: unknown): SalvagedAction | undefined {

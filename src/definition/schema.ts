@@ -183,6 +183,12 @@ const limitsSchema = z
       })
       .optional()
       .describe('Per client (token subject, else IP address).'),
+    includeDepth: z
+      .int()
+      .min(1)
+      .max(5)
+      .optional()
+      .describe('How many relations deep `include` may go, e.g. books.tags is 2 (default 2).'),
   })
   .describe('Limits of the generated server.');
 

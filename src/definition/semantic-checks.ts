@@ -9,6 +9,7 @@ import { CheckContext, collisionKey, reportCollisions } from './check-context.js
 import { didYouMean } from './did-you-mean.js';
 import { checkFields } from './field-checks.js';
 import type { Located, PathSeg } from './positions.js';
+import { checkRelations } from './relation-checks.js';
 import { salvage, type SalvagedResource } from './salvage.js';
 import { RESOURCE_NAME } from './schema.js';
 
@@ -24,6 +25,7 @@ export function semanticProblems(data: unknown): Located[] {
   checkLimits(ctx);
   checkResourceNames(ctx);
   for (const resource of ctx.definition.resources) checkResource(ctx, resource);
+  checkRelations(ctx);
   return ctx.problems;
 }
 

@@ -3,6 +3,7 @@ import { needsTokens } from '../contract/access.js';
 import type { SqlDialect } from '../schema/dialect.js';
 import { resourceView, type ResourceView } from './resource-view.js';
 import { fixtures, type Fixture } from './fixtures.js';
+import { relationMap } from '../contract/relations.js';
 
 /** What the project-wide templates print. */
 export interface ProjectView {
@@ -20,6 +21,10 @@ export interface ProjectView {
   needsTokens: boolean;
   rateLimit: { max: number; windowMs: number };
   adminRole: string;
+  /** by resource and relation name: what the embedder needs (see relations/embed.ts) */
+  relationMap: object;
+  hasRelations: boolean;
+  includeDepth: number;
 }
 
 export function projectView(
@@ -43,5 +48,8 @@ export function projectView(
     needsTokens: needsTokens(api),
     rateLimit: api.limits.rateLimit,
     adminRole: api.auth.adminRole,
+    relationMap: relationMap(api),
+    hasRelations: api.resources.some((r) => r.relations.length > 0),
+    includeDepth: api.limits.includeDepth,
   };
 }

@@ -2,9 +2,10 @@ import { OPERATIONS, type Api, type Operation, type Resource } from '../model.js
 import { accessRules, accessSummary } from '../contract/access.js';
 import { inputSchema, paramsSchema, patchSchema, recordSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
-import { listQuerySchema } from '../contract/listing.js';
+import { listQuerySchema, readQuerySchema } from '../contract/listing.js';
 import { actionImports, actionView, type ActionView } from './action-view.js';
 import { listSpec } from './list-spec.js';
+import { nestedView, type NestedView } from './nested-view.js';
 import { ownerView, type OwnerView } from './owner-view.js';
 import { routesView, type RoutesView } from './routes-view.js';
 import { selectListOf } from './sql/statements.js';
@@ -43,6 +44,11 @@ export interface ResourceView {
   patch: JsonSchema;
   params: JsonSchema;
   listQuery: JsonSchema;
+  /** the query string of a read, where the resource has relations (`include`) */
+  readQuery?: JsonSchema;
+  relationNames: string[];
+  /** nested.ts: the nested listings under this resource's records */
+  nested?: NestedView;
   /** what the store's Listing needs: table, columns, owner column */
   listSpec: JsonSchema;
   owner?: OwnerView;
@@ -76,6 +82,8 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
   const refFields = resource.fields.filter((f) => f.ref !== undefined).map((f) => f.name);
   const uniqueFields = resource.fields.filter((f) => f.unique).map((f) => f.name);
   const stillReferencedMessage = `other records still refer to this ${lower}`;
+  const readQuery = readQuerySchema(api, resource);
+  const nested = nestedView(api, resource, `no ${lower} has this id`);
 
   return {
     name: resource.name,
@@ -128,6 +136,9 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     patch: patchSchema(api, resource),
     params: paramsSchema(resource),
     listQuery: listQuerySchema(api, resource),
+    ...(readQuery !== undefined && { readQuery }),
+    relationNames: resource.relations.map((r) => r.name),
+    ...(nested !== undefined && { nested }),
     listSpec: listSpec(resource, api, selectListOf(resource)),
     ...(owner !== undefined && { owner }),
     accessRules: accessRules(resource),

@@ -24,6 +24,10 @@ export interface RouteView {
   /** create: the path of a new record, inside a template literal; the owner when the server sets the owner field */
   location: string;
   createOwner: string;
+  /** list and read: whether the route embeds the relations `include` names */
+  embeds: boolean;
+  /** the collection, for the embedder */
+  resource: string;
 }
 
 export interface RoutesView {
@@ -37,6 +41,8 @@ export interface RoutesView {
   owned: boolean;
   /** the owner field's value for the caller's subject */
   fromSubject: string;
+  /** the routes function's embedder parameter, where the resource has relations */
+  embedderParam: string;
 }
 
 /** What each operation's routes print, and use. */
@@ -93,6 +99,7 @@ export function routesView(
 ): RoutesView {
   const guarded = guardedOperations(resource, owner);
   const path = `/${resource.name}`;
+  const embeds = resource.relations.length > 0;
   // only an update guarded by a rule (not public) checks the owner field that a client writes
   const ownedOn = (op: Operation): boolean =>
     owner?.writable === true && (op === 'create' || (op === 'update' && !isPublic(resource.access.update)));
@@ -114,7 +121,10 @@ export function routesView(
       return kind.methods.map((method, i): RouteView => ({
         partial: kind.partial,
         method,
-        types: requestTypes(op, method, typeName),
+        types:
+          embeds && op === 'read'
+            ? `{ Params: ${typeName}Params; Querystring: ${typeName}ReadQuery }`
+            : requestTypes(op, method, typeName),
         url: js(op === 'list' || op === 'create' ? path : `${path}/:id`),
         options: `{ schema: ${kind.schema[i]}, config: ${config}${guarded[op] ? `, preParsing: authorizer.guard(access.${op})` : ''} }`,
         owner: owner === undefined ? '' : guarded[op] ? ', request.scope.owner' : ', null',
@@ -123,6 +133,8 @@ export function routesView(
         body: method === 'put' ? 'input' : 'patch',
         location: inTemplateLiteral(path),
         createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
+        embeds: embeds && (op === 'list' || op === 'read'),
+        resource: js(resource.name),
       }));
     });
   const owned = resource.operations.some(ownedOn);
@@ -139,8 +151,10 @@ export function routesView(
       ...(resource.operations.length > 0 ? [rt.refuseOtherMethods] : []),
       ...usesOf(uses),
       ...ownedUses,
+      ...(embeds ? [rt.Embedder, ...(has('read') ? [local.model(`${typeName}ReadQuery`)] : [])] : []),
       local.store(`${resource.names.pascal}Store`),
     ]),
+    embedderParam: embeds ? ', embedder: Embedder' : '',
     routes,
     versionOf: has('update') || has('delete'),
     missing: has('read') || has('update') || has('delete'),

@@ -2,7 +2,7 @@ import type { Api, Field, Resource } from '../model.js';
 import { serverFields, writableFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
-import { fieldNamed, resourceStatements, type StatementText } from './sql/statements.js';
+import { fieldNamed, ownerColumn, resourceStatements, type StatementText } from './sql/statements.js';
 import type { OwnerView } from './owner-view.js';
 import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patchExpressions } from './typescript.js';
 import { sqlBlock } from './sql/block.js';
@@ -31,6 +31,8 @@ export interface StoreView {
   setActions: { camel: string; summary: string; doc: string; names: string; sql: string; bind: string }[];
   /** writable json fields: a PATCH that sends an object for one merges it with the stored value first */
   jsonFields: string[];
+  /** what the store tells relations of other resources (see relations/embed.ts) */
+  relationTarget: { idKind: 'text' | 'integer'; owner?: { column: string; kind: 'text' | 'integer' } };
 }
 
 /** The param of a binding object: `name` alone when the value is a variable of that name. */
@@ -139,6 +141,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     // the type of a write-only json field, in `Stored`
     ...(resource.fields.some((f) => f.writeOnly && f.type === 'json') ? [rt.JsonValue] : []),
     ...['', 'Input', 'ListQuery', 'Patch'].map((suffix) => local.model(typeName + suffix)),
+    ...(resource.relations.length > 0 ? [rt.RelationTarget, rt.access] : []),
   ]);
   return {
     imports,
@@ -157,5 +160,11 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     statements: Object.fromEntries(crud.map(([key, s]) => [key, { ...s, bind: s.bind.text }])),
     setActions: setActions.map((s) => ({ ...s, bind: s.bind.text })),
     jsonFields,
+    relationTarget: {
+      idKind: resource.id === 'integer' ? 'integer' : 'text',
+      ...(owner !== undefined && {
+        owner: { column: ownerColumn(resource) ?? '', kind: owner.integer ? 'integer' : 'text' },
+      }),
+    },
   };
 }

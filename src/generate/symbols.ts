@@ -43,6 +43,7 @@ const types = {
   types: from('../../types.js', true),
   model: from('./model.js', true),
   storeOf: from('./store.js', true),
+  embed: from('../../relations/embed.js', true),
 };
 
 /** The runtime's names (`type: true` for those used in types only). */
@@ -77,6 +78,8 @@ export const rt = {
   Page: types.types('Page'),
   Versioned: types.types('Versioned'),
   access: value.access('access'),
+  RelationTarget: types.embed('RelationTarget'),
+  Embedder: types.embed('Embedder'),
 };
 
 /** The names of one resource's own files. */

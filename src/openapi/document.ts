@@ -1,4 +1,4 @@
-import type { Api } from '../model.js';
+import type { Api, Resource } from '../model.js';
 import {
   actionInputSchema,
   inputSchema,
@@ -6,7 +6,8 @@ import {
   recordSchema,
   type JsonSchema,
 } from '../contract/json-schemas.js';
-import { addResource } from './operations.js';
+import { addNested, addResource } from './operations.js';
+import { includePaths } from '../contract/relations.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';
 
@@ -36,7 +37,10 @@ export function openApiDocument(api: Api): JsonSchema {
       503: ref('responses', 'ServiceUnavailable'),
     },
   });
-  for (const resource of api.resources) addResource(api, resource, route, names);
+  for (const resource of api.resources) {
+    addResource(api, resource, route, names);
+    addNested(api, resource, route, names);
+  }
   return {
     openapi: '3.1.0',
     info: {
@@ -81,7 +85,7 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
     const enums = names.enums(r.name, r.fields);
     const named = (schema: JsonSchema): JsonSchema => withEnumRefs(schema, enums);
     entries.push(
-      [names.of(`record:${r.name}`), named(openApiSchema(recordSchema(api, r)))],
+      [names.of(`record:${r.name}`), withEmbedded(named(openApiSchema(recordSchema(api, r))), r, names)],
       [names.of(`input:${r.name}`), named(requestSchema(inputSchema(api, r), r.fields))],
       [names.of(`patch:${r.name}`), named(requestSchema(patchSchema(api, r), r.fields))],
       [
@@ -96,6 +100,7 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
           required: ['items', 'nextCursor'],
         },
       ],
+      ...includeComponent(api, r, names),
       ...r.fields.flatMap((f): [string, JsonSchema][] =>
         f.type === 'enum' ? [[names.of(`enum:${r.name}.${f.name}`), enumSchema(f)]] : [],
       ),
@@ -110,4 +115,26 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
     }
   }
   return Object.fromEntries(entries);
+}
+
+/** The relation paths `include` takes on a resource's reads and listings, as a named enum. */
+function includeComponent(api: Api, r: Resource, names: SchemaNames): [string, JsonSchema][] {
+  const paths = includePaths(api, r);
+  if (paths.length === 0) return [];
+  return [
+    [names.of(`include:${r.name}`), { type: 'string', enum: paths, description: `A relation of ${r.name} to embed` }],
+  ];
+}
+
+/** A record's relations, present only when `include` names them: the target's record or null, or a page of them. */
+function withEmbedded(schema: JsonSchema, r: Resource, names: SchemaNames): JsonSchema {
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  for (const relation of r.relations) {
+    const description = (properties[relation.name]?.description as string | undefined) ?? '';
+    properties[relation.name] =
+      relation.kind === 'one'
+        ? { description, oneOf: [names.ref(`record:${relation.target}`), { type: 'null' }] }
+        : { description, ...names.ref(`page:${relation.target}`) };
+  }
+  return { ...schema, properties };
 }

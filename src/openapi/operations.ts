@@ -1,7 +1,8 @@
 import type { AccessRule, Action, Api, Resource } from '../model.js';
 import { idSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
-import { listFilters, MAX_IN, pagingSchemas, type ListFilter } from '../contract/listing.js';
+import { includeSchema, listFilters, MAX_IN, pagingSchemas, type ListFilter } from '../contract/listing.js';
+import { nestedRelations, targetOf } from '../contract/relations.js';
 import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
 import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames } from './schemas.js';
 
@@ -9,6 +10,48 @@ import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames }
 const TAKEN = problem('A unique value taken, or a reference to a missing record');
 
 export type Route = (path: string, method: string, operation: JsonSchema) => void;
+
+/** `include`, where the resource has relations: the paths it takes, comma-separated. */
+function includeParameter(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
+  const include = includeSchema(api, r).include;
+  if (include === undefined) return [];
+  const { description, items: _items, ...schema } = include;
+  return [
+    {
+      name: 'include',
+      in: 'query',
+      required: false,
+      style: 'form',
+      explode: false,
+      description,
+      schema: { ...schema, items: names.ref(`include:${r.name}`) },
+    },
+  ];
+}
+
+/** The nested listings under one resource's records (`GET /authors/{id}/books`), one per to-many relation. */
+export function addNested(api: Api, r: Resource, route: Route, names: SchemaNames): void {
+  const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) };
+  for (const relation of nestedRelations(api, r)) {
+    const target = targetOf(api, relation);
+    route(`/${r.name}/{id}/${relation.names.kebab}`, 'get', {
+      tags: [r.name],
+      security: security(target.access.list),
+      operationId: `list${r.typeName}${relation.names.pascal}`,
+      summary: `The ${target.name} whose ${relation.field} is this ${r.typeName}`,
+      description:
+        `Exactly \`GET /${target.name}?${relation.field}={id}\`, with every listing parameter; 404 when the ` +
+        `${r.typeName} does not exist or the caller may not read it.`,
+      parameters: [idParameter, ...listParameters(api, target, names)],
+      responses: {
+        200: json(names.ref(`page:${target.name}`), 'A page', limitHeaders(api)),
+        400: problem('An unknown or repeated parameter, a limit over the maximum or a forged cursor'),
+        404: ref('responses', 'NotFound'),
+        ...commonResponses(api, target.access.list),
+      },
+    });
+  }
+}
 
 /** The operations of one resource: the five of its collection and items that are switched on, and its actions. */
 export function addResource(api: Api, r: Resource, route: Route, names: SchemaNames): void {
@@ -67,9 +110,9 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
       ...common(r.access.read),
       operationId: `get${singular}`,
       summary: `One ${singular}`,
-      parameters: [idParameter, ref('parameters', 'IfNoneMatch')],
+      parameters: [idParameter, ...includeParameter(api, r, names), ref('parameters', 'IfNoneMatch')],
       responses: {
-        200: json(record, 'The record', withRecord),
+        200: json(record, 'The record (without an ETag when `include` embeds relations)', withRecord),
         304: { description: 'Not modified: the copy the client holds is current (no body)', headers: withRecord },
         400: problem('A URL that cannot be decoded'),
         404: ref('responses', 'NotFound'),
@@ -198,6 +241,7 @@ function listParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[]
       description,
       schema,
     })),
+    ...includeParameter(api, r, names),
     ...filters.filter((f) => f.op === 'eq').map(filter),
     ...filters.filter((f) => f.op !== 'eq').map(filter),
   ];

@@ -27,6 +27,7 @@ export class SchemaNames {
     for (const r of api.resources) {
       const type = this.of(`record:${r.name}`);
       for (const kind of ['Input', 'Patch', 'Page']) this.#claim(`${kind.toLowerCase()}:${r.name}`, `${type}${kind}`);
+      if (r.relations.length > 0) this.#claim(`include:${r.name}`, `${type}Include`);
       for (const f of r.fields) {
         if (f.type === 'enum') this.#claim(`enum:${r.name}.${f.name}`, `${type}${f.names.pascal}`);
       }

@@ -12,10 +12,11 @@ import {
   type JsonValue,
   type Limits,
   type Operation,
+  type Relation,
   type Resource,
   type SetValue,
 } from '../model.js';
-import { names, typeNameOf } from '../naming.js';
+import { names, relationNameOf, typeNameOf } from '../naming.js';
 import { expandField, type FieldDef } from '../definition/field-schema.js';
 import type { AccessRuleDef, ActionDef, Definition, LimitsDef, ResourceDef } from '../definition/schema.js';
 import { parseDuration, parseSize } from '../definition/units.js';
@@ -26,6 +27,7 @@ export const DEFAULTS = {
   pageSize: { default: 20, max: 100 },
   bodySize: 1024 * 1024,
   rateLimit: { max: 300, windowMs: 60_000 },
+  includeDepth: 2,
 } as const;
 
 export function normalise(def: Definition): Api {
@@ -39,8 +41,33 @@ export function normalise(def: Definition): Api {
     prefix: def.prefix ?? '',
     auth: { default: defaultRule, adminRole, roles: def.auth?.roles ?? [adminRole] },
     limits: limits(def.limits),
-    resources: Object.entries(def.resources).map(([name, resource]) => normaliseResource(name, resource, defaultRule)),
+    resources: withRelations(
+      Object.entries(def.resources).map(([name, resource]) => normaliseResource(name, resource, defaultRule)),
+    ),
   };
+}
+
+/** Each resource with its relations: to-one from its own ref fields, to-many from the ref fields referring to it. */
+function withRelations(resources: Resource[]): Resource[] {
+  const relation = (kind: Relation['kind'], name: string, target: string, field: Field): Relation => ({
+    kind,
+    name,
+    names: names(name),
+    target,
+    field: field.name,
+    column: field.column,
+  });
+  return resources.map((resource) => ({
+    ...resource,
+    relations: [
+      ...resource.fields.flatMap((f) => (f.ref === undefined ? [] : [relation('one', f.ref.as, f.ref.to, f)])),
+      ...resources.flatMap((other) =>
+        other.fields.flatMap((f) =>
+          f.ref?.to === resource.name ? [relation('many', f.ref.inverse, other.name, f)] : [],
+        ),
+      ),
+    ],
+  }));
 }
 
 /** `{ key: value }` when value is defined, else `{}`: keeps absent options absent in the model. */
@@ -65,6 +92,7 @@ function limits(def: LimitsDef | undefined): Limits {
   return {
     pageSize: { default: pageDefault, max },
     bodySize: def?.bodySize === undefined ? DEFAULTS.bodySize : (parseSize(def.bodySize) ?? DEFAULTS.bodySize),
+    includeDepth: def?.includeDepth ?? DEFAULTS.includeDepth,
     rateLimit: {
       max: def?.rateLimit?.max ?? DEFAULTS.rateLimit.max,
       windowMs:
@@ -85,7 +113,7 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
     table: names(name).snake,
     id: def.id ?? 'uuid',
     ...optional('owner', def.owner),
-    fields: Object.entries(def.fields).map(([fieldName, field]) => normaliseField(fieldName, field)),
+    fields: Object.entries(def.fields).map(([fieldName, field]) => normaliseField(fieldName, field, name)),
     access: {
       list: ruleOf(def.access?.list),
       read: ruleOf(def.access?.read),
@@ -97,11 +125,12 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
     actions: Object.entries(def.actions ?? {}).map(([actionName, action]) =>
       normaliseAction(actionName, action, ruleOf(action.access)),
     ),
+    relations: [],
     ...optional('description', def.description),
   };
 }
 
-export function normaliseField(name: string, def: FieldDef): Field {
+export function normaliseField(name: string, def: FieldDef, collection = ''): Field {
   const field = expandField(def);
   const fieldNames = names(name);
   const base: Field = {
@@ -136,7 +165,15 @@ export function normaliseField(name: string, def: FieldDef): Field {
     case 'enum':
       return { ...base, values: [...field.values] };
     case 'ref':
-      return { ...base, ref: { to: field.to, onDelete: field.onDelete ?? 'restrict' } };
+      return {
+        ...base,
+        ref: {
+          to: field.to,
+          onDelete: field.onDelete ?? 'restrict',
+          as: field.as ?? relationNameOf(name),
+          inverse: field.inverse ?? names(collection).camel,
+        },
+      };
     default:
       return base;
   }

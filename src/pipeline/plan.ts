@@ -52,6 +52,7 @@ export const RUNTIME = [
   'src/auth/verify.ts',
   'src/auth/authorize.ts',
   'src/auth/owner.ts',
+  'src/relations/embed.ts',
   'src/http/content-types.ts',
   'src/token.ts',
 ];
@@ -108,7 +109,11 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
           },
         ]),
     ...project.resources.flatMap((view) => {
-      const files = view.hasActions ? [...RESOURCE_FILES, 'actions.ts'] : RESOURCE_FILES;
+      const files = [
+        ...RESOURCE_FILES,
+        ...(view.hasActions ? ['actions.ts'] : []),
+        ...(view.nested !== undefined ? ['nested.ts'] : []),
+      ];
       return files.map((file): PlannedFile => ({
         path: `src/resources/${view.kebab}/${file}`,
         owner: 'generator',

@@ -60,7 +60,10 @@ function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
       hasRead: true,
       hasPut: find('PUT', `${path}/{id}`) !== undefined,
       hasDelete: find('DELETE', `${path}/{id}`) !== undefined,
-      actions: ops.filter((o) => o.path.startsWith(`${path}/{id}/`)).map((o) => o.path.split('/').pop()!),
+      // item actions: POST /{c}/{id}/{action} (a GET there is a nested listing)
+      actions: ops
+        .filter((o) => o.method === 'POST' && o.path.startsWith(`${path}/{id}/`))
+        .map((o) => o.path.split('/').pop()!),
     });
   }
   return result;

@@ -37,6 +37,7 @@ export function resource(name: string, fields: Field[], extra: Partial<Resource>
     },
     operations: ['list', 'read', 'create', 'update', 'delete'],
     actions: [],
+    relations: [],
     ...extra,
   };
 }
@@ -47,7 +48,12 @@ export function api(resources: Resource[], extra: Partial<Api> = {}): Api {
     version: '1.0.0',
     prefix: '',
     auth: { default: authenticated, adminRole: 'admin', roles: ['admin'] },
-    limits: { pageSize: { default: 20, max: 100 }, bodySize: 1048576, rateLimit: { max: 300, windowMs: 60000 } },
+    limits: {
+      pageSize: { default: 20, max: 100 },
+      bodySize: 1048576,
+      rateLimit: { max: 300, windowMs: 60000 },
+      includeDepth: 2,
+    },
     resources,
     ...extra,
   };

@@ -34,7 +34,12 @@ const api = (name: string, resources: Api['resources']): Api => ({
   version: '1.0.0',
   prefix: '',
   auth: { default: [{ kind: 'authenticated' }], adminRole: 'admin', roles: ['admin'] },
-  limits: { pageSize: { default: 20, max: 100 }, bodySize: 1024, rateLimit: { max: 0, windowMs: 60_000 } },
+  limits: {
+    pageSize: { default: 20, max: 100 },
+    bodySize: 1024,
+    rateLimit: { max: 0, windowMs: 60_000 },
+    includeDepth: 2,
+  },
   resources,
 });
 

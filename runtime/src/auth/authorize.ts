@@ -38,6 +38,8 @@ export interface Authorizer {
    * verifier's cache); undefined without a token or with one that is not valid. Never trusts an unverified claim.
    */
   verifiedSubject(request: FastifyRequest): string | undefined | Promise<string | undefined>;
+  /** The caller of the request's bearer token once verified, as verifiedSubject: for the rules of embedded records. */
+  verifiedCaller(request: FastifyRequest): Caller | undefined | Promise<Caller | undefined>;
 }
 
 const challenge = (error?: string): Record<string, string> => ({
@@ -118,7 +120,21 @@ export function createAuthorizer(verify: TokenVerifier, adminRole: string): Auth
     return admit(await callerOf(request), rule);
   }
 
+  const verifiedCaller = (request: FastifyRequest): Caller | undefined | Promise<Caller | undefined> => {
+    const header = request.headers.authorization;
+    const token = header === undefined ? undefined : tokenOf(header);
+    if (token === undefined) return undefined;
+    return (
+      verify.cached(token) ??
+      verify.verify(token).then(
+        (caller) => caller,
+        () => undefined,
+      )
+    );
+  };
+
   return {
+    verifiedCaller,
     verifiedSubject: (request) => {
       const header = request.headers.authorization;
       const token = header === undefined ? undefined : tokenOf(header);

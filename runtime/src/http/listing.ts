@@ -75,15 +75,20 @@ export class Listing {
         : (Object.values(spec.columns).find((c) => c.column === owner) ?? { column: owner, kind: 'text' });
   }
 
-  /** One page: `query` is the validated query string, `owner` the owner column's value a listing is restricted to. */
+  /**
+   * One page: `query` is the validated query string, `owner` the owner column's value a listing is restricted to;
+   * `parent` restricts it to the records whose ref field refers to one record (a nested route's `{id}`).
+   */
   async page(
     query: Record<string, unknown>,
     owner: SqlValue | null,
+    parent?: { field: string; id: SqlValue },
   ): Promise<{ rows: Row[]; nextCursor: string | null }> {
     const limit = Number(query.limit);
     const sort = this.#sort(typeof query.sort === 'string' ? query.sort : '');
+    const fixed = parent === undefined ? [] : [this.#parentFilter(parent.field, parent.id)];
     // filters in one order whatever the query's: a shape is the same statement however it is written
-    const filters = this.#filters(query).sort(
+    const filters = [...fixed, ...this.#filters(query)].sort(
       (a, b) => compare(a.column.column, b.column.column) || compare(a.op, b.op),
     );
     const sortText = sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',');
@@ -114,6 +119,17 @@ export class Listing {
               sort.map((k) => last[k.column.column] ?? null),
             ),
     };
+  }
+
+  /** The cursor of the page after `row` in id order: where an embedded page of these records continues. */
+  cursorAfter(row: Row): string {
+    return this.#encode('id', [row.id ?? null]);
+  }
+
+  #parentFilter(field: string, id: SqlValue): Filter {
+    const column = this.spec.columns[field];
+    if (column === undefined) throw new Error(`${this.spec.table} cannot be listed by ${field}`);
+    return { column, op: 'eq', values: [id] };
   }
 
   /**
@@ -158,7 +174,7 @@ export class Listing {
     return Object.entries(query).flatMap(([name, raw]): Filter[] => {
       const match = /^([A-Za-z][A-Za-z0-9]*)(?:\[([a-z]+)\])?$/.exec(name);
       const column = match?.[1] === undefined ? undefined : this.spec.columns[match[1]];
-      if (column === undefined || ['limit', 'cursor', 'sort'].includes(name)) return [];
+      if (column === undefined || ['limit', 'cursor', 'sort', 'include'].includes(name)) return [];
       const op = (match?.[2] ?? 'eq') as Operator;
       const path = `/${name}`;
       // an `in` list is an array of values the validator checked one by one (see strictParameters)

@@ -122,8 +122,8 @@ function strictParameters(schema: object, validate: ValidateFunction): ValidateF
     const errors: ErrorObject[] = [];
     for (const key in data) {
       const value = data[key];
-      // an `in` list comes comma-separated or as the parameter repeated (how most clients send an array): one array
-      if (key.endsWith('[in]')) {
+      // an `in` list (or `include`) comes comma-separated or the parameter repeated (how most clients send an array)
+      if (key.endsWith('[in]') || key === 'include') {
         data[key] = (Array.isArray(value) ? value : [value]).flatMap((part) => String(part).split(','));
       } else if (Array.isArray(value))
         errors.push(parameterError(key, 'is given more than once: give it once'));

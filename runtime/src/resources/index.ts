@@ -11,6 +11,7 @@ export function makeStores(_db: Database, _cursorKey: Buffer) {
 export type Stores = ReturnType<typeof makeStores>;
 
 export interface RouteDependencies {
+  db: Database;
   stores: Stores;
   authorizer: Authorizer;
   prefix: string;

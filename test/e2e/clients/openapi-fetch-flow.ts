@@ -36,6 +36,9 @@ const stale = await api.PATCH('/posts/{id}', {
 const published = await api.POST('/posts/{id}/publish', { params: { path: { id } } });
 const status: PostStatus | undefined = published.data?.status;
 const missing = await api.GET('/posts/{id}', { params: { path: { id: '01900000-0000-7000-8000-000000000000' } } });
+// a relation embedded with ?include=, typed from the document (User | null)
+const embedded = await api.GET('/posts/{id}', { params: { path: { id }, query: { include: ['author'] } } });
+const author: string | undefined = embedded.data?.author?.id;
 
 console.log(
   JSON.stringify({
@@ -45,5 +48,6 @@ console.log(
     published: [published.response.status, status],
     missing: [missing.response.status, missing.error?.title],
     taken: [taken.response.status, taken.error?.title],
+    embedded: [embedded.response.status, author === user.data.id],
   }),
 );

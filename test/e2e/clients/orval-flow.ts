@@ -21,13 +21,13 @@ const cursor = first.status === 200 && first.data.nextCursor !== null ? first.da
 const second = await listPosts({ ...filter, limit: 2, cursor }, auth);
 
 const id = ids[0] ?? '';
-const read = await getPost(id, auth);
+const read = await getPost(id, undefined, auth);
 const etag = read.headers.get('etag') ?? '';
 const changed = await patchPost(id, { views: 5 }, withIfMatch(etag));
 const stale = await patchPost(id, { views: 6 }, withIfMatch(etag));
 const published = await publishPost(id, auth);
 const status: PostStatus | undefined = published.status === 200 ? published.data.status : undefined;
-const missing = await getPost('01900000-0000-7000-8000-000000000000', auth);
+const missing = await getPost('01900000-0000-7000-8000-000000000000', undefined, auth);
 
 const titles = (page: typeof first) => (page.status === 200 ? page.data.items.map((p) => p.title) : page.status);
 console.log(

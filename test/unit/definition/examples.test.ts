@@ -33,6 +33,7 @@ describe('the examples', () => {
     expect(api.limits).toEqual({
       pageSize: { default: 50, max: 200 },
       bodySize: 262144,
+      includeDepth: 2,
       rateLimit: { max: 120, windowMs: 30000 },
     });
     expect(api.resources.map((r) => [r.name, r.typeName, r.id, r.operations.join(',')])).toEqual([
@@ -44,8 +45,8 @@ describe('the examples', () => {
     const tasks = api.resources[2];
     const ref = (name: string) => tasks?.fields.find((f) => f.name === name)?.ref;
     expect([ref('projectId'), ref('assigneeId')]).toEqual([
-      { to: 'projects', onDelete: 'restrict' },
-      { to: 'people', onDelete: 'setNull' },
+      { to: 'projects', onDelete: 'restrict', as: 'project', inverse: 'tasks' },
+      { to: 'people', onDelete: 'setNull', as: 'assignee', inverse: 'tasks' },
     ]);
   });
 });

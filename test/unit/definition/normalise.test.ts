@@ -46,12 +46,22 @@ describe('normalise: fields', () => {
     {
       name: 'ref: onDelete defaults to restrict',
       given: 'authorId: { type: ref, to: posts }',
-      want: field('authorId', 'ref', { ref: { to: 'posts', onDelete: 'restrict' } }),
+      want: field('authorId', 'ref', { ref: { to: 'posts', onDelete: 'restrict', as: 'author', inverse: 'posts' } }),
+    },
+    {
+      name: 'ref naming its relation and inverse',
+      given: 'writerId: { type: ref, to: posts, as: writer, inverse: writtenItems }',
+      want: field('writerId', 'ref', {
+        ref: { to: 'posts', onDelete: 'restrict', as: 'writer', inverse: 'writtenItems' },
+      }),
     },
     {
       name: 'ref with onDelete',
       given: 'parentId: { type: ref, to: posts, nullable: true, onDelete: setNull }',
-      want: field('parentId', 'ref', { nullable: true, ref: { to: 'posts', onDelete: 'setNull' } }),
+      want: field('parentId', 'ref', {
+        nullable: true,
+        ref: { to: 'posts', onDelete: 'setNull', as: 'parent', inverse: 'posts' },
+      }),
     },
     {
       name: 'integer range, description, renamedFrom, writeOnly',
@@ -199,22 +209,42 @@ describe('normalise: api', () => {
     {
       name: 'defaults',
       given: '',
-      want: { pageSize: { default: 20, max: 100 }, bodySize: 1048576, rateLimit: { max: 300, windowMs: 60000 } },
+      want: {
+        pageSize: { default: 20, max: 100 },
+        bodySize: 1048576,
+        rateLimit: { max: 300, windowMs: 60000 },
+        includeDepth: 2,
+      },
     },
     {
       name: 'sizes and durations',
       given: 'limits: { pageSize: { default: 5, max: 50 }, bodySize: 512kb, rateLimit: { max: 10, window: 30s } }',
-      want: { pageSize: { default: 5, max: 50 }, bodySize: 524288, rateLimit: { max: 10, windowMs: 30000 } },
+      want: {
+        pageSize: { default: 5, max: 50 },
+        bodySize: 524288,
+        rateLimit: { max: 10, windowMs: 30000 },
+        includeDepth: 2,
+      },
     },
     {
       name: 'a number of bytes; a small max lowers the default page size',
       given: 'limits: { bodySize: 2048, pageSize: { max: 10 }, rateLimit: { window: 1h } }',
-      want: { pageSize: { default: 10, max: 10 }, bodySize: 2048, rateLimit: { max: 300, windowMs: 3600000 } },
+      want: {
+        pageSize: { default: 10, max: 10 },
+        bodySize: 2048,
+        rateLimit: { max: 300, windowMs: 3600000 },
+        includeDepth: 2,
+      },
     },
     {
       name: 'a large default raises the max page size',
       given: 'limits: { pageSize: { default: 150 } }',
-      want: { pageSize: { default: 150, max: 150 }, bodySize: 1048576, rateLimit: { max: 300, windowMs: 60000 } },
+      want: {
+        pageSize: { default: 150, max: 150 },
+        bodySize: 1048576,
+        rateLimit: { max: 300, windowMs: 60000 },
+        includeDepth: 2,
+      },
     },
   ])('limits: $name', ({ given, want }) => {
     expect(normalised(head(given)).limits).toEqual(want);

@@ -19,11 +19,11 @@ describe('SQLite column definitions', () => {
     [field('status', 'enum', { values: ["it's", 'b'], default: "it's" }), `"status" TEXT NOT NULL DEFAULT 'it''s'`],
     [field('meta', 'json', { default: { a: "'" } }), `"meta" TEXT NOT NULL DEFAULT '{"a":"''"}'`],
     [
-      field('authorId', 'ref', { required: true, ref: { to: 'users', onDelete: 'cascade' } }),
+      field('authorId', 'ref', { required: true, ref: { to: 'users', onDelete: 'cascade', as: 'x', inverse: 'y' } }),
       '"author_id" TEXT NOT NULL REFERENCES "users" ("id") ON DELETE CASCADE',
     ],
     [
-      field('taskId', 'ref', { nullable: true, ref: { to: 'tasks', onDelete: 'setNull' } }),
+      field('taskId', 'ref', { nullable: true, ref: { to: 'tasks', onDelete: 'setNull', as: 'x', inverse: 'y' } }),
       '"task_id" INTEGER REFERENCES "tasks" ("id") ON DELETE SET NULL',
     ],
   ])('%o', (given, want) => expect(columnDefinition(columnOf(model, given), sqlite, 'posts')).toBe(want));
@@ -38,11 +38,11 @@ describe('PostgreSQL column definitions', () => {
     [field('at', 'datetime', { nullable: true }), '"at" TIMESTAMPTZ'],
     [field('meta', 'json', { default: { a: "'" } }), `"meta" JSONB NOT NULL DEFAULT '{"a":"''"}'::jsonb`],
     [
-      field('authorId', 'ref', { required: true, ref: { to: 'users', onDelete: 'restrict' } }),
+      field('authorId', 'ref', { required: true, ref: { to: 'users', onDelete: 'restrict', as: 'x', inverse: 'y' } }),
       '"author_id" TEXT COLLATE "C" NOT NULL CONSTRAINT "posts_author_id_fkey" REFERENCES "users" ("id") ON DELETE RESTRICT',
     ],
     [
-      field('taskId', 'ref', { nullable: true, ref: { to: 'tasks', onDelete: 'setNull' } }),
+      field('taskId', 'ref', { nullable: true, ref: { to: 'tasks', onDelete: 'setNull', as: 'x', inverse: 'y' } }),
       '"task_id" BIGINT CONSTRAINT "posts_task_id_fkey" REFERENCES "tasks" ("id") ON DELETE SET NULL',
     ],
   ])('%o', (given, want) => expect(columnDefinition(columnOf(model, given), postgres, 'posts')).toBe(want));
@@ -53,7 +53,7 @@ describe('indexes', () => {
     const posts = resource('posts', [
       field('slug', 'string', { unique: true }),
       field('rank', 'integer', { index: true }),
-      field('authorId', 'ref', { ref: { to: 'users', onDelete: 'restrict' } }),
+      field('authorId', 'ref', { ref: { to: 'users', onDelete: 'restrict', as: 'x', inverse: 'y' } }),
       field('plain', 'string'),
     ]);
     expect(indexesOf(snapshotOf(api([users, posts])).tables[1]!).map((i) => createIndex('posts', i, sqlite))).toEqual([
@@ -66,9 +66,9 @@ describe('indexes', () => {
 
 describe('dependency order', () => {
   it('puts referenced resources first and survives cycles', () => {
-    const a = resource('a', [field('bId', 'ref', { ref: { to: 'b', onDelete: 'restrict' } })]);
-    const b = resource('b', [field('cId', 'ref', { ref: { to: 'c', onDelete: 'restrict' } })]);
-    const c = resource('c', [field('aId', 'ref', { ref: { to: 'a', onDelete: 'restrict' } })]);
+    const a = resource('a', [field('bId', 'ref', { ref: { to: 'b', onDelete: 'restrict', as: 'x', inverse: 'y' } })]);
+    const b = resource('b', [field('cId', 'ref', { ref: { to: 'c', onDelete: 'restrict', as: 'x', inverse: 'y' } })]);
+    const c = resource('c', [field('aId', 'ref', { ref: { to: 'a', onDelete: 'restrict', as: 'x', inverse: 'y' } })]);
     const d = resource('d', []);
     expect(dependencyOrder(snapshotOf(api([a, d, b, c])).tables).map((t) => t.name)).toEqual(['c', 'b', 'a', 'd']);
   });

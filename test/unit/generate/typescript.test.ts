@@ -13,7 +13,11 @@ describe('types of fields', () => {
     [field('rating', 'number', { nullable: true }), 'number | null', 'number | null'],
     [field('status', 'enum', { values: ['a', 'b"c'], default: 'a' }), '"a" | "b\\"c"', '"a" | "b\\"c"'],
     [field('meta', 'json'), 'JsonValue | null', 'JsonValue'],
-    [field('taskId', 'ref', { required: true, ref: { to: 'tasks', onDelete: 'restrict' } }), 'number', 'number'],
+    [
+      field('taskId', 'ref', { required: true, ref: { to: 'tasks', onDelete: 'restrict', as: 'x', inverse: 'y' } }),
+      'number',
+      'number',
+    ],
   ])('$0.name → output %s, input %s', (given, output, input) => {
     expect(outputType(model, given)).toBe(output);
     expect(inputType(model, given)).toBe(input);

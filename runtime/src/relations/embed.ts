@@ -1,0 +1,231 @@
+import type { AccessRule } from '../auth/authorize.js';
+import type { Caller } from '../auth/verify.js';
+import type { Database, Dialect, Row, SqlValue, Statement } from '../db/database.js';
+
+/**
+ * Embedding (`?include=author,books.tags`): each included relation costs one query per request, whatever the page
+ * size — the keys of every record of the level are sent at once (`WHERE key IN (…)`), and a to-many relation is cut
+ * to a page per parent in SQL (ROW_NUMBER() OVER (PARTITION BY …)). Embedded records obey their own resource's
+ * `read` rule, compiled into the query: one the caller may not read embeds as null (to-one) or is left out of the
+ * page (to-many) — never a 403, never a leak; their write-only fields are never embedded.
+ */
+
+/** What a resource offers to the relations of others: its store makes it (see `relationTarget` in each store). */
+export interface RelationTarget {
+  table: string;
+  /** the columns its reads select */
+  selectList: string;
+  /** how its ids are stored: text (UUIDs) or integer */
+  idKind: 'text' | 'integer';
+  /** its `read` rule */
+  read: AccessRule;
+  /** the owner column and the value a token subject takes in it, when the resource has an owner */
+  owner?: { column: string; kind: 'text' | 'integer'; value: (subject: string) => SqlValue };
+  /** a row as the API returns the record (write-only fields left out) */
+  decode(row: Row): object;
+  /** the cursor of the page after `row` on a listing in id order (an embedded page continues on its nested route) */
+  cursorAfter(row: Row): string;
+}
+
+/**
+ * A relation of one resource: `one` holds the target's id in the field `field` (column `column`) of this
+ * resource's records; `many` finds the target's records whose column `column` holds this record's id.
+ */
+export interface RelationLink {
+  kind: 'one' | 'many';
+  target: string;
+  field: string;
+  column: string;
+}
+
+/** By resource, then by relation name. */
+export type RelationMap = Readonly<Record<string, Readonly<Record<string, RelationLink>>>>;
+
+type ApiRecord = Record<string, unknown>;
+type Tree = Map<string, Tree>;
+
+/** Who may read a resource's records: false, nobody of theirs; null, every record; else only this owner value. */
+export function readScope(
+  caller: Caller | undefined,
+  target: RelationTarget,
+  adminRole: string,
+): false | null | SqlValue {
+  const rule = target.read;
+  if (rule.public) return null;
+  if (caller === undefined) return false;
+  if (caller.roles.includes(adminRole) || rule.authenticated) return null;
+  if (rule.roles?.some((role) => caller.roles.includes(role))) return null;
+  if (rule.owner && target.owner !== undefined) return target.owner.value(caller.subject);
+  return false;
+}
+
+export class Embedder {
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly targets: Readonly<Record<string, RelationTarget>>,
+    private readonly relations: RelationMap,
+    private readonly adminRole: string,
+    /** how many records an embedded to-many page holds */
+    private readonly pageSize: number,
+  ) {}
+
+  /** Adds the relations `paths` name (validated by the route's schema) to `records` of `resource`, in place. */
+  async embed(
+    resource: string,
+    records: readonly object[],
+    paths: readonly string[] | undefined,
+    caller: Caller | undefined,
+  ): Promise<void> {
+    if (paths === undefined || paths.length === 0 || records.length === 0) return;
+    // the records are the API's own, fresh from a store: they take the embedded relations as new properties
+    await this.#level(resource, records as ApiRecord[], treeOf(paths), caller);
+  }
+
+  /**
+   * Whether the caller may read the record `id` of `resource` by its `read` rule (owner scoping included): a
+   * nested route under a parent the caller cannot read is a 404, like the parent itself.
+   */
+  async readable(resource: string, id: SqlValue, caller: Caller | undefined): Promise<boolean> {
+    const target = this.targets[resource];
+    if (target === undefined) throw new Error(`no resource ${resource}`);
+    const scope = readScope(caller, target, this.adminRole);
+    if (scope === false) return false;
+    const d = this.db.dialect;
+    const sql =
+      `SELECT 1 AS ${q('found')} FROM ${q(target.table)} WHERE ${q('id')} = ${param(d, 1, target.idKind)}` +
+      (scope === null ? '' : ` AND ${ownerColumn(target)} = ${param(d, 2, target.owner?.kind)}`);
+    const row = await this.#statement(sql).get(scope === null ? [id] : [id, scope]);
+    return row !== undefined;
+  }
+
+  async #level(resource: string, records: readonly ApiRecord[], tree: Tree, caller: Caller | undefined) {
+    for (const [name, deeper] of tree) {
+      const link = this.relations[resource]?.[name];
+      const target = link === undefined ? undefined : this.targets[link.target];
+      if (link === undefined || target === undefined) throw new Error(`no relation ${resource}.${name}`);
+      const scope = readScope(caller, target, this.adminRole);
+      const embedded =
+        link.kind === 'one'
+          ? await this.#one(name, link, target, records, scope)
+          : await this.#many(name, link, target, records, scope);
+      if (deeper.size > 0) await this.#level(link.target, embedded, deeper, caller);
+    }
+  }
+
+  /** Sets `name` of each record to the target its field refers to, or null; returns the targets found. */
+  async #one(
+    name: string,
+    link: RelationLink,
+    target: RelationTarget,
+    records: readonly ApiRecord[],
+    scope: false | null | SqlValue,
+  ): Promise<ApiRecord[]> {
+    const keys = [...new Set(records.map((r) => r[link.field]).filter((k) => k !== null && k !== undefined))];
+    const found = new Map<string, ApiRecord>();
+    if (scope !== false && keys.length > 0) {
+      const sql =
+        `SELECT ${target.selectList} FROM ${q(target.table)} ` +
+        `WHERE ${q('id')} IN (${inList(this.db.dialect, target.idKind, 1)})` +
+        (scope === null
+          ? ''
+          : ` AND ${ownerColumn(target)} = ${param(this.db.dialect, 2, target.owner?.kind)}`);
+      const params: SqlValue[] = [JSON.stringify(keys), ...(scope === null ? [] : [scope])];
+      for (const row of await this.#statement(sql).all(params)) {
+        const record = target.decode(row) as ApiRecord;
+        found.set(String(record.id), record);
+      }
+    }
+    for (const record of records) record[name] = found.get(String(record[link.field])) ?? null;
+    return [...found.values()];
+  }
+
+  /** Sets `name` of each record to the first page of the target's records that refer to it; returns them all. */
+  async #many(
+    name: string,
+    link: RelationLink,
+    target: RelationTarget,
+    records: readonly ApiRecord[],
+    scope: false | null | SqlValue,
+  ): Promise<ApiRecord[]> {
+    const groups = new Map<string, Row[]>();
+    if (scope !== false) {
+      const d = this.db.dialect;
+      const fk = q(link.column);
+      const owned = scope === null ? '' : ` AND ${ownerColumn(target)} = ${param(d, 2, target.owner?.kind)}`;
+      const sql =
+        `SELECT * FROM (SELECT ${target.selectList}, ` +
+        `ROW_NUMBER() OVER (PARTITION BY ${fk} ORDER BY ${q('id')}) AS ${q('rs_rank')} ` +
+        `FROM ${q(target.table)} WHERE ${fk} IN (${inList(d, target.idKind, 1)})${owned}) AS ${q('ranked')} ` +
+        `WHERE ${q('rs_rank')} <= ${param(d, scope === null ? 2 : 3, 'integer')} ORDER BY ${fk}, ${q('id')}`;
+      const keys = records.map((r) => r.id);
+      const params: SqlValue[] = [
+        JSON.stringify(keys),
+        ...(scope === null ? [] : [scope]),
+        this.pageSize + 1,
+      ];
+      for (const row of await this.#statement(sql).all(params)) {
+        const key = String(row[link.column]);
+        const group = groups.get(key);
+        if (group === undefined) groups.set(key, [row]);
+        else group.push(row);
+      }
+    }
+    const all: ApiRecord[] = [];
+    for (const record of records) {
+      const rows = groups.get(String(record.id)) ?? [];
+      const items = rows.slice(0, this.pageSize).map((row) => target.decode(row) as ApiRecord);
+      const last = rows.length > this.pageSize ? rows[this.pageSize - 1] : undefined;
+      record[name] = { items, nextCursor: last === undefined ? null : target.cursorAfter(last) };
+      all.push(...items);
+    }
+    return all;
+  }
+
+  /** Statements are few (two shapes per relation at most): each is written and prepared once. */
+  #statement(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepareText(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/** `author,books.tags,books.author` → author; books → (tags, author). */
+function treeOf(paths: readonly string[]): Tree {
+  const root: Tree = new Map();
+  for (const path of paths) {
+    let node = root;
+    for (const name of path.split('.')) {
+      let next = node.get(name);
+      if (next === undefined) {
+        next = new Map();
+        node.set(name, next);
+      }
+      node = next;
+    }
+  }
+  return root;
+}
+
+const q = (identifier: string): string => `"${identifier}"`;
+
+/** A target is only ever scoped to an owner when it has an owner column (see readScope). */
+function ownerColumn(target: RelationTarget): string {
+  if (target.owner === undefined) throw new Error(`${target.table} has no owner column`);
+  return q(target.owner.column);
+}
+
+function param(dialect: Dialect, n: number, kind: 'text' | 'integer' = 'text'): string {
+  if (dialect === 'sqlite') return '?';
+  return `$${n}::${kind === 'integer' ? 'bigint' : 'text'}`;
+}
+
+/** The values of a JSON array parameter, as a subquery `IN` takes. */
+function inList(dialect: Dialect, kind: 'text' | 'integer', n: number): string {
+  if (dialect === 'sqlite') return 'SELECT value FROM json_each(?)';
+  return `SELECT value::${kind === 'integer' ? 'bigint' : 'text'} FROM jsonb_array_elements_text($${n}::jsonb) AS value`;
+}

@@ -1,0 +1,39 @@
+import type { Api, Relation, Resource } from '../model.js';
+
+/** The resource a relation leads to. */
+export function targetOf(api: Api, relation: Relation): Resource {
+  const target = api.resources.find((r) => r.name === relation.target);
+  if (target === undefined) throw new Error(`relation ${relation.name} leads to unknown ${relation.target}`);
+  return target;
+}
+
+/**
+ * Every path `include` takes on `resource`'s reads and listings, to `limits.includeDepth` levels: `author`,
+ * `books`, `books.author`… in the order of the relations. Relations into resources that cannot be read are left out.
+ */
+export function includePaths(api: Api, resource: Resource, depth = api.limits.includeDepth): string[] {
+  if (depth <= 0) return [];
+  return resource.relations.flatMap((relation) => {
+    const target = targetOf(api, relation);
+    return [relation.name, ...includePaths(api, target, depth - 1).map((path) => `${relation.name}.${path}`)];
+  });
+}
+
+/** The to-many relations of `resource` served as nested routes (`GET /authors/{id}/books`). */
+export function nestedRelations(api: Api, resource: Resource): Relation[] {
+  return resource.relations.filter((r) => r.kind === 'many' && targetOf(api, r).operations.includes('list'));
+}
+
+/** What the generated server's embedder needs: by resource, each relation's kind, target, field and column. */
+export function relationMap(
+  api: Api,
+): Record<string, Record<string, { kind: Relation['kind']; target: string; field: string; column: string }>> {
+  return Object.fromEntries(
+    api.resources.map((resource) => [
+      resource.name,
+      Object.fromEntries(
+        resource.relations.map((r) => [r.name, { kind: r.kind, target: r.target, field: r.field, column: r.column }]),
+      ),
+    ]),
+  );
+}

@@ -1,0 +1,219 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl } from '../helpers/database.js';
+import { generateFresh, ROOT, typecheckAndBuild } from '../helpers/project.js';
+import { SECRET, token } from '../helpers/tokens.js';
+
+/**
+ * Relations (SPEC §5) on the library example, in process over Fastify's inject, on SQLite or PostgreSQL
+ * (RESTSMITH_TEST_DB): nested listings, `include` to one and to many and deeper, each embedded record filtered by its
+ * own resource's read rule, and one query per included relation whatever the page size (statements are counted on
+ * the database the app is given).
+ */
+type Rec = Record<string, unknown> & { id: string };
+type Page = { items: Rec[]; nextCursor: string | null };
+interface Statement {
+  get(params: readonly unknown[]): Promise<unknown>;
+  all(params: readonly unknown[]): Promise<unknown[]>;
+  run(params: readonly unknown[]): Promise<number>;
+}
+interface Db {
+  prepare(sql: string): Statement;
+  prepareText(sql: string, options?: object): Statement;
+  close(): Promise<void>;
+}
+interface Inject {
+  inject(options: { method: string; url: string; headers?: Record<string, string>; payload?: unknown }): Promise<{
+    statusCode: number;
+    body: string;
+    headers: Record<string, unknown>;
+  }>;
+  close(): Promise<void>;
+}
+
+let app: Inject;
+let db: Db;
+let statements = 0;
+const tokens: Record<string, string> = {};
+
+/** The database, with every statement run counted. */
+function counted(inner: Db): Db {
+  const wrap = (s: Statement): Statement => ({
+    get: (p) => (statements++, s.get(p)),
+    all: (p) => (statements++, s.all(p)),
+    run: (p) => (statements++, s.run(p)),
+  });
+  return new Proxy(inner, {
+    get(target, key) {
+      if (key === 'prepare') return (sql: string) => wrap(target.prepare(sql));
+      if (key === 'prepareText') return (sql: string, options?: object) => wrap(target.prepareText(sql, options));
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+async function call(method: string, url: string, as?: string, payload?: unknown) {
+  const headers: Record<string, string> = as === undefined ? {} : { authorization: `Bearer ${tokens[as]}` };
+  const r = await app.inject({ method, url, headers, ...(payload !== undefined && { payload }) });
+  return {
+    status: r.statusCode,
+    body: r.body === '' ? undefined : (JSON.parse(r.body) as unknown),
+    headers: r.headers,
+  };
+}
+const ok = async (method: string, url: string, as?: string, payload?: unknown) => {
+  const r = await call(method, url, as, payload);
+  if (r.status >= 300) throw new Error(`${method} ${url} → ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as Rec & Page;
+};
+
+const authors: Rec[] = [];
+const books: Rec[] = [];
+
+beforeAll(async () => {
+  const dir = await generateFresh(join(ROOT, 'examples/library.yaml'), 'e2e-relations');
+  await typecheckAndBuild(dir);
+  const dist = join(dir, 'dist');
+  const load = async <T>(file: string) => (await import(pathToFileURL(join(dist, file)).href)) as T;
+  const { openDatabase } = await load<{ openDatabase: (url: string) => Db }>('db/open.js');
+  const { migrate } = await load<{ migrate: (db: Db) => Promise<unknown> }>('db/migrate.js');
+  const { buildApp } = await load<{ buildApp: (o: object) => Promise<Inject> }>('app.js');
+  db = openDatabase(await databaseUrl('relations'));
+  await migrate(db);
+  app = await buildApp({ db: counted(db), auth: { secret: SECRET }, rateLimitMax: 100_000 });
+  tokens.librarian = await token('lib', { roles: ['librarian'] });
+  tokens.alice = await token('alice');
+  tokens.bob = await token('bob');
+
+  for (const [fullName, country] of [
+    ['Ursula', 'US'],
+    ['Stanislaw', 'PL'],
+    ['Tove', 'FI'],
+  ] as const)
+    authors.push(await ok('POST', '/authors', 'librarian', { fullName, country }));
+  const [ursula, stanislaw, tove] = authors as [Rec, Rec, Rec];
+  // Ursula wrote 25 (more than a page of 20), edited by Stanislaw every other one; Tove wrote none
+  for (let i = 0; i < 25; i++) {
+    const editorId = i % 2 === 0 ? stanislaw.id : null;
+    books.push(
+      await ok('POST', '/books', 'librarian', { title: `U${i}`, year: 1960 + i, authorId: ursula.id, editorId }),
+    );
+  }
+  books.push(await ok('POST', '/books', 'librarian', { title: 'Solaris', year: 1961, authorId: stanislaw.id }));
+  for (const [who, book, stars] of [
+    ['alice', 0, 5],
+    ['bob', 0, 2],
+    ['alice', 1, 4],
+  ] as const)
+    await ok('POST', '/reviews', who, { bookId: books[book]?.id, stars, text: 'x', draftNotes: 'private' });
+  expect(tove.id).toBeDefined();
+}, 240_000);
+
+afterAll(async () => {
+  await app?.close();
+  await db?.close();
+});
+
+describe('nested listings', () => {
+  it('is the listing of the other resource restricted to the parent, every parameter included', async () => {
+    const ursula = authors[0]!;
+    const nested: Rec[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page = await ok(
+        'GET',
+        `/authors/${ursula.id}/books?limit=7&sort=-year${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      nested.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    const flat = await ok('GET', `/books?authorId=${ursula.id}&limit=100&sort=-year`);
+    expect(nested.map((b) => b.id)).toEqual(flat.items.map((b) => b.id));
+    expect(nested).toHaveLength(25);
+    const filtered = await ok('GET', `/authors/${ursula.id}/books?year[gte]=1980&limit=100`);
+    expect(filtered.items.map((b) => b.year)).toEqual([1980, 1981, 1982, 1983, 1984]);
+    const edited = await ok('GET', `/authors/${authors[1]!.id}/edited-books?limit=100`);
+    expect(edited.items).toHaveLength(13);
+  });
+
+  it('answers 404 under a parent that does not exist or that the caller may not read', async () => {
+    expect((await call('GET', '/authors/01900000-0000-7000-8000-000000000000/books')).status).toBe(404);
+    const list = await ok('POST', '/reading-lists', 'alice', { name: 'favourites' });
+    await ok('POST', '/list-entries', 'alice', { readingListId: list.id, bookId: books[0]?.id });
+    expect((await ok('GET', `/reading-lists/${list.id}/list-entries`, 'alice')).items).toHaveLength(1);
+    const other = await call('GET', `/reading-lists/${list.id}/list-entries`, 'bob');
+    expect(other.status).toBe(404);
+    expect(other.body).toMatchObject({ status: 404, detail: 'no readingList has this id' });
+    expect((await call('GET', `/reading-lists/${list.id}/list-entries`)).status).toBe(401);
+  });
+});
+
+describe('include', () => {
+  it('embeds a to-one relation, or null', async () => {
+    const page = await ok('GET', '/books?include=author,editor&limit=3');
+    for (const book of page.items) {
+      expect((book.author as Rec).id).toBe(book.authorId);
+      expect(book.editor === null ? null : (book.editor as Rec).id).toBe(book.editorId);
+    }
+    expect(page.items.map((b) => b.editor === null)).toEqual([false, true, false]);
+    const one = await ok('GET', `/books/${books[25]?.id}?include=author`);
+    expect((one.author as Rec).fullName).toBe('Stanislaw');
+  });
+
+  it('embeds a page of a to-many relation whose cursor continues on the nested route', async () => {
+    const ursula = await ok('GET', `/authors/${authors[0]?.id}?include=books`);
+    const embedded = ursula.books as Page;
+    expect(embedded.items).toHaveLength(20);
+    expect(embedded.nextCursor).not.toBeNull();
+    const rest = await ok('GET', `/authors/${authors[0]?.id}/books?cursor=${embedded.nextCursor}`);
+    expect([...embedded.items, ...rest.items].map((b) => b.id)).toEqual(books.slice(0, 25).map((b) => b.id));
+    const tove = await ok('GET', `/authors/${authors[2]?.id}?include=books,editedBooks`);
+    expect(tove.books).toEqual({ items: [], nextCursor: null });
+  });
+
+  it('filters every embedded record by its own read rule, and never embeds a write-only field', async () => {
+    const reviewsOf = async (as?: string) => {
+      const page = await ok('GET', `/books?include=reviews&limit=2`, as);
+      return page.items.map((b) => (b.reviews as Page).items.map((r) => `${r.readerId}:${r.stars}`));
+    };
+    expect(await reviewsOf('librarian')).toEqual([['alice:5', 'bob:2'], ['alice:4']]);
+    expect(await reviewsOf('alice')).toEqual([['alice:5'], ['alice:4']]);
+    expect(await reviewsOf('bob')).toEqual([['bob:2'], []]);
+    // reading reviews needs a token: an anonymous caller gets empty pages, never a 401 or 403
+    expect(await reviewsOf()).toEqual([[], []]);
+    const page = await ok('GET', `/books?include=reviews&limit=1`, 'librarian');
+    expect(JSON.stringify(page)).not.toContain('draftNotes');
+  });
+
+  it('goes deeper along dotted paths, to limits.includeDepth', async () => {
+    const page = await ok('GET', `/authors?include=books.reviews,books.editor&limit=1`, 'alice');
+    const first = (page.items[0]?.books as Page).items[0]!;
+    expect((first.editor as Rec).fullName).toBe('Stanislaw');
+    expect((first.reviews as Page).items.map((r) => r.stars)).toEqual([5]);
+    const deep = await ok('GET', `/reviews?include=book.author&limit=1`, 'alice');
+    expect(((deep.items[0]?.book as Rec).author as Rec).fullName).toBe('Ursula');
+  });
+
+  it('refuses an unknown relation or a path deeper than allowed with a 400', async () => {
+    for (const include of ['publisher', 'books.reviews.book', 'author']) {
+      const r = await call('GET', `/authors?include=${include}`);
+      expect(r.status, include).toBe(400);
+      expect(r.body).toMatchObject({ status: 400, errors: [{ path: '/include/0' }] });
+    }
+  });
+
+  it('costs one query per included relation, whatever the page size', async () => {
+    const cost = async (limit: number) => {
+      const before = statements;
+      const page = await ok('GET', `/books?include=author,editor,reviews.book&limit=${limit}`, 'librarian');
+      expect(page.items).toHaveLength(limit);
+      return statements - before;
+    };
+    const one = await cost(1);
+    expect(await cost(26)).toBe(one);
+    // the listing, then author, editor, reviews and reviews.book
+    expect(one).toBe(5);
+  });
+});

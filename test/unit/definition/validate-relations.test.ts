@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { problemsOf, withResources } from './helpers.js';
+
+/**
+ * Each row: a definition and every problem it must produce, exactly as printed. In `withResources`
+ * rows the body starts on line 4 and is shifted right by 2 columns.
+ */
+interface Row {
+  name: string;
+  given: string;
+  want: string[];
+}
+
+const relations: Row[] = [
+  {
+    name: 'the example of the spec: authors, books with an author and an editor, tags, book-tags',
+    given: withResources(`
+      authors:
+        fields: { fullName: { type: string, required: true }, country: string }
+      books:
+        fields:
+          title: { type: string, required: true }
+          authorId: { type: ref, to: authors, required: true }
+          editorId: { type: ref, to: authors, nullable: true, onDelete: setNull, as: editor, inverse: editedBooks }
+      tags:
+        fields: { name: { type: string, required: true, unique: true } }
+      book-tags:
+        fields:
+          bookId: { type: ref, to: books, required: true, onDelete: cascade }
+          tagId: { type: ref, to: tags, required: true, onDelete: cascade }
+    `),
+    want: [],
+  },
+  {
+    name: 'a self-reference: parent on categories, and its inverse categories',
+    given: withResources(`
+      categories:
+        fields:
+          name: string
+          parentId: { type: ref, to: categories, nullable: true }
+    `),
+    want: [],
+  },
+  {
+    name: 'a ref field not ending in Id needs as',
+    given: withResources(`
+      users: { fields: {} }
+      authors: { fields: {} }
+      posts:
+        fields:
+          owner: { type: ref, to: users }
+          author: { type: ref, to: authors }
+          reviewerID: { type: ref, to: users, inverse: reviewedPosts }
+          editor: { type: ref, to: users, as: editedBy, inverse: editedPosts }
+    `),
+    want: [
+      'api.yaml:8:7  resources.posts.fields.owner  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user (or rename it ownerId)',
+      'api.yaml:9:7  resources.posts.fields.author  a ref field whose name does not end in Id needs `as` to name its relation, other than its own name (or rename it authorId)',
+      'api.yaml:10:7  resources.posts.fields.reviewerID  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user (or rename it reviewerId)',
+    ],
+  },
+  {
+    name: 'two refs to the same target give the same inverse',
+    given: withResources(`
+      authors: { fields: {} }
+      books:
+        fields:
+          authorId: { type: ref, to: authors }
+          editorId: { type: ref, to: authors }
+    `),
+    want: [
+      `api.yaml:8:7  resources.books.fields.editorId  editorId's inverse "books" on authors clashes with authorId's: give one of them another name with \`inverse:\` (e.g. inverse: editorBooks)`,
+    ],
+  },
+  {
+    name: 'a relation clashes with a field, a system field, an action, its own field',
+    given: withResources(`
+      users: { fields: {} }
+      posts:
+        fields:
+          author: string
+          authorId: { type: ref, to: users }
+          versionId: { type: ref, to: users, inverse: versionedPosts }
+          reviewer: { type: ref, to: users, as: reviewer, inverse: reviewedPosts }
+          approverId: { type: ref, to: users, as: approve, inverse: approvedPosts }
+        actions:
+          approve: { on: item }
+    `),
+    want: [
+      `api.yaml:8:7  resources.posts.fields.authorId  authorId's relation "author" clashes with the field "author": give it another name with \`as:\``,
+      `api.yaml:9:7  resources.posts.fields.versionId  versionId's relation "version" clashes with the system field "version": give it another name with \`as:\``,
+      `api.yaml:10:41  resources.posts.fields.reviewer.as  reviewer's relation "reviewer" clashes with the field's own name: give it another name with \`as:\``,
+      `api.yaml:11:43  resources.posts.fields.approverId.as  approverId's relation "approve" clashes with the action "approve": give it another name with \`as:\``,
+    ],
+  },
+  {
+    name: 'an inverse clashes with a field, an action or a relation of its target, ignoring case and separators',
+    given: withResources(`
+      authors:
+        fields:
+          posts: integer
+          pinnedId: { type: ref, to: pins, as: comments }
+        actions:
+          mark-read: { on: item }
+      posts:
+        fields:
+          authorId: { type: ref, to: authors }
+      comments:
+        fields:
+          authorId: { type: ref, to: authors }
+      pins:
+        fields:
+          authorId: { type: ref, to: authors, inverse: markRead }
+    `),
+    want: [
+      `api.yaml:12:7  resources.posts.fields.authorId  authorId's inverse "posts" on authors clashes with the field "posts" of authors: give it another name with \`inverse:\` (e.g. inverse: authorPosts)`,
+      `api.yaml:15:7  resources.comments.fields.authorId  authorId's inverse "comments" on authors clashes with authors.pinnedId's relation "comments": give one of them another name with \`as:\` or \`inverse:\` (e.g. inverse: authorComments)`,
+      `api.yaml:18:43  resources.pins.fields.authorId.inverse  authorId's inverse "markRead" on authors clashes with the action "mark-read" of authors: give it another name with \`inverse:\` (e.g. inverse: authorPins)`,
+    ],
+  },
+  {
+    name: 'refs to an unknown resource make no relation; a field broken elsewhere still makes its relations',
+    given: withResources(`
+      authors: { fields: { title: string } }
+      books:
+        fields:
+          authorId: { type: ref, to: author }
+          writerId: { type: ref, to: authors, default: 3, inverse: books }
+          coAuthorId: { type: ref, to: authors, colour: red }
+    `),
+    want: [
+      'api.yaml:7:34  resources.books.fields.authorId.to  unknown resource "author" (did you mean "authors"?)',
+      'api.yaml:8:52  resources.books.fields.writerId.default  expected a UUID, got 3',
+      `api.yaml:9:7  resources.books.fields.coAuthorId  coAuthorId's inverse "books" on authors clashes with writerId's: give one of them another name with \`inverse:\` (e.g. inverse: coAuthorBooks)`,
+      'api.yaml:9:45  resources.books.fields.coAuthorId.colour  unknown option "colour"',
+    ],
+  },
+  {
+    name: 'every problem is reported at once',
+    given: withResources(`
+      users:
+        fields: { name: string }
+      posts:
+        fields:
+          owner: { type: ref, to: users, inverse: ownedPosts }
+          userId: { type: ref, to: users, as: owner }
+          reviewerId: { type: ref, to: users }
+          editorId: { type: ref, to: users, inverse: Posts }
+    `),
+    want: [
+      'api.yaml:8:7  resources.posts.fields.owner  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user (or rename it ownerId)',
+      `api.yaml:9:39  resources.posts.fields.userId.as  userId's relation "owner" clashes with the field "owner": give it another name with \`as:\``,
+      `api.yaml:10:7  resources.posts.fields.reviewerId  reviewerId's inverse "posts" on users clashes with userId's: give one of them another name with \`inverse:\` (e.g. inverse: reviewerPosts)`,
+      'api.yaml:11:50  resources.posts.fields.editorId.inverse  "Posts" is not a valid inverse: use camelCase: a lower-case letter, then letters and digits',
+    ],
+  },
+];
+
+describe.each([['relations', relations]])('validate: %s', (_, rows) => {
+  it.each(rows)('$name', ({ given, want }) => {
+    expect(problemsOf(given)).toEqual(want);
+  });
+});

@@ -60,10 +60,13 @@ function withRelations(resources: Resource[]): Resource[] {
   return resources.map((resource) => ({
     ...resource,
     relations: [
-      ...resource.fields.flatMap((f) => (f.ref === undefined ? [] : [relation('one', f.ref.as, f.ref.to, f)])),
+      // a write-only ref field makes no relation: embedding or listing by it would reveal what it holds
+      ...resource.fields.flatMap((f) =>
+        f.ref === undefined || f.writeOnly ? [] : [relation('one', f.ref.as, f.ref.to, f)],
+      ),
       ...resources.flatMap((other) =>
         other.fields.flatMap((f) =>
-          f.ref?.to === resource.name ? [relation('many', f.ref.inverse, other.name, f)] : [],
+          f.ref?.to === resource.name && !f.writeOnly ? [relation('many', f.ref.inverse, other.name, f)] : [],
         ),
       ),
     ],

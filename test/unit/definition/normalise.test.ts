@@ -270,3 +270,25 @@ describe('normalise: api', () => {
     });
   });
 });
+
+describe('normalise: relations', () => {
+  it('makes a to-one relation of each ref field and a to-many one on its target, none of a write-only ref', () => {
+    const api = normalised(
+      withResources(
+        [
+          'authors:',
+          '  fields: { name: string }',
+          'books:',
+          '  fields:',
+          '    authorId: { type: ref, to: authors }',
+          '    editorId: { type: ref, to: authors, as: editor, inverse: editedBooks }',
+          '    secretId: { type: ref, to: authors, as: secret, inverse: secretBooks, writeOnly: true }',
+        ].join('\n'),
+      ),
+    );
+    const relations = (name: string) =>
+      api.resources.find((r) => r.name === name)?.relations.map((r) => `${r.kind} ${r.name} ${r.target}.${r.field}`);
+    expect(relations('books')).toEqual(['one author authors.authorId', 'one editor authors.editorId']);
+    expect(relations('authors')).toEqual(['many books books.authorId', 'many editedBooks books.editorId']);
+  });
+});

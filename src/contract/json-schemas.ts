@@ -133,6 +133,13 @@ export function inputSchema(api: Api, resource: Resource): JsonSchema {
   };
 }
 
+/** The body of a nested create (`POST /authors/{id}/books`): the input, with the ref field set by the path optional. */
+export function inputUnderSchema(api: Api, resource: Resource, field: string): JsonSchema {
+  const { required, ...input } = inputSchema(api, resource);
+  const left = (required as string[] | undefined)?.filter((name) => name !== field) ?? [];
+  return left.length > 0 ? { ...input, required: left } : input;
+}
+
 /** PATCH bodies: every field optional, no defaults (an absent field is unchanged). */
 export function patchSchema(api: Api, resource: Resource): JsonSchema {
   const fields = writableFields(resource);

@@ -24,6 +24,32 @@ export function nestedRelations(api: Api, resource: Resource): Relation[] {
   return resource.relations.filter((r) => r.kind === 'many' && targetOf(api, r).operations.includes('list'));
 }
 
+/**
+ * The to-many relations of `resource` that take a nested create (`POST /authors/{id}/books`): the target creates
+ * records and a client writes the ref field (a read-only one is the server's to set).
+ */
+export function nestedCreates(api: Api, resource: Resource): Relation[] {
+  return resource.relations.filter((r) => {
+    const target = targetOf(api, r);
+    return (
+      r.kind === 'many' &&
+      target.operations.includes('create') &&
+      target.fields.some((f) => f.name === r.field && !f.readOnly)
+    );
+  });
+}
+
+/** The to-one relations of `resource` that its records may be created under (the other side of `nestedCreates`). */
+export function createdUnder(api: Api, resource: Resource): Relation[] {
+  return resource.relations.filter(
+    (r) =>
+      r.kind === 'one' &&
+      nestedCreates(api, targetOf(api, r)).some(
+        (inverse) => inverse.target === resource.name && inverse.field === r.field,
+      ),
+  );
+}
+
 /** What the generated server's embedder needs: by resource, each relation's kind, target, field and column. */
 export function relationMap(
   api: Api,

@@ -1,17 +1,15 @@
-import type { Api, Resource } from '../model.js';
+import type { Api, Relation, Resource } from '../model.js';
 import { isPublic } from '../contract/access.js';
-import { nestedRelations, targetOf } from '../contract/relations.js';
+import { nestedCreates, nestedRelations, targetOf } from '../contract/relations.js';
+import { ownerView } from './owner-view.js';
+import { guardedOperations } from './routes-view.js';
+import { capitalise } from '../naming.js';
+import { inTemplateLiteral } from './sql/block.js';
 import { js } from './typescript.js';
 
-/** One nested listing of nested.ts: `GET /authors/{id}/books`, the books whose authorId is the author's id. */
-export interface NestedRouteView {
-  url: string;
-  /** the target's collection (for the embedder) and its camelCase name (its store in `stores`) */
-  target: string;
-  targetCamel: string;
-  field: string;
-  /** the target's imports, aliased by its camelCase name */
-  listQuery: string;
+/** `GET /authors/{id}/books`: the books whose authorId is the author's id. */
+export interface NestedListView {
+  querystring: string;
   page: string;
   listQueryType: string;
   guard: string;
@@ -19,56 +17,153 @@ export interface NestedRouteView {
   owner: string;
 }
 
+/** `POST /authors/{id}/books`: a book whose authorId is the author's id, by the books' own create rule. */
+export interface NestedCreateView {
+  bodyType: string;
+  options: string;
+  /** the body as the target store takes it: through the target's `owned` where a client writes its owner field */
+  input: string;
+  createOwner: string;
+  /** the new record's path, inside a template literal */
+  location: string;
+}
+
+/** One path of nested.ts: `/authors/:id/books`, its listing and its create. */
+export interface NestedRouteView {
+  url: string;
+  /** the target's collection (for the embedder) and its camelCase name (its store in `stores`) */
+  target: string;
+  targetCamel: string;
+  field: string;
+  list?: NestedListView;
+  create?: NestedCreateView;
+  methods: string;
+}
+
 export interface NestedView {
   imports: string;
   parent: string;
   paramsType: string;
   notFoundMessage: string;
+  /** whether a route creates records (and the routes function takes the prefix, for Location) */
+  creates: boolean;
   routes: NestedRouteView[];
 }
 
-/** The nested listings under `resource`'s records, one per to-many relation; undefined when it has none. */
+/** The nested routes under `resource`'s records, one path per to-many relation; undefined when it has none. */
+/** Import lines by module: `type X` for a type, `x as y` for an alias; one line per module. */
+class Imports {
+  readonly #byModule = new Map<string, Set<string>>();
+
+  add(module: string, ...names: string[]): void {
+    const set = this.#byModule.get(module) ?? new Set<string>();
+    for (const name of names) set.add(name);
+    this.#byModule.set(module, set);
+  }
+
+  print(): string {
+    return [...this.#byModule]
+      .map(([module, set]) => {
+        const names = [...set];
+        const typesOnly = names.every((n) => n.startsWith('type '));
+        const list = typesOnly ? names.map((n) => n.slice('type '.length)) : names;
+        return `import ${typesOnly ? 'type ' : ''}{ ${list.join(', ')} } from ${js(module)};`;
+      })
+      .join('\n');
+  }
+}
+
+/** The nested routes under `resource`'s records, one path per to-many relation; undefined when it has none. */
 export function nestedView(api: Api, resource: Resource, notFoundMessage: string): NestedView | undefined {
-  const relations = nestedRelations(api, resource);
+  const listed = nestedRelations(api, resource);
+  const created = nestedCreates(api, resource);
+  const relations = resource.relations.filter((r) => listed.includes(r) || created.includes(r));
   if (relations.length === 0) return undefined;
-  // [what, module]: printed as import lines, the runtime's first, then this resource's, then each target's
+  // the runtime's imports first, then this resource's, then each target's
   const runtime = '../..';
-  const imports = new Map<string, string>([
-    ['type { FastifyInstance }', 'fastify'],
-    ['type { Authorizer }', `${runtime}/auth/authorize.js`],
-    ['{ refuseOtherMethods }', `${runtime}/http/methods.js`],
-    ['{ notFound }', `${runtime}/http/problem.js`],
-    ['type { Embedder }', `${runtime}/relations/embed.js`],
-    ['type { Stores }', '../index.js'],
-    [`type { ${resource.typeName}Params }`, './model.js'],
-    ['{ params }', './schemas.js'],
-  ]);
+  const imports = new Imports();
+  imports.add('fastify', 'type FastifyInstance');
+  imports.add(`${runtime}/auth/authorize.js`, 'type Authorizer');
+  if (created.length > 0) imports.add(`${runtime}/http/etag.js`, 'etagOf');
+  imports.add(`${runtime}/http/methods.js`, 'refuseOtherMethods');
+  imports.add(`${runtime}/http/problem.js`, 'notFound');
+  imports.add(`${runtime}/relations/embed.js`, 'type Embedder');
+  if (created.length > 0) imports.add(`${runtime}/relations/parent.js`, 'underParent');
+  imports.add('../index.js', 'type Stores');
+  imports.add('./model.js', `type ${resource.typeName}Params`);
+  imports.add('./schemas.js', 'params');
   const routes = relations.map((relation): NestedRouteView => {
     const target = targetOf(api, relation);
-    const alias = target.names.camel;
-    const guarded = !isPublic(target.access.list);
-    const folder = `../${target.names.kebab}`;
-    if (guarded) imports.set(`{ access as ${alias}Access }`, `${folder}/access.js`);
-    imports.set(`{ listQuery as ${alias}ListQuery, page as ${alias}Page }`, `${folder}/schemas.js`);
-    imports.set(`type { ${target.typeName}ListQuery }`, `${folder}/model.js`);
-    const owned = target.owner !== undefined;
+    const guarded = guardedOperations(target, ownerView(api, target));
+    const list = listed.includes(relation) ? nestedList(target, guarded.list, imports) : undefined;
+    const create = created.includes(relation)
+      ? nestedCreate(api, relation, target, guarded.create, imports)
+      : undefined;
     return {
       url: js(`/${resource.name}/:id/${relation.names.kebab}`),
       target: js(target.name),
-      targetCamel: alias,
+      targetCamel: target.names.camel,
       field: js(relation.field),
-      listQuery: `${alias}ListQuery`,
-      page: `${alias}Page`,
-      listQueryType: `${target.typeName}ListQuery`,
-      guard: guarded ? `, preParsing: authorizer.guard(${alias}Access.list)` : '',
-      owner: !owned ? '' : guarded ? ', request.scope.owner' : ', null',
+      ...(list !== undefined && { list }),
+      ...(create !== undefined && { create }),
+      methods: js([...(list ? ['GET'] : []), ...(create ? ['POST'] : [])]),
     };
   });
   return {
-    imports: [...imports].map(([what, module]) => `import ${what} from ${js(module)};`).join('\n'),
+    imports: imports.print(),
     parent: js(resource.name),
     paramsType: `${resource.typeName}Params`,
     notFoundMessage: js(notFoundMessage),
+    creates: created.length > 0,
     routes,
+  };
+}
+
+/** The target's access rules, imported under its name, as a route's guard option. */
+function guardOf(target: Resource, op: 'list' | 'create', imports: Imports): string {
+  const alias = target.names.camel;
+  imports.add(`../${target.names.kebab}/access.js`, `access as ${alias}Access`);
+  return `, preParsing: authorizer.guard(${alias}Access.${op})`;
+}
+
+function nestedList(target: Resource, guarded: boolean, imports: Imports): NestedListView {
+  const alias = target.names.camel;
+  const folder = `../${target.names.kebab}`;
+  imports.add(`${folder}/schemas.js`, `listQuery as ${alias}ListQuery`, `page as ${alias}Page`);
+  imports.add(`${folder}/model.js`, `type ${target.typeName}ListQuery`);
+  return {
+    querystring: `${alias}ListQuery`,
+    page: `${alias}Page`,
+    listQueryType: `${target.typeName}ListQuery`,
+    guard: guarded ? guardOf(target, 'list', imports) : '',
+    owner: target.owner === undefined ? '' : guarded ? ', request.scope.owner' : ', null',
+  };
+}
+
+function nestedCreate(
+  api: Api,
+  relation: Relation,
+  target: Resource,
+  guarded: boolean,
+  imports: Imports,
+): NestedCreateView {
+  const alias = target.names.camel;
+  const folder = `../${target.names.kebab}`;
+  // the name of the to-one relation on the target: the body is the target's input under that record
+  const under = capitalise(target.fields.find((f) => f.name === relation.field)?.ref?.as ?? relation.field);
+  const owner = ownerView(api, target);
+  const owned = owner?.writable === true;
+  const body = `${alias}InputUnder${under}`;
+  imports.add(`${folder}/schemas.js`, `record as ${alias}Record`, `inputUnder${under} as ${body}`);
+  imports.add(`${folder}/model.js`, `type ${target.typeName}InputUnder${under}`);
+  imports.add(`${folder}/routes.js`, ...(owned ? [`owned as ${alias}Owned`] : []), `problems as ${alias}Problems`);
+  const input = `underParent(request.body, ${js(relation.field)}, request.params.id)`;
+  const guard = guarded ? guardOf(target, 'create', imports) : '';
+  return {
+    bodyType: `${target.typeName}InputUnder${under}`,
+    options: `{ schema: { params, body: ${body}, response: { 201: ${alias}Record } }, config: { ...${alias}Problems, idempotent: true }${guard} }`,
+    input: owned ? `${alias}Owned(${input}, request.scope, true)` : input,
+    createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
+    location: inTemplateLiteral(`/${target.name}`),
   };
 }

@@ -1,11 +1,19 @@
 import { OPERATIONS, type Api, type Operation, type Resource } from '../model.js';
 import { accessRules, accessSummary } from '../contract/access.js';
-import { inputSchema, paramsSchema, patchSchema, recordSchema, type JsonSchema } from '../contract/json-schemas.js';
+import {
+  inputSchema,
+  inputUnderSchema,
+  paramsSchema,
+  patchSchema,
+  recordSchema,
+  type JsonSchema,
+} from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
 import { listQuerySchema, readQuerySchema } from '../contract/listing.js';
 import { actionImports, actionView, type ActionView } from './action-view.js';
 import { listSpec } from './list-spec.js';
 import { nestedView, type NestedView } from './nested-view.js';
+import { createdUnder, targetOf } from '../contract/relations.js';
 import { ownerView, type OwnerView } from './owner-view.js';
 import { routesView, type RoutesView } from './routes-view.js';
 import { selectListOf } from './sql/statements.js';
@@ -47,6 +55,8 @@ export interface ResourceView {
   /** the query string of a read, where the resource has relations (`include`) */
   readQuery?: JsonSchema;
   relationNames: string[];
+  /** the bodies of nested creates (`POST /authors/{id}/books`), one per to-one relation: the ref field optional */
+  createdUnder: { schemaName: string; typeName: string; field: string; url: string; schema: JsonSchema }[];
   /** nested.ts: the nested listings under this resource's records */
   nested?: NestedView;
   /** what the store's Listing needs: table, columns, owner column */
@@ -138,6 +148,18 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     listQuery: listQuerySchema(api, resource),
     ...(readQuery !== undefined && { readQuery }),
     relationNames: resource.relations.map((r) => r.name),
+    createdUnder: createdUnder(api, resource).map((relation) => {
+      const inverse = targetOf(api, relation).relations.find(
+        (r) => r.kind === 'many' && r.target === resource.name && r.field === relation.field,
+      );
+      return {
+        schemaName: `inputUnder${relation.names.pascal}`,
+        typeName: `${typeName}InputUnder${relation.names.pascal}`,
+        field: relation.field,
+        url: `/${relation.target}/{id}/${inverse?.names.kebab ?? ''}`,
+        schema: inputUnderSchema(api, resource, relation.field),
+      };
+    }),
     ...(nested !== undefined && { nested }),
     listSpec: listSpec(resource, api, selectListOf(resource)),
     ...(owner !== undefined && { owner }),

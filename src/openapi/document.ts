@@ -2,12 +2,13 @@ import type { Api, Resource } from '../model.js';
 import {
   actionInputSchema,
   inputSchema,
+  inputUnderSchema,
   patchSchema,
   recordSchema,
   type JsonSchema,
 } from '../contract/json-schemas.js';
 import { addNested, addResource } from './operations.js';
-import { includePaths } from '../contract/relations.js';
+import { createdUnder, includePaths } from '../contract/relations.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';
 
@@ -88,6 +89,10 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
       [names.of(`record:${r.name}`), withEmbedded(named(openApiSchema(recordSchema(api, r))), r, names)],
       [names.of(`input:${r.name}`), named(requestSchema(inputSchema(api, r), r.fields))],
       [names.of(`patch:${r.name}`), named(requestSchema(patchSchema(api, r), r.fields))],
+      ...createdUnder(api, r).map((relation): [string, JsonSchema] => [
+        names.of(`inputUnder:${r.name}.${relation.name}`),
+        named(requestSchema(inputUnderSchema(api, r, relation.field), r.fields)),
+      ]),
       [
         names.of(`page:${r.name}`),
         {

@@ -2,7 +2,7 @@ import type { AccessRule, Action, Api, Resource } from '../model.js';
 import { idSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
 import { includeSchema, listFilters, MAX_IN, pagingSchemas, type ListFilter } from '../contract/listing.js';
-import { nestedRelations, targetOf } from '../contract/relations.js';
+import { nestedCreates, nestedRelations, targetOf } from '../contract/relations.js';
 import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
 import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames } from './schemas.js';
 
@@ -29,27 +29,64 @@ function includeParameter(api: Api, r: Resource, names: SchemaNames): JsonSchema
   ];
 }
 
-/** The nested listings under one resource's records (`GET /authors/{id}/books`), one per to-many relation. */
+/**
+ * The nested routes under one resource's records, one path per to-many relation: the listing
+ * (`GET /authors/{id}/books`) and the create (`POST /authors/{id}/books`), where the target has them.
+ */
 export function addNested(api: Api, r: Resource, route: Route, names: SchemaNames): void {
   const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) };
-  for (const relation of nestedRelations(api, r)) {
+  const creates = nestedCreates(api, r);
+  for (const relation of r.relations) {
     const target = targetOf(api, relation);
-    route(`/${r.name}/{id}/${relation.names.kebab}`, 'get', {
-      tags: [r.name],
-      security: security(target.access.list),
-      operationId: `list${r.typeName}${relation.names.pascal}`,
-      summary: `The ${target.name} whose ${relation.field} is this ${r.typeName}`,
-      description:
-        `Exactly \`GET /${target.name}?${relation.field}={id}\`, with every listing parameter; 404 when the ` +
-        `${r.typeName} does not exist or the caller may not read it.`,
-      parameters: [idParameter, ...listParameters(api, target, names)],
-      responses: {
-        200: json(names.ref(`page:${target.name}`), 'A page', limitHeaders(api)),
-        400: problem('An unknown or repeated parameter, a limit over the maximum or a forged cursor'),
-        404: ref('responses', 'NotFound'),
-        ...commonResponses(api, target.access.list),
-      },
-    });
+    const path = `/${r.name}/{id}/${relation.names.kebab}`;
+    if (nestedRelations(api, r).includes(relation)) {
+      route(path, 'get', {
+        tags: [r.name],
+        security: security(target.access.list),
+        operationId: `list${r.typeName}${relation.names.pascal}`,
+        summary: `The ${target.name} whose ${relation.field} is this ${r.typeName}`,
+        description:
+          `Exactly \`GET /${target.name}?${relation.field}={id}\`, with every listing parameter; 404 when the ` +
+          `${r.typeName} does not exist or the caller may not read it.`,
+        parameters: [idParameter, ...listParameters(api, target, names)],
+        responses: {
+          200: json(names.ref(`page:${target.name}`), 'A page', limitHeaders(api)),
+          400: problem('An unknown or repeated parameter, a limit over the maximum or a forged cursor'),
+          404: ref('responses', 'NotFound'),
+          ...commonResponses(api, target.access.list),
+        },
+      });
+    }
+    if (creates.includes(relation)) {
+      const under = target.relations.find((t) => t.kind === 'one' && t.field === relation.field);
+      const schema = `inputUnder:${target.name}.${under?.name ?? ''}`;
+      const withRecord = { ETag: ref('headers', 'ETag'), ...limitHeaders(api) };
+      const { [relation.field]: _parent, ...example } = exampleBody(api, writableFields(target), target.owner);
+      route(path, 'post', {
+        tags: [r.name],
+        security: security(target.access.create),
+        operationId: `create${r.typeName}${relation.names.pascal}`,
+        summary: `Create a ${target.typeName} whose ${relation.field} is this ${r.typeName}`,
+        description:
+          `As \`POST /${target.name}\` with \`${relation.field}\` set to \`{id}\` (the body may leave it out; naming ` +
+          `another record is a 400), by the create rule of ${target.name}; 404 when the ${r.typeName} does not exist ` +
+          'or the caller may not read it.',
+        parameters: [idParameter, ref('parameters', 'IdempotencyKey')],
+        requestBody: { required: true, content: { 'application/json': { schema: names.ref(schema), example } } },
+        responses: {
+          201: json(names.ref(`record:${target.name}`), 'Created', {
+            Location: ref('headers', 'Location'),
+            ...withRecord,
+          }),
+          400: ref('responses', 'BadRequest'),
+          404: ref('responses', 'NotFound'),
+          409: TAKEN,
+          422: ref('responses', 'UnprocessableContent'),
+          ...bodyResponses(),
+          ...commonResponses(api, target.access.create),
+        },
+      });
+    }
   }
 }
 

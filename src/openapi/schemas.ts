@@ -1,6 +1,7 @@
 import type { Action, Api, Field, JsonValue, Resource } from '../model.js';
 import { capitalise } from '../naming.js';
 import type { JsonSchema } from '../contract/json-schemas.js';
+import { createdUnder } from '../contract/relations.js';
 import { sampleBody, sampleChange } from '../contract/samples.js';
 import { openApiSchema, ref } from './parts.js';
 
@@ -28,6 +29,9 @@ export class SchemaNames {
       const type = this.of(`record:${r.name}`);
       for (const kind of ['Input', 'Patch', 'Page']) this.#claim(`${kind.toLowerCase()}:${r.name}`, `${type}${kind}`);
       if (r.relations.length > 0) this.#claim(`include:${r.name}`, `${type}Include`);
+      for (const relation of createdUnder(api, r)) {
+        this.#claim(`inputUnder:${r.name}.${relation.name}`, `${type}InputUnder${relation.names.pascal}`);
+      }
       for (const f of r.fields) {
         if (f.type === 'enum') this.#claim(`enum:${r.name}.${f.name}`, `${type}${f.names.pascal}`);
       }

@@ -53,6 +53,7 @@ export const RUNTIME = [
   'src/auth/authorize.ts',
   'src/auth/owner.ts',
   'src/relations/embed.ts',
+  'src/relations/parent.ts',
   'src/http/content-types.ts',
   'src/token.ts',
 ];

@@ -217,3 +217,76 @@ describe('include', () => {
     expect(one).toBe(5);
   });
 });
+
+// runs last: it adds books to Tove, whom the tests above expect to have none
+describe('nested creates', () => {
+  it('creates a record whose ref field is the parent of the path, by its own create rule', async () => {
+    const tove = authors[2]!;
+    const created = await call('POST', `/authors/${tove.id}/books`, 'librarian', { title: 'Moomin', year: 1945 });
+    expect(created.status).toBe(201);
+    const book = created.body as Rec;
+    expect(book).toMatchObject({ title: 'Moomin', authorId: tove.id, editorId: null });
+    expect(created.headers.location).toBe(`/books/${book.id}`);
+    expect(created.headers.etag).toBe('"1"');
+    expect((await ok('GET', `/authors/${tove.id}/books`)).items.map((b) => b.id)).toEqual([book.id]);
+    // the same id in the body is the same request; another one is a 400 naming the field
+    const same = await call('POST', `/authors/${tove.id}/books`, 'librarian', { title: 'B', authorId: tove.id });
+    expect(same.status).toBe(201);
+    const other = await call('POST', `/authors/${tove.id}/books`, 'librarian', {
+      title: 'C',
+      authorId: authors[0]!.id,
+    });
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({ status: 400, errors: [{ path: '/authorId' }] });
+    // another ref field of the same target: its own path
+    const edited = await ok('POST', `/authors/${tove.id}/edited-books`, 'librarian', {
+      title: 'D',
+      authorId: authors[0]!.id,
+    });
+    expect(edited).toMatchObject({ authorId: authors[0]!.id, editorId: tove.id });
+    // books' create rule (admin or librarian) applies; then the body is validated as a create's is
+    expect((await call('POST', `/authors/${tove.id}/books`, 'alice', { title: 'E' })).status).toBe(403);
+    expect((await call('POST', `/authors/${tove.id}/books`)).status).toBe(401);
+    expect((await call('POST', `/authors/${tove.id}/books`, 'librarian', { year: 1 })).status).toBe(400);
+    expect((await call('POST', `/authors/${tove.id}/books`, 'librarian', { title: 'F', id: 'x' })).status).toBe(400);
+  });
+
+  it('answers 404 under a parent that does not exist or that the caller may not read, and creates nothing', async () => {
+    const before = (await ok('GET', '/list-entries?limit=100', 'librarian')).items.length;
+    const missing = await call('POST', '/authors/01900000-0000-7000-8000-000000000000/books', 'librarian', {
+      title: 'G',
+    });
+    expect(missing.status).toBe(404);
+    const list = await ok('POST', '/reading-lists', 'alice', { name: 'to read' });
+    const bob = await call('POST', `/reading-lists/${list.id}/list-entries`, 'bob', { bookId: books[0]!.id });
+    expect(bob.status).toBe(404);
+    expect(bob.body).toMatchObject({ detail: 'no readingList has this id' });
+    expect((await ok('GET', '/list-entries?limit=100', 'librarian')).items).toHaveLength(before);
+    const mine = await ok('POST', `/reading-lists/${list.id}/list-entries`, 'alice', { bookId: books[0]!.id });
+    expect(mine.readingListId).toBe(list.id);
+  });
+
+  it('sets a read-only owner field to the caller, as the create of the target does', async () => {
+    const review = await ok('POST', `/books/${books[3]!.id}/reviews`, 'bob', { stars: 3 });
+    expect(review).toMatchObject({ bookId: books[3]!.id, readerId: 'bob', stars: 3 });
+  });
+
+  it('honours Idempotency-Key, and refuses the methods the path does not take', async () => {
+    const tove = authors[2]!;
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: `/authors/${tove.id}/books`,
+        headers: { authorization: `Bearer ${tokens.librarian}`, 'idempotency-key': 'nested-1' },
+        payload: { title: 'Once' },
+      });
+    const [first, again] = [await send(), await send()];
+    expect(first.statusCode).toBe(201);
+    expect(again.body).toBe(first.body);
+    const titles = (await ok('GET', `/authors/${tove.id}/books?limit=100`)).items.map((b) => b.title);
+    expect(titles.filter((t) => t === 'Once')).toHaveLength(1);
+    const put = await call('PUT', `/authors/${tove.id}/books`, 'librarian', {});
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('GET, HEAD, POST');
+  });
+});

@@ -17,6 +17,7 @@ type Document = { paths: Record<string, Record<string, Node>>; components: { sch
 const DEFINITIONS = [
   'examples/blog.yaml',
   'examples/tasks.yaml',
+  'examples/library.yaml',
   'test/e2e/fixtures/values.yaml',
   'test/e2e/fixtures/shop.yaml',
   'test/e2e/fixtures/hostile.yaml',

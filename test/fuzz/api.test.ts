@@ -60,9 +60,10 @@ function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
       hasRead: true,
       hasPut: find('PUT', `${path}/{id}`) !== undefined,
       hasDelete: find('DELETE', `${path}/{id}`) !== undefined,
-      // item actions: POST /{c}/{id}/{action} (a GET there is a nested listing)
+      // item actions: POST /{c}/{id}/{action} answering 200 (a GET there is a nested listing, a POST answering 201
+      // a nested create)
       actions: ops
-        .filter((o) => o.method === 'POST' && o.path.startsWith(`${path}/{id}/`))
+        .filter((o) => o.method === 'POST' && o.path.startsWith(`${path}/{id}/`) && !('201' in o.responses))
         .map((o) => o.path.split('/').pop()!),
     });
   }

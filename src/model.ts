@@ -107,6 +107,17 @@ export interface Relation {
   field: string;
   /** that field's column */
   column: string;
+  /**
+   * a many-to-many relation goes through a join resource, whose records are the links: `near` refers to this
+   * resource, `far` to the target; `field` and `column` are then `near`'s
+   */
+  through?: { resource: string; table: string; near: Side; far: Side };
+}
+
+/** A ref field of a join resource: one side of a many-to-many relation. */
+export interface Side {
+  field: string;
+  column: string;
 }
 
 export interface Resource {
@@ -125,8 +136,13 @@ export interface Resource {
   /** the operations switched on, in OPERATIONS order */
   operations: Operation[];
   actions: Action[];
-  /** every relation, to-one first (in field order), then to-many (in the order of the resources referring) */
+  /**
+   * every relation: to-one first (in field order), then to-many (in the order of the resources referring), then
+   * many-to-many (this resource's, then the inverses of others')
+   */
   relations: Relation[];
+  /** unique keys over several fields (field names) */
+  unique: string[][];
   description?: string;
 }
 

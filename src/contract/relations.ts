@@ -33,6 +33,7 @@ export function nestedCreates(api: Api, resource: Resource): Relation[] {
     const target = targetOf(api, r);
     return (
       r.kind === 'many' &&
+      r.through === undefined &&
       target.operations.includes('create') &&
       target.fields.some((f) => f.name === r.field && !f.readOnly)
     );
@@ -50,16 +51,54 @@ export function createdUnder(api: Api, resource: Resource): Relation[] {
   );
 }
 
+/** The join resource of a many-to-many relation. */
+export function joinOf(api: Api, relation: Relation): Resource | undefined {
+  const through = relation.through;
+  return through === undefined ? undefined : api.resources.find((r) => r.name === through.resource);
+}
+
+/**
+ * The many-to-many relations of `resource` with link routes (`PUT` and `DELETE /books/{id}/tags/{tagId}`): those
+ * whose join resource creates records (PUT) or deletes them (DELETE).
+ */
+export function linkRelations(api: Api, resource: Resource): { relation: Relation; put: boolean; delete: boolean }[] {
+  return resource.relations.flatMap((relation) => {
+    const join = joinOf(api, relation);
+    if (join === undefined) return [];
+    const [put, del] = [join.operations.includes('create'), join.operations.includes('delete')];
+    return put || del ? [{ relation, put, delete: del }] : [];
+  });
+}
+
+/** The path parameter of the other record of a link: `tagId` in `/books/{id}/tags/{tagId}`. */
+export function linkParameterName(resource: Resource, target: Resource): string {
+  const lower = target.typeName.charAt(0).toLowerCase() + target.typeName.slice(1);
+  return `${target.name === resource.name ? 'other' : lower}Id`;
+}
+
+interface RelationLinkView {
+  kind: Relation['kind'];
+  target: string;
+  field: string;
+  column: string;
+  through?: { resource: string; near: string; far: string };
+}
+
 /** What the generated server's embedder needs: by resource, each relation's kind, target, field and column. */
-export function relationMap(
-  api: Api,
-): Record<string, Record<string, { kind: Relation['kind']; target: string; field: string; column: string }>> {
+export function relationMap(api: Api): Record<string, Record<string, RelationLinkView>> {
+  const link = (r: Relation): RelationLinkView => ({
+    kind: r.kind,
+    target: r.target,
+    field: r.field,
+    column: r.column,
+    ...(r.through !== undefined && {
+      through: { resource: r.through.resource, near: r.through.near.column, far: r.through.far.column },
+    }),
+  });
   return Object.fromEntries(
     api.resources.map((resource) => [
       resource.name,
-      Object.fromEntries(
-        resource.relations.map((r) => [r.name, { kind: r.kind, target: r.target, field: r.field, column: r.column }]),
-      ),
+      Object.fromEntries(resource.relations.map((r) => [r.name, link(r)])),
     ]),
   );
 }

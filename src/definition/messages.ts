@@ -111,6 +111,7 @@ function mapKind(path: readonly PathSeg[]): MapKind | undefined {
   if (path.length === 3 && last === 'access') return 'access';
   if (path.length === 4 && third === 'actions') return 'action';
   if (path.length === 5 && third === 'actions' && last === 'input') return 'input';
+  if (path.length === 4 && third === 'relations') return 'relation';
   return undefined;
 }
 
@@ -118,6 +119,7 @@ const NAME_NOUNS: Record<string, string> = {
   resources: 'resource name',
   fields: 'field name',
   actions: 'action name',
+  relations: 'relation name',
   when: 'field name',
   set: 'field name',
 };

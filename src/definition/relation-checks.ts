@@ -9,10 +9,12 @@ import { CheckContext, collisionKey } from './check-context.js';
 import { FIELD_NAME } from './field-schema.js';
 import type { PathSeg } from './positions.js';
 import type { SalvagedResource } from './salvage.js';
+import { checkThrough } from './through-checks.js';
 
 /** A relation, as made by one ref field. */
 interface RelationSite {
-  kind: 'one' | 'many';
+  /** `through`: a many-to-many relation (`relations:`), or its inverse on the other side */
+  kind: 'one' | 'many' | 'through';
   name: string;
   /** the resource the relation is on: the one holding the field (`one`), or the one it refers to (`many`) */
   on: string;
@@ -70,8 +72,18 @@ export function checkRelations(ctx: CheckContext): void {
       if (many !== undefined) add(manys, site('many', many, 'inverse', ref.inverseWritten));
     }
   }
+  const throughs = new Map<string, RelationSite[]>();
+  for (const t of checkThrough(ctx, resources)) {
+    const common = { kind: 'through' as const, holder: t.on, example: `${t.inverse}Of${t.on}` };
+    add(throughs, { ...common, name: t.name, on: t.on, field: t.name, path: t.path });
+    add(throughs, { ...common, name: t.inverse, on: t.other, field: `${t.name}'s inverse`, path: t.inversePath });
+  }
   for (const resource of resources.values()) {
-    const relations = [...(ones.get(resource.name) ?? []), ...(manys.get(resource.name) ?? [])];
+    const relations = [
+      ...(ones.get(resource.name) ?? []),
+      ...(manys.get(resource.name) ?? []),
+      ...(throughs.get(resource.name) ?? []),
+    ];
     checkNames(ctx, resource, relations);
   }
 }
@@ -104,6 +116,11 @@ function needsAsMessage(field: string, to: string): string {
 }
 
 function describe(relation: RelationSite): string {
+  if (relation.kind === 'through') {
+    return relation.on === relation.holder && relation.field === relation.name
+      ? `the many-to-many relation "${relation.name}"`
+      : `the many-to-many inverse "${relation.name}" on ${relation.on} (of ${relation.holder}.${relation.field.replace("'s inverse", '')})`;
+  }
   return relation.kind === 'one'
     ? `${relation.field}'s relation "${relation.name}"`
     : `${relation.field}'s inverse "${relation.name}" on ${relation.on}`;
@@ -120,6 +137,8 @@ function describeOther(relation: RelationSite, other: Other): string {
         : `the field "${other.name}"${of}`;
     case 'action':
       return `the action "${other.name}"${of}`;
+    case 'through':
+      return `${describe(other)}`;
     default: {
       const field = other.holder === relation.holder ? other.field : `${other.holder}.${other.field}`;
       const what = other.kind === 'one' ? 'relation' : 'inverse';
@@ -134,9 +153,11 @@ function describeOther(relation: RelationSite, other: Other): string {
 function fix(relation: RelationSite, other: Other, seen: ReadonlyMap<string, Other>): string {
   const isRelation = other.kind === 'one' || other.kind === 'many';
   const kinds = isRelation ? [relation.kind, other.kind] : [relation.kind];
-  const options = (['one', 'many'] as const)
+  const options = (['one', 'many', 'through'] as const)
     .filter((kind) => kinds.includes(kind))
-    .map((kind) => (kind === 'one' ? '`as:`' : '`inverse:`'))
+    .map((kind) =>
+      kind === 'one' ? '`as:`' : kind === 'many' ? '`inverse:`' : 'its key under `relations` (or its `inverse:`)',
+    )
     .join(' or ');
   const which = isRelation ? 'one of them' : 'it';
   const example =

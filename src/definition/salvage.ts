@@ -31,6 +31,15 @@ export interface SalvagedRef {
   inverseWritten: boolean;
 }
 
+/** A many-to-many relation whose `through` is valid, with its other valid parts. */
+export interface SalvagedThrough {
+  through: string;
+  via?: [string, string];
+  viaWritten: boolean;
+  inverse?: string;
+  inverseWritten: boolean;
+}
+
 /** An action whose `on` is valid, with its other valid parts. */
 export type SalvagedAction = Omit<ActionDef, 'input'> & { input?: SalvagedFields };
 
@@ -49,6 +58,11 @@ export interface SalvagedResource {
   actions: Map<string, SalvagedAction>;
   /** every key under `actions`, valid or not */
   declaredActions: string[];
+  /** the many-to-many relations with a valid `through`, and every key under `relations` */
+  relations: Map<string, SalvagedThrough>;
+  declaredRelations: string[];
+  /** the unique keys that are valid lists of names */
+  unique: string[][];
 }
 
 export interface Salvaged {
@@ -109,6 +123,28 @@ function salvageResource(name: string, raw: Record<string, unknown>): SalvagedRe
     operations: part(shape.operations, raw.operations) ?? OPERATIONS,
     actions: validEntries(raw.actions, salvageAction),
     declaredActions: isRecord(raw.actions) ? Object.keys(raw.actions) : [],
+    relations: validEntries(raw.relations, salvageThrough),
+    declaredRelations: isRecord(raw.relations) ? Object.keys(raw.relations) : [],
+    unique: Array.isArray(raw.unique)
+      ? raw.unique.flatMap((key: unknown) => {
+          const parsed = part(shape.unique.unwrap().element, key);
+          return parsed === undefined ? [] : [parsed];
+        })
+      : [],
+  };
+}
+
+function salvageThrough(raw: unknown): SalvagedThrough | undefined {
+  if (!isRecord(raw)) return undefined;
+  const shape = parts.relation;
+  const through = part(shape.through, raw.through);
+  if (through === undefined) return undefined;
+  return {
+    through,
+    via: part(shape.via.unwrap(), raw.via),
+    viaWritten: raw.via !== undefined,
+    inverse: part(shape.inverse.unwrap(), raw.inverse),
+    inverseWritten: raw.inverse !== undefined,
   };
 }
 

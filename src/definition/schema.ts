@@ -110,6 +110,29 @@ const actionSchema = z
 
 // ── resources ────────────────────────────────────────────────────────────────────────────────────────
 
+// ── relations and keys ───────────────────────────────────────────────────────────────────────────────
+
+const throughRelationSchema = z
+  .strictObject({
+    through: kebabName().describe('The join resource: it holds one ref to this resource and one to the other.'),
+    via: z
+      .tuple([fieldName, fieldName])
+      .optional()
+      .describe(
+        "The join resource's ref fields [to this resource, to the other], when it holds more than one ref to either.",
+      ),
+    inverse: fieldName
+      .optional()
+      .describe('The name of the many-to-many relation on the other resource (default: this collection in camelCase).'),
+  })
+  .describe('A many-to-many relation through a join resource, whose records are the links.');
+
+const uniqueKeySchema = z
+  .array(fieldName)
+  .min(1)
+  .superRefine(noDuplicates)
+  .describe('The fields of one key: no two records have the same values in all of them.');
+
 const resourceSchema = z
   .strictObject({
     id: z
@@ -132,6 +155,14 @@ const resourceSchema = z
     actions: namedMap(kebabName(), actionSchema)
       .optional()
       .describe('Custom operations, keyed by name (the last path segment).'),
+    relations: namedMap(fieldName, throughRelationSchema)
+      .optional()
+      .describe('Many-to-many relations, keyed by name (camelCase): `tags: { through: book-tags }`.'),
+    unique: z
+      .array(uniqueKeySchema)
+      .min(1)
+      .optional()
+      .describe('Unique keys over several fields, e.g. [[bookId, tagId]].'),
     description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
   })
   .describe('A resource, served at /{collection}.');
@@ -222,12 +253,14 @@ export type ActionDef = z.output<typeof actionSchema>;
 export type AccessRuleDef = z.output<typeof accessRuleSchema>;
 export type AuthDef = z.output<typeof authSchema>;
 export type LimitsDef = z.output<typeof limitsSchema>;
+export type ThroughRelationDef = z.output<typeof throughRelationSchema>;
 
 /** The per-key schemas, for checking parts of a definition that is broken elsewhere. */
 export const parts = {
   definition: definitionSchema.shape,
   resource: resourceSchema.shape,
   action: actionSchema.shape,
+  relation: throughRelationSchema.shape,
 } as const;
 
 /** Keys each kind of map accepts, for "did you mean" on unknown keys. */
@@ -241,4 +274,5 @@ export const KNOWN_KEYS = {
   access: Object.keys(accessSchema.shape),
   action: Object.keys(actionSchema.shape),
   input: ['fields'],
+  relation: Object.keys(throughRelationSchema.shape),
 } as const;

@@ -10,6 +10,7 @@ import { didYouMean } from './did-you-mean.js';
 import { checkFields } from './field-checks.js';
 import type { Located, PathSeg } from './positions.js';
 import { checkRelations } from './relation-checks.js';
+import { checkUniqueKeys } from './through-checks.js';
 import { salvage, type SalvagedResource } from './salvage.js';
 import { RESOURCE_NAME } from './schema.js';
 
@@ -76,6 +77,7 @@ function checkResource(ctx: CheckContext, resource: SalvagedResource): void {
   checkOwner(ctx, resource);
   for (const site of operationSites(resource)) checkSite(ctx, site);
   checkActions(ctx, resource);
+  checkUniqueKeys(ctx, resource);
 }
 
 function checkOwner(ctx: CheckContext, resource: SalvagedResource): void {

@@ -1,14 +1,24 @@
 import type { Api, Relation, Resource } from '../model.js';
 import { isPublic } from '../contract/access.js';
-import { nestedCreates, nestedRelations, targetOf } from '../contract/relations.js';
+import {
+  joinOf,
+  linkParameterName,
+  linkRelations,
+  nestedCreates,
+  nestedRelations,
+  targetOf,
+} from '../contract/relations.js';
+import { idSchema } from '../contract/json-schemas.js';
 import { ownerView } from './owner-view.js';
 import { guardedOperations } from './routes-view.js';
 import { capitalise } from '../naming.js';
 import { inTemplateLiteral } from './sql/block.js';
-import { js } from './typescript.js';
+import { idType, js } from './typescript.js';
 
 /** `GET /authors/{id}/books`: the books whose authorId is the author's id. */
 export interface NestedListView {
+  /** many-to-many: the relation's name, whose links the listing goes through (see Embedder.linkedTo) */
+  linked?: string;
   querystring: string;
   page: string;
   listQueryType: string;
@@ -40,6 +50,26 @@ export interface NestedRouteView {
   methods: string;
 }
 
+/** `PUT` and `DELETE /books/{id}/tags/{tagId}`: the links of a many-to-many relation, records of the join resource. */
+export interface LinkView {
+  url: string;
+  relation: string;
+  target: string;
+  paramsType: string;
+  otherId: string;
+  join: string;
+  joinCamel: string;
+  /** the function that checks both ends are readable */
+  ends: string;
+  /** the link as the join store's create takes it */
+  input: string;
+  createOwner: string;
+  put?: { options: string };
+  delete?: { options: string };
+  methods: string;
+  notLinkedMessage: string;
+}
+
 export interface NestedView {
   imports: string;
   parent: string;
@@ -47,7 +77,10 @@ export interface NestedView {
   notFoundMessage: string;
   /** whether a route creates records (and the routes function takes the prefix, for Location) */
   creates: boolean;
+  /** whether a route lists or links through a join resource (and the routes function takes the links) */
+  links: boolean;
   routes: NestedRouteView[];
+  linkRoutes: LinkView[];
 }
 
 /** The nested routes under `resource`'s records, one path per to-many relation; undefined when it has none. */
@@ -77,17 +110,21 @@ class Imports {
 export function nestedView(api: Api, resource: Resource, notFoundMessage: string): NestedView | undefined {
   const listed = nestedRelations(api, resource);
   const created = nestedCreates(api, resource);
+  const linked = linkRelations(api, resource);
   const relations = resource.relations.filter((r) => listed.includes(r) || created.includes(r));
-  if (relations.length === 0) return undefined;
+  if (relations.length === 0 && linked.length === 0) return undefined;
   // the runtime's imports first, then this resource's, then each target's
   const runtime = '../..';
   const imports = new Imports();
-  imports.add('fastify', 'type FastifyInstance');
+  imports.add('fastify', 'type FastifyInstance', ...(linked.length > 0 ? ['type FastifyRequest'] : []));
   imports.add(`${runtime}/auth/authorize.js`, 'type Authorizer');
   if (created.length > 0) imports.add(`${runtime}/http/etag.js`, 'etagOf');
   imports.add(`${runtime}/http/methods.js`, 'refuseOtherMethods');
   imports.add(`${runtime}/http/problem.js`, 'notFound');
   imports.add(`${runtime}/relations/embed.js`, 'type Embedder');
+  if (linked.length > 0 || relations.some((r) => r.through !== undefined)) {
+    imports.add(`${runtime}/relations/links.js`, 'type Links');
+  }
   if (created.length > 0) imports.add(`${runtime}/relations/parent.js`, 'underParent');
   imports.add('../index.js', 'type Stores');
   imports.add('./model.js', `type ${resource.typeName}Params`);
@@ -96,6 +133,7 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
     const target = targetOf(api, relation);
     const guarded = guardedOperations(target, ownerView(api, target));
     const list = listed.includes(relation) ? nestedList(target, guarded.list, imports) : undefined;
+    if (list !== undefined && relation.through !== undefined) list.linked = js(relation.name);
     const create = created.includes(relation)
       ? nestedCreate(api, relation, target, guarded.create, imports)
       : undefined;
@@ -115,9 +153,68 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
     paramsType: `${resource.typeName}Params`,
     notFoundMessage: js(notFoundMessage),
     creates: created.length > 0,
+    links: linked.length > 0 || relations.some((r) => r.through !== undefined),
     routes,
+    linkRoutes: linked.map(({ relation, put, delete: del }) =>
+      linkView(api, resource, relation, { put, delete: del }, imports),
+    ),
   };
 }
+
+function linkView(
+  api: Api,
+  resource: Resource,
+  relation: Relation,
+  has: { put: boolean; delete: boolean },
+  imports: Imports,
+): LinkView {
+  const target = targetOf(api, relation);
+  const join = joinOf(api, relation);
+  const through = relation.through;
+  if (join === undefined || through === undefined) throw new Error(`${relation.name} has no join resource`);
+  const alias = join.names.camel;
+  const folder = `../${join.names.kebab}`;
+  const otherId = linkParameterName(resource, target);
+  const owner = ownerView(api, join);
+  const guarded = guardedOperations(join, owner);
+  const owned = owner?.writable === true;
+  const access = (op: 'create' | 'delete'): string => {
+    if (!guarded[op]) return '';
+    imports.add(`${folder}/access.js`, `access as ${alias}Access`);
+    return `, preParsing: authorizer.guard(${alias}Access.${op})`;
+  };
+  imports.add(
+    `${folder}/routes.js`,
+    ...(owned && has.put ? [`owned as ${alias}Owned`] : []),
+    `problems as ${alias}Problems`,
+  );
+  const input = `{ ${through.near.field}: request.params.id, ${through.far.field}: request.params.${otherId} }`;
+  const params = {
+    type: 'object',
+    properties: { id: idSchema(resource.id), [otherId]: idSchema(target.id) },
+    required: ['id', otherId],
+  };
+  return {
+    url: js(`/${resource.name}/:id/${relation.names.kebab}/:${otherId}`),
+    relation: js(relation.name),
+    target: js(target.name),
+    paramsType: `{ id: ${idType(resource.id)}; ${otherId}: ${idType(target.id)} }`,
+    otherId,
+    join: js(join.name),
+    joinCamel: alias,
+    ends: `${relation.names.camel}Ends`,
+    input: owned ? `${alias}Owned(${input}, request.scope, true)` : input,
+    createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
+    ...(has.put && {
+      put: { options: `{ schema: { params: ${js(params)} }, config: ${alias}Problems${access('create')} }` },
+    }),
+    ...(has.delete && { delete: { options: `{ schema: { params: ${js(params)} }${access('delete')} }` } }),
+    methods: js([...(has.put ? ['PUT'] : []), ...(has.delete ? ['DELETE'] : [])]),
+    notLinkedMessage: js(`this ${lowerFirst(resource.typeName)} is not linked to this ${lowerFirst(target.typeName)}`),
+  };
+}
+
+const lowerFirst = (word: string): string => word.charAt(0).toLowerCase() + word.slice(1);
 
 /** The target's access rules, imported under its name, as a route's guard option. */
 function guardOf(target: Resource, op: 'list' | 'create', imports: Imports): string {

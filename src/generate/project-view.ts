@@ -24,6 +24,8 @@ export interface ProjectView {
   /** by resource and relation name: what the embedder needs (see relations/embed.ts) */
   relationMap: object;
   hasRelations: boolean;
+  /** whether a many-to-many relation exists (its routes use relations/links.ts) */
+  hasLinks: boolean;
   includeDepth: number;
 }
 
@@ -50,6 +52,7 @@ export function projectView(
     adminRole: api.auth.adminRole,
     relationMap: relationMap(api),
     hasRelations: api.resources.some((r) => r.relations.length > 0),
+    hasLinks: api.resources.some((r) => r.relations.some((relation) => relation.through !== undefined)),
     includeDepth: api.limits.includeDepth,
   };
 }

@@ -90,7 +90,10 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
   // handlers the user wrote for actions the definition dropped: kept, typed loosely (see actions.ts)
   const orphans = handlerActions.length > 0 ? [...orphanHandlers] : [];
   const refFields = resource.fields.filter((f) => f.ref !== undefined).map((f) => f.name);
-  const uniqueFields = resource.fields.filter((f) => f.unique).map((f) => f.name);
+  const uniqueFields = [
+    ...resource.fields.filter((f) => f.unique).map((f) => f.name),
+    ...resource.unique.map((key) => key.join(' and ')),
+  ];
   const stillReferencedMessage = `other records still refer to this ${lower}`;
   const readQuery = readQuerySchema(api, resource);
   const nested = nestedView(api, resource, `no ${lower} has this id`);

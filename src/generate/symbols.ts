@@ -64,6 +64,7 @@ export const rt = {
   isFresh: value.etag('isFresh'),
   Listing: value.listing('Listing'),
   ListSpec: types.listing('ListSpec'),
+  Parent: types.listing('Parent'),
   refuseOtherMethods: value.methods('refuseOtherMethods'),
   writeIfMatch: value.preconditions('writeIfMatch'),
   expectedVersion: value.preconditions('expectedVersion'),

@@ -43,7 +43,10 @@ export function diff(before: Snapshot, after: Snapshot, renames: Map<string, Map
     const previous = old.get(table.name);
     if (previous === undefined) return [];
     const steps = tableSteps(previous, table, renames.get(table.name) ?? new Map());
-    return steps.length === 0 && previous.id === table.id ? [] : [{ before: previous, after: table, steps }];
+    const sameKeys = JSON.stringify(previous.keys ?? []) === JSON.stringify(table.keys ?? []);
+    return steps.length === 0 && previous.id === table.id && sameKeys
+      ? []
+      : [{ before: previous, after: table, steps }];
   });
   return { created, dropped, changed };
 }

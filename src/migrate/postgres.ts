@@ -6,6 +6,7 @@ import {
   foreignKeyName,
   indexesOf,
   referencesClause,
+  type IndexSnapshot,
 } from '../schema/ddl.js';
 import { postgres as d } from '../schema/dialect.js';
 import { columnLoss } from './data-loss.js';
@@ -95,7 +96,7 @@ function changeStatements(change: TableChange, after: Snapshot): string[] {
     // every record is deleted (a data loss --allow-data-loss accepted); foreign keys to it go with it
     return [`DROP TABLE ${table} CASCADE`, ...createTables([change.after])];
   }
-  const key = (i: { name: string; unique: boolean; column: string }): string => `${i.name}:${i.unique}:${i.column}`;
+  const key = (i: IndexSnapshot): string => `${i.name}:${i.unique}:${i.columns.join(',')}`;
   const oldIndexes = indexesOf(before);
   const newIndexes = indexesOf(change.after);
   return [

@@ -56,7 +56,8 @@ function alterStatements({ before, after, steps }: TableChange): string[] {
   const table = d.ident(after.name);
   const oldIndexes = indexesOf(before);
   const newIndexes = indexesOf(after);
-  const key = (i: { name: string; unique: boolean }): string => `${i.name}:${i.unique}`;
+  const key = (i: { name: string; unique: boolean; columns: string[] }): string =>
+    `${i.name}:${i.unique}:${i.columns.join(',')}`;
   const dropped = oldIndexes.filter((i) => !newIndexes.some((n) => key(n) === key(i)));
   const added = newIndexes.filter((i) => !oldIndexes.some((o) => key(o) === key(i)));
   return [

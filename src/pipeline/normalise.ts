@@ -43,12 +43,16 @@ export function normalise(def: Definition): Api {
     limits: limits(def.limits),
     resources: withRelations(
       Object.entries(def.resources).map(([name, resource]) => normaliseResource(name, resource, defaultRule)),
+      def,
     ),
   };
 }
 
-/** Each resource with its relations: to-one from its own ref fields, to-many from the ref fields referring to it. */
-function withRelations(resources: Resource[]): Resource[] {
+/**
+ * Each resource with its relations: to-one from its own ref fields, to-many from the ref fields referring to it,
+ * many-to-many from its `relations` and from those of others that lead to it (the inverses).
+ */
+function withRelations(resources: Resource[], def: Definition): Resource[] {
   const relation = (kind: Relation['kind'], name: string, target: string, field: Field): Relation => ({
     kind,
     name,
@@ -57,6 +61,30 @@ function withRelations(resources: Resource[]): Resource[] {
     field: field.name,
     column: field.column,
   });
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  const throughs = resources.flatMap((resource) =>
+    Object.entries(def.resources[resource.name]?.relations ?? {}).map(([name, t]) => {
+      const join = byName.get(t.through);
+      if (join === undefined) throw new Error(`unknown join resource ${t.through}`);
+      const refs = join.fields.filter((f) => f.ref !== undefined && !f.writeOnly);
+      const [nearName, farName] = t.via ?? [
+        refs.find((f) => f.ref?.to === resource.name)?.name,
+        refs.find((f) => f.ref?.to !== resource.name)?.name,
+      ];
+      const near = refs.find((f) => f.name === nearName);
+      const far = refs.find((f) => f.name === farName);
+      if (near?.ref === undefined || far?.ref === undefined) throw new Error(`${t.through} cannot join ${name}`);
+      const side = (f: Field) => ({ field: f.name, column: f.column });
+      const through = (a: Field, b: Field) => ({ resource: join.name, table: join.table, near: side(a), far: side(b) });
+      const inverse = t.inverse ?? names(resource.name).camel;
+      return {
+        on: resource.name,
+        relation: { ...relation('many', name, far.ref.to, near), through: through(near, far) },
+        other: far.ref.to,
+        inverse: { ...relation('many', inverse, resource.name, far), through: through(far, near) },
+      };
+    }),
+  );
   return resources.map((resource) => ({
     ...resource,
     relations: [
@@ -69,6 +97,8 @@ function withRelations(resources: Resource[]): Resource[] {
           f.ref?.to === resource.name && !f.writeOnly ? [relation('many', f.ref.inverse, other.name, f)] : [],
         ),
       ),
+      ...throughs.filter((t) => t.on === resource.name).map((t) => t.relation),
+      ...throughs.filter((t) => t.other === resource.name).map((t) => t.inverse),
     ],
   }));
 }
@@ -129,6 +159,7 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
       normaliseAction(actionName, action, ruleOf(action.access)),
     ),
     relations: [],
+    unique: def.unique ?? [],
     ...optional('description', def.description),
   };
 }

@@ -54,6 +54,8 @@ export const RUNTIME = [
   'src/auth/owner.ts',
   'src/relations/embed.ts',
   'src/relations/parent.ts',
+  'src/relations/links.ts',
+  'src/relations/sql.ts',
   'src/http/content-types.ts',
   'src/token.ts',
 ];

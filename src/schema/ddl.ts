@@ -47,27 +47,37 @@ export function referencesClause(ref: NonNullable<ColumnSnapshot['ref']>, d: Sql
 
 export interface IndexSnapshot {
   name: string;
-  column: string;
+  /** one column, or the columns of a unique key in their order */
+  columns: string[];
   unique: boolean;
   /** on lower(column): ASCII case is ignored (lower() folds ASCII letters only, alike on SQLite and on "C" text) */
   lower?: true;
 }
 
-/** Unique indexes for `unique`, plain ones for `index` and for every `ref` (joins, cascades, restrict checks). */
+/**
+ * Unique indexes for `unique`, plain ones for `index` and for every `ref` (joins, cascades, restrict checks), and a
+ * unique index per key of several columns (its first column serves lookups by that column too).
+ */
 export function indexesOf(table: TableSnapshot): IndexSnapshot[] {
-  return table.columns.flatMap((c): IndexSnapshot[] => {
+  const single = table.columns.flatMap((c): IndexSnapshot[] => {
     if (c.unique && c.caseInsensitive) {
-      return [{ name: `${table.name}_${c.name}_lower_key`, column: c.name, unique: true, lower: true }];
+      return [{ name: `${table.name}_${c.name}_lower_key`, columns: [c.name], unique: true, lower: true }];
     }
-    if (c.unique) return [{ name: `${table.name}_${c.name}_key`, column: c.name, unique: true }];
-    if (c.index) return [{ name: `${table.name}_${c.name}_idx`, column: c.name, unique: false }];
+    if (c.unique) return [{ name: `${table.name}_${c.name}_key`, columns: [c.name], unique: true }];
+    if (c.index) return [{ name: `${table.name}_${c.name}_idx`, columns: [c.name], unique: false }];
     return [];
   });
+  const keys = (table.keys ?? []).map((columns): IndexSnapshot => ({
+    name: `${table.name}_${columns.join('_')}_key`,
+    columns,
+    unique: true,
+  }));
+  return [...single, ...keys];
 }
 
 export function createIndex(table: string, index: IndexSnapshot, d: SqlDialect): string {
-  const column = index.lower ? `lower(${d.ident(index.column)})` : d.ident(index.column);
-  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${d.ident(index.name)} ON ${d.ident(table)} (${column})`;
+  const columns = index.columns.map((c) => (index.lower ? `lower(${d.ident(c)})` : d.ident(c))).join(', ');
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${d.ident(index.name)} ON ${d.ident(table)} (${columns})`;
 }
 
 /** Tables with every referenced table first; a cycle keeps the given order. */

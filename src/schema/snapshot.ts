@@ -28,6 +28,8 @@ export interface TableSnapshot {
   resource: string;
   id: IdKind;
   columns: ColumnSnapshot[];
+  /** unique keys over several columns (column names); absent in the snapshots of older generators */
+  keys?: string[][];
 }
 
 export interface Snapshot {
@@ -49,6 +51,11 @@ function tableOf(api: Api, resource: Resource): TableSnapshot {
     columns: resource.fields.map((f) => {
       const column = columnOf(api, f);
       return f.name === resource.owner && !column.unique ? { ...column, index: true } : column;
+    }),
+    ...(resource.unique.length > 0 && {
+      keys: resource.unique.map((key) =>
+        key.map((name) => resource.fields.find((f) => f.name === name)?.column ?? name),
+      ),
     }),
   };
 }

@@ -290,3 +290,91 @@ describe('nested creates', () => {
     expect(put.headers.allow).toBe('GET, HEAD, POST');
   });
 });
+
+describe('many-to-many', () => {
+  const tags: Rec[] = [];
+  const link = (method: string, book: number, tag: number, as = 'librarian') =>
+    call(method, `/books/${books[book]!.id}/tags/${tags[tag]!.id}`, as);
+
+  beforeAll(async () => {
+    for (const name of ['sci-fi', 'classic', 'polish']) tags.push(await ok('POST', '/tags', 'librarian', { name }));
+  });
+
+  it('links (idempotent) and unlinks, by the join resource rules', async () => {
+    expect((await link('PUT', 0, 0)).status).toBe(204);
+    expect((await link('PUT', 0, 0)).status).toBe(204);
+    expect((await link('PUT', 0, 1)).status).toBe(204);
+    expect((await link('PUT', 25, 0)).status).toBe(204);
+    expect((await link('PUT', 25, 2)).status).toBe(204);
+    // one record per link, whatever the number of PUTs
+    expect((await ok('GET', `/book-tags?bookId=${books[0]!.id}`)).items).toHaveLength(2);
+    expect((await link('PUT', 1, 0, 'alice')).status).toBe(403);
+    expect((await call('PUT', `/books/${books[1]!.id}/tags/${tags[0]!.id}`)).status).toBe(401);
+    const unknown = await call('PUT', `/books/${books[1]!.id}/tags/01900000-0000-7000-8000-000000000000`, 'librarian');
+    expect(unknown.status).toBe(404);
+    expect((await call('PUT', `/books/${books[1]!.id}/tags/not-an-id`, 'librarian')).status).toBe(404);
+    expect((await link('PUT', 1, 1)).status).toBe(204);
+    expect((await link('DELETE', 1, 1)).status).toBe(204);
+    const again = await link('DELETE', 1, 1);
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ detail: 'this book is not linked to this tag' });
+    const post = await link('POST', 1, 1);
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('PUT, DELETE');
+  });
+
+  it('lists the linked records in both directions, with the listing parameters of the other resource', async () => {
+    const names = async (url: string) => (await ok('GET', url)).items.map((t) => t.name ?? t.title);
+    expect(await names(`/books/${books[0]!.id}/tags`)).toEqual(['sci-fi', 'classic']);
+    expect(await names(`/books/${books[0]!.id}/tags?sort=name`)).toEqual(['classic', 'sci-fi']);
+    expect(await names(`/books/${books[0]!.id}/tags?name=classic`)).toEqual(['classic']);
+    expect(await names(`/tags/${tags[0]!.id}/books?sort=title`)).toEqual(['Solaris', 'U0']);
+    const first = await ok('GET', `/tags/${tags[0]!.id}/books?limit=1`);
+    const rest = await ok('GET', `/tags/${tags[0]!.id}/books?limit=1&cursor=${first.nextCursor}`);
+    expect([...first.items, ...rest.items].map((b) => b.title)).toEqual(['U0', 'Solaris']);
+    expect(rest.nextCursor).toBeNull();
+    expect((await call('GET', `/tags/01900000-0000-7000-8000-000000000000/books`)).status).toBe(404);
+  });
+
+  it('embeds the linked records as a page, each by its own read rule, one query whatever the page size', async () => {
+    const book = await ok('GET', `/books/${books[25]!.id}?include=tags`);
+    expect((book.tags as Page).items.map((t) => t.name)).toEqual(['sci-fi', 'polish']);
+    const tag = await ok('GET', `/tags/${tags[0]!.id}?include=books.author`);
+    expect((tag.books as Page).items.map((b) => (b.author as Rec).fullName)).toEqual(['Ursula', 'Stanislaw']);
+    // reading lists are their reader's alone: through list-entries, each reader sees only theirs
+    const aliceList = await ok('POST', '/reading-lists', 'alice', { name: 'alice reads' });
+    const bobList = await ok('POST', '/reading-lists', 'bob', { name: 'bob reads' });
+    for (const list of [aliceList, bobList]) {
+      const as = list === aliceList ? 'alice' : 'bob';
+      expect((await call('PUT', `/reading-lists/${list.id}/books/${books[2]!.id}`, as)).status).toBe(204);
+    }
+    // bob cannot link to alice's list: it is not his to read
+    expect((await call('PUT', `/reading-lists/${aliceList.id}/books/${books[3]!.id}`, 'bob')).status).toBe(404);
+    const listsOf = async (as?: string) =>
+      ((await ok('GET', `/books/${books[2]!.id}?include=readingLists`, as)).readingLists as Page).items.map(
+        (l) => l.name,
+      );
+    expect(await listsOf('alice')).toEqual(['alice reads']);
+    expect(await listsOf('bob')).toEqual(['bob reads']);
+    expect(await listsOf()).toEqual([]);
+    const nested = await ok('GET', `/books/${books[2]!.id}/reading-lists`, 'bob');
+    expect(nested.items.map((l) => l.name)).toEqual(['bob reads']);
+    const cost = async (limit: number) => {
+      const before = statements;
+      const page = await ok('GET', `/books?include=tags&limit=${limit}`, 'librarian');
+      expect(page.items).toHaveLength(limit);
+      return statements - before;
+    };
+    expect(await cost(1)).toBe(2);
+    expect(await cost(26)).toBe(2);
+  });
+
+  it('drops the links with the record they link (onDelete: cascade)', async () => {
+    const admin = await token('root', { roles: ['admin'] });
+    tokens.admin = admin;
+    expect((await call('DELETE', `/tags/${tags[2]!.id}`, 'admin')).status).toBe(204);
+    expect((await ok('GET', `/book-tags?tagId=${tags[2]!.id}`)).items).toEqual([]);
+    const book = await ok('GET', `/books/${books[25]!.id}?include=tags`);
+    expect((book.tags as Page).items.map((t) => t.name)).toEqual(['sci-fi']);
+  });
+});

@@ -38,6 +38,7 @@ export function resource(name: string, fields: Field[], extra: Partial<Resource>
     operations: ['list', 'read', 'create', 'update', 'delete'],
     actions: [],
     relations: [],
+    unique: [],
     ...extra,
   };
 }

@@ -3,7 +3,8 @@ import type { Dialect, SqlValue } from './database.js';
 /**
  * The SQL of listings (see http/listing.ts). A listing's text depends only on its shape: which filters with how
  * many values, the sort, which cursor values are NULL, and whether it is restricted to an owner. Values are always
- * parameters, in this order: owner, filter values, cursor values (see keysetParams), limit.
+ * parameters, in this order: owner, filter values (each filter's, then the owners of its hops from the last),
+ * cursor values (see keysetParams), limit.
  */
 export type Operator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
 
@@ -20,11 +21,29 @@ export interface ListColumn {
   notNull?: boolean;
 }
 
+/**
+ * One step from the listed records to related ones: the filter holds for a record when its column `local` is
+ * `IN (SELECT remote FROM table WHERE …)`, restricted to one owner's rows of `table` when `owner` is given.
+ */
+export interface Hop {
+  local: string;
+  table: string;
+  remote: string;
+  owner?: ListColumn;
+}
+
+export interface ListFilterShape {
+  /** the column compared: of the listed table, or of the table of the last hop */
+  column: ListColumn;
+  op: Operator;
+  via?: readonly Hop[];
+}
+
 export interface ListShape {
   /** the owner column when the listing is restricted to one owner's records */
   owner?: ListColumn;
-  /** in the canonical order of shapeKey: by column, then operator */
-  filters: { column: ListColumn; op: Operator }[];
+  /** in the canonical order of shapeKey: by filterKey */
+  filters: ListFilterShape[];
   sort: { column: ListColumn; descending: boolean }[];
   /** for each sort key, whether the cursor's value is NULL; undefined on a first page */
   afterNulls?: boolean[];
@@ -32,10 +51,18 @@ export interface ListShape {
 
 /** A short key that tells shapes apart: statements are cached by it, so their text is written once per shape. */
 export function shapeKey(shape: ListShape): string {
-  const filters = shape.filters.map((f) => `${f.column.column}.${f.op}`).join(',');
+  const filters = shape.filters.map(filterKey).join(',');
   const sort = shape.sort.map((s) => `${s.descending ? '-' : ''}${s.column.column}`).join(',');
   const after = shape.afterNulls?.map((isNull) => (isNull ? '0' : '1')).join('') ?? '';
   return `${shape.owner?.column ?? ''}|${filters}|${sort}|${after}`;
+}
+
+/** What tells filters apart, and orders them: the hops to the column, the column, the operator. */
+export function filterKey(filter: ListFilterShape): string {
+  const via = (filter.via ?? [])
+    .map((h) => `${h.local}>${h.table}.${h.remote}${h.owner ? '*' : ''}>`)
+    .join('');
+  return `${via}${filter.column.column}.${filter.op}`;
 }
 
 /**
@@ -78,14 +105,21 @@ export function listSql(table: string, selectList: string, shape: ListShape, dia
   const param = (kind: ValueKind): string => (dialect === 'sqlite' ? '?' : `$${++n}::${PG_TYPES[kind]}`);
   const where: string[] = [];
   if (shape.owner !== undefined) where.push(`${q(shape.owner.column)} = ${param(shape.owner.kind)}`);
-  for (const { column, op } of shape.filters) {
+  for (const { column, op, via } of shape.filters) {
     const c = q(column.column);
+    let condition: string;
     // `in` takes its values as one parameter, a JSON array: one statement serves every count of values
-    if (op === 'in') where.push(IN_LIST[dialect](c, param('text'), column.kind));
-    else if (op === 'contains') where.push(CONTAINS[dialect](c, param('text')));
+    if (op === 'in') condition = IN_LIST[dialect](c, param('text'), column.kind);
+    else if (op === 'contains') condition = CONTAINS[dialect](c, param('text'));
     // `ne` keeps NULLs: a field that holds nothing is not equal to the value
-    else if (op === 'ne') where.push(`(${c} <> ${param(column.kind)} OR ${c} IS NULL)`);
-    else where.push(`${c} ${COMPARISONS[op]} ${param(column.kind)}`);
+    else if (op === 'ne') condition = `(${c} <> ${param(column.kind)} OR ${c} IS NULL)`;
+    else condition = `${c} ${COMPARISONS[op]} ${param(column.kind)}`;
+    // from the last hop out: each one's owner parameter follows the condition inside it, as in the text
+    for (const hop of [...(via ?? [])].reverse()) {
+      const owned = hop.owner === undefined ? '' : ` AND ${q(hop.owner.column)} = ${param(hop.owner.kind)}`;
+      condition = `${q(hop.local)} IN (SELECT ${q(hop.remote)} FROM ${q(hop.table)} WHERE ${condition}${owned})`;
+    }
+    where.push(condition);
   }
   if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param));
   const order = shape.sort.map((s) => `${q(s.column.column)} ${direction(s)}`).join(', ');

@@ -1,9 +1,11 @@
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Database, Row, SqlValue, Statement } from '../db/database.js';
 import {
+  filterKey,
   keysetParams,
   listSql,
   shapeKey,
+  type Hop,
   type ListColumn,
   type ListShape,
   type Operator,
@@ -33,7 +35,26 @@ interface Filter {
   column: ListColumn;
   op: Operator;
   values: SqlValue[];
+  via?: readonly Hop[];
+  /** the owner values of the hops, from the last (see listSql) */
+  owners?: SqlValue[];
 }
+
+/**
+ * What a nested route restricts a listing to: the records whose ref field `field` holds `id`; or, through a join
+ * table, the records whose id is `far` in a row whose `near` is `id` (`owner`: only that owner's rows of the join).
+ */
+export type Parent =
+  | { field: string; id: SqlValue }
+  | {
+      through: {
+        table: string;
+        near: ListColumn;
+        far: string;
+        owner?: { column: ListColumn; value: SqlValue };
+      };
+      id: SqlValue;
+    };
 
 interface SortKey {
   field: string;
@@ -82,15 +103,20 @@ export class Listing {
   async page(
     query: Record<string, unknown>,
     owner: SqlValue | null,
-    parent?: { field: string; id: SqlValue },
+    parent?: Parent,
   ): Promise<{ rows: Row[]; nextCursor: string | null }> {
     const limit = Number(query.limit);
     const sort = this.#sort(typeof query.sort === 'string' ? query.sort : '');
-    const fixed = parent === undefined ? [] : [this.#parentFilter(parent.field, parent.id)];
+    const fixed = parent === undefined ? [] : [this.#parentFilter(parent)];
     // filters in one order whatever the query's: a shape is the same statement however it is written
-    const filters = [...fixed, ...this.#filters(query)].sort(
-      (a, b) => compare(a.column.column, b.column.column) || compare(a.op, b.op),
-    );
+    const given = [...fixed, ...this.#filters(query)];
+    const filters =
+      given.length < 2
+        ? given
+        : given
+            .map((f) => ({ filter: f, key: filterKey(f) }))
+            .sort((a, b) => compare(a.key, b.key))
+            .map(({ filter }) => filter);
     const sortText = sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',');
     const after =
       typeof query.cursor === 'string' ? this.#decode(query.cursor, sortText, sort.length) : undefined;
@@ -98,12 +124,19 @@ export class Listing {
 
     const shape: ListShape = {
       owner: restricted ? this.#owner : undefined,
-      filters: filters.map((f) => ({ column: f.column, op: f.op })),
+      filters: filters.map((f) => ({
+        column: f.column,
+        op: f.op,
+        ...(f.via !== undefined && { via: f.via }),
+      })),
       sort,
       afterNulls: after?.map((value) => value === null),
     };
     const params: SqlValue[] = restricted ? [owner] : [];
-    for (const f of filters) params.push(...(f.op === 'in' ? [JSON.stringify(f.values)] : f.values));
+    for (const f of filters) {
+      params.push(...(f.op === 'in' ? [JSON.stringify(f.values)] : f.values));
+      if (f.owners !== undefined) params.push(...f.owners);
+    }
     if (after !== undefined) params.push(...keysetParams(after));
     params.push(limit + 1);
 
@@ -126,10 +159,26 @@ export class Listing {
     return this.#encode('id', [row.id ?? null]);
   }
 
-  #parentFilter(field: string, id: SqlValue): Filter {
-    const column = this.spec.columns[field];
-    if (column === undefined) throw new Error(`${this.spec.table} cannot be listed by ${field}`);
-    return { column, op: 'eq', values: [id] };
+  #parentFilter(parent: Parent): Filter {
+    if ('through' in parent) {
+      const { table, near, far, owner } = parent.through;
+      const hop: Hop = {
+        local: 'id',
+        table,
+        remote: far,
+        ...(owner !== undefined && { owner: owner.column }),
+      };
+      return {
+        column: near,
+        op: 'eq',
+        values: [parent.id],
+        via: [hop],
+        owners: owner === undefined ? [] : [owner.value],
+      };
+    }
+    const column = this.spec.columns[parent.field];
+    if (column === undefined) throw new Error(`${this.spec.table} cannot be listed by ${parent.field}`);
+    return { column, op: 'eq', values: [parent.id] };
   }
 
   /**

@@ -1,6 +1,8 @@
 import type { AccessRule } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
-import type { Database, Dialect, Row, SqlValue, Statement } from '../db/database.js';
+import type { Database, Row, SqlValue, Statement } from '../db/database.js';
+import type { Parent } from '../http/listing.js';
+import { inList, ownerColumn, param, q } from './sql.js';
 
 /**
  * Embedding (`?include=author,books.tags`): each included relation costs one query per request, whatever the page
@@ -36,6 +38,11 @@ export interface RelationLink {
   target: string;
   field: string;
   column: string;
+  /**
+   * many-to-many: the join resource, whose rows link this resource's records (column `near`) to the target's
+   * (column `far`); each link obeys the join resource's own `read` rule
+   */
+  through?: { resource: string; near: string; far: string };
 }
 
 /** By resource, then by relation name. */
@@ -100,16 +107,47 @@ export class Embedder {
     return row !== undefined;
   }
 
+  /**
+   * What the nested listing of a many-to-many relation (`GET /books/{id}/tags`) is restricted to: the target's
+   * records linked to `id` by the links the caller may read; null when they may read none.
+   */
+  linkedTo(resource: string, relation: string, id: SqlValue, caller: Caller | undefined): Parent | null {
+    const through = this.relations[resource]?.[relation]?.through;
+    const join = through === undefined ? undefined : this.targets[through.resource];
+    const parent = this.targets[resource];
+    if (through === undefined || join === undefined || parent === undefined) {
+      throw new Error(`no many-to-many relation ${resource}.${relation}`);
+    }
+    const scope = readScope(caller, join, this.adminRole);
+    if (scope === false) return null;
+    const owner =
+      scope === null || join.owner === undefined
+        ? undefined
+        : { column: { column: join.owner.column, kind: join.owner.kind }, value: scope };
+    return {
+      through: {
+        table: join.table,
+        near: { column: through.near, kind: parent.idKind },
+        far: through.far,
+        ...(owner !== undefined && { owner }),
+      },
+      id,
+    };
+  }
+
   async #level(resource: string, records: readonly ApiRecord[], tree: Tree, caller: Caller | undefined) {
     for (const [name, deeper] of tree) {
       const link = this.relations[resource]?.[name];
       const target = link === undefined ? undefined : this.targets[link.target];
       if (link === undefined || target === undefined) throw new Error(`no relation ${resource}.${name}`);
       const scope = readScope(caller, target, this.adminRole);
+      const join = link.through === undefined ? undefined : this.targets[link.through.resource];
+      const joinScope = join === undefined ? null : readScope(caller, join, this.adminRole);
+      const keyKind = this.targets[resource]?.idKind ?? 'text';
       const embedded =
         link.kind === 'one'
           ? await this.#one(name, link, target, records, scope)
-          : await this.#many(name, link, target, records, scope);
+          : await this.#many(name, link, target, records, keyKind, scope, join, joinScope);
       if (deeper.size > 0) await this.#level(link.target, embedded, deeper, caller);
     }
   }
@@ -141,32 +179,55 @@ export class Embedder {
     return [...found.values()];
   }
 
-  /** Sets `name` of each record to the first page of the target's records that refer to it; returns them all. */
+  /**
+   * Sets `name` of each record to the first page of the target's records that refer to it (or, many-to-many, that
+   * the links the caller may read lead to); returns them all. `keyKind` is how the records' ids are stored.
+   */
   async #many(
     name: string,
     link: RelationLink,
     target: RelationTarget,
     records: readonly ApiRecord[],
+    keyKind: 'text' | 'integer',
     scope: false | null | SqlValue,
+    join: RelationTarget | undefined,
+    joinScope: false | null | SqlValue,
   ): Promise<ApiRecord[]> {
     const groups = new Map<string, Row[]>();
-    if (scope !== false) {
+    if (scope !== false && joinScope !== false) {
       const d = this.db.dialect;
-      const fk = q(link.column);
-      const owned = scope === null ? '' : ` AND ${ownerColumn(target)} = ${param(d, 2, target.owner?.kind)}`;
+      const params: SqlValue[] = [JSON.stringify(records.map((r) => r.id))];
+      const next = (value: SqlValue, kind?: 'text' | 'integer'): string => {
+        params.push(value);
+        return param(d, params.length, kind);
+      };
+      let from: string;
+      let parentColumn: string;
+      if (link.through === undefined || join === undefined) {
+        // the target's rows whose ref column holds one of the keys
+        parentColumn = link.column;
+        from = `${q(target.table)} WHERE ${q(link.column)} IN (${inList(d, keyKind, 1)})`;
+      } else {
+        // the target's rows that a link leads to: distinct pairs, of the links the caller may read
+        const { near, far } = link.through;
+        const ownLinks =
+          joinScope === null ? '' : ` AND ${ownerColumn(join)} = ${next(joinScope, join.owner?.kind)}`;
+        parentColumn = 'rs_parent';
+        from =
+          `${q(target.table)} JOIN (SELECT DISTINCT ${q(near)} AS ${q('rs_parent')}, ${q(far)} AS ${q('rs_far')} ` +
+          `FROM ${q(join.table)} WHERE ${q(near)} IN (${inList(d, keyKind, 1)})${ownLinks}) AS ${q('rs_links')} ` +
+          `ON ${q('id')} = ${q('rs_far')} WHERE TRUE`;
+      }
+      const owned = scope === null ? '' : ` AND ${ownerColumn(target)} = ${next(scope, target.owner?.kind)}`;
+      const pk = q(parentColumn);
+      const extra = link.through === undefined ? '' : `, ${pk}`;
       const sql =
-        `SELECT * FROM (SELECT ${target.selectList}, ` +
-        `ROW_NUMBER() OVER (PARTITION BY ${fk} ORDER BY ${q('id')}) AS ${q('rs_rank')} ` +
-        `FROM ${q(target.table)} WHERE ${fk} IN (${inList(d, target.idKind, 1)})${owned}) AS ${q('ranked')} ` +
-        `WHERE ${q('rs_rank')} <= ${param(d, scope === null ? 2 : 3, 'integer')} ORDER BY ${fk}, ${q('id')}`;
-      const keys = records.map((r) => r.id);
-      const params: SqlValue[] = [
-        JSON.stringify(keys),
-        ...(scope === null ? [] : [scope]),
-        this.pageSize + 1,
-      ];
+        `SELECT * FROM (SELECT ${target.selectList}${extra}, ` +
+        `ROW_NUMBER() OVER (PARTITION BY ${pk} ORDER BY ${q('id')}) AS ${q('rs_rank')} ` +
+        `FROM ${from}${owned}) AS ${q('ranked')} ` +
+        `WHERE ${q('rs_rank')} <= ${next(this.pageSize + 1, 'integer')} ORDER BY ${pk}, ${q('id')}`;
       for (const row of await this.#statement(sql).all(params)) {
-        const key = String(row[link.column]);
+        const key = String(row[parentColumn]);
         const group = groups.get(key);
         if (group === undefined) groups.set(key, [row]);
         else group.push(row);
@@ -209,23 +270,4 @@ function treeOf(paths: readonly string[]): Tree {
     }
   }
   return root;
-}
-
-const q = (identifier: string): string => `"${identifier}"`;
-
-/** A target is only ever scoped to an owner when it has an owner column (see readScope). */
-function ownerColumn(target: RelationTarget): string {
-  if (target.owner === undefined) throw new Error(`${target.table} has no owner column`);
-  return q(target.owner.column);
-}
-
-function param(dialect: Dialect, n: number, kind: 'text' | 'integer' = 'text'): string {
-  if (dialect === 'sqlite') return '?';
-  return `$${n}::${kind === 'integer' ? 'bigint' : 'text'}`;
-}
-
-/** The values of a JSON array parameter, as a subquery `IN` takes. */
-function inList(dialect: Dialect, kind: 'text' | 'integer', n: number): string {
-  if (dialect === 'sqlite') return 'SELECT value FROM json_each(?)';
-  return `SELECT value::${kind === 'integer' ? 'bigint' : 'text'} FROM jsonb_array_elements_text($${n}::jsonb) AS value`;
 }

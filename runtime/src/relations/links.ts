@@ -1,0 +1,75 @@
+import type { Database, SqlValue, Statement } from '../db/database.js';
+import type { RelationMap, RelationTarget } from './embed.js';
+import { ownerColumn, param, q } from './sql.js';
+
+/**
+ * The links of many-to-many relations (`PUT /books/{id}/tags/{tagId}` and its DELETE): a link is a record of the
+ * join resource, made by its store (its defaults, owner and timestamps); here are what the routes ask of the rows
+ * themselves, whether two records are linked and the removal of a link.
+ */
+export class Links {
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly targets: Readonly<Record<string, RelationTarget>>,
+    private readonly relations: RelationMap,
+  ) {}
+
+  /** Whether a row of the join links `id` (of `resource`) to `otherId`, whoever owns it. */
+  async linked(resource: string, relation: string, id: SqlValue, otherId: SqlValue): Promise<boolean> {
+    const { join, near, far, kinds } = this.#through(resource, relation);
+    const d = this.db.dialect;
+    const sql =
+      `SELECT 1 AS ${q('found')} FROM ${q(join.table)} ` +
+      `WHERE ${q(near)} = ${param(d, 1, kinds[0])} AND ${q(far)} = ${param(d, 2, kinds[1])} LIMIT 1`;
+    return (await this.#statement(sql).get([id, otherId])) !== undefined;
+  }
+
+  /**
+   * Removes the links of `id` to `otherId`; how many went. `owner` is the scope of the join's delete rule (see
+   * auth/authorize.ts): when it is a subject, only the links that subject owns.
+   */
+  async unlink(
+    resource: string,
+    relation: string,
+    id: SqlValue,
+    otherId: SqlValue,
+    owner: string | null,
+  ): Promise<number> {
+    const { join, near, far, kinds } = this.#through(resource, relation);
+    const d = this.db.dialect;
+    const scope = owner === null || join.owner === undefined ? undefined : join.owner.value(owner);
+    const sql =
+      `DELETE FROM ${q(join.table)} WHERE ${q(near)} = ${param(d, 1, kinds[0])} AND ${q(far)} = ${param(d, 2, kinds[1])}` +
+      (scope === undefined ? '' : ` AND ${ownerColumn(join)} = ${param(d, 3, join.owner?.kind)}`);
+    return this.#statement(sql).run(scope === undefined ? [id, otherId] : [id, otherId, scope]);
+  }
+
+  #through(resource: string, relation: string) {
+    const link = this.relations[resource]?.[relation];
+    const join = link?.through === undefined ? undefined : this.targets[link.through.resource];
+    const [parent, other] = [
+      this.targets[resource],
+      link === undefined ? undefined : this.targets[link.target],
+    ];
+    if (link?.through === undefined || join === undefined || parent === undefined || other === undefined) {
+      throw new Error(`no many-to-many relation ${resource}.${relation}`);
+    }
+    return {
+      join,
+      near: link.through.near,
+      far: link.through.far,
+      kinds: [parent.idKind, other.idKind] as const,
+    };
+  }
+
+  #statement(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepareText(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

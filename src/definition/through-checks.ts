@@ -5,7 +5,7 @@
  * The names the relations take (on this resource, and the inverse on the other) are checked with the others'
  * in relation-checks.ts.
  */
-import { names } from '../naming.js';
+import { names, typeNameOf } from '../naming.js';
 import type { CheckContext } from './check-context.js';
 import { didYouMean } from './did-you-mean.js';
 import type { PathSeg } from './positions.js';
@@ -95,9 +95,18 @@ function otherSide(
     return ok ? farRef?.to : undefined;
   }
   const toThis = refs.filter(([, ref]) => ref.to === resource.name);
+  if (toThis.length === 0) {
+    const field = `${names(typeNameOf(resource.name)).camel}Id`;
+    ctx.report(
+      [...path, 'through'],
+      `${join.name} holds no ref to ${resource.name}: a join resource refers to both sides ` +
+        `(e.g. ${field}: { type: ref, to: ${resource.name} })`,
+    );
+    return undefined;
+  }
   if (refs.length !== 2 || toThis.length !== 1) {
     const listed = refs.length === 0 ? 'no ref field' : refs.map(([field, ref]) => `${field} → ${ref.to}`).join(', ');
-    const near = toThis[0]?.[0] ?? `${names(resource.name).camel}Id`;
+    const near = toThis[0]?.[0] ?? '';
     const far = refs.find(([field]) => field !== near)?.[0] ?? 'otherId';
     ctx.report(
       [...path, 'through'],

@@ -81,6 +81,8 @@ export interface NestedView {
   links: boolean;
   routes: NestedRouteView[];
   linkRoutes: LinkView[];
+  /** the README's rows for these routes */
+  readme: { request: string; answer: string }[];
 }
 
 /** The nested routes under `resource`'s records, one path per to-many relation; undefined when it has none. */
@@ -155,6 +157,35 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
     creates: created.length > 0,
     links: linked.length > 0 || relations.some((r) => r.through !== undefined),
     routes,
+    readme: [
+      ...relations.flatMap((relation) => {
+        const target = targetOf(api, relation);
+        const path = `/${resource.name}/{id}/${relation.names.kebab}`;
+        const what =
+          relation.through === undefined
+            ? `the ${target.name} whose \`${relation.field}\` is the ${lowerFirst(resource.typeName)}`
+            : `the ${target.name} linked to the ${lowerFirst(resource.typeName)} (through ${relation.through.resource})`;
+        return [
+          ...(listed.includes(relation) ? [{ request: `GET ${path}`, answer: `200 a page of ${what}` }] : []),
+          ...(created.includes(relation)
+            ? [
+                {
+                  request: `POST ${path}`,
+                  answer: `201 a ${lowerFirst(target.typeName)} created with \`${relation.field}\` = \`{id}\``,
+                },
+              ]
+            : []),
+        ];
+      }),
+      ...linked.flatMap(({ relation, put, delete: del }) => {
+        const target = targetOf(api, relation);
+        const path = `/${resource.name}/{id}/${relation.names.kebab}/{${linkParameterName(resource, target)}}`;
+        return [
+          ...(put ? [{ request: `PUT ${path}`, answer: '204: linked (idempotent)' }] : []),
+          ...(del ? [{ request: `DELETE ${path}`, answer: '204: unlinked (404 when not linked)' }] : []),
+        ];
+      }),
+    ],
     linkRoutes: linked.map(({ relation, put, delete: del }) =>
       linkView(api, resource, relation, { put, delete: del }, imports),
     ),

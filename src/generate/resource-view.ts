@@ -13,7 +13,7 @@ import { listQuerySchema, readQuerySchema } from '../contract/listing.js';
 import { actionImports, actionView, type ActionView } from './action-view.js';
 import { listSpec } from './list-spec.js';
 import { nestedView, type NestedView } from './nested-view.js';
-import { createdUnder, targetOf } from '../contract/relations.js';
+import { createdUnder, includePaths, targetOf } from '../contract/relations.js';
 import { ownerView, type OwnerView } from './owner-view.js';
 import { routesView, type RoutesView } from './routes-view.js';
 import { selectListOf } from './sql/statements.js';
@@ -55,6 +55,8 @@ export interface ResourceView {
   /** the query string of a read, where the resource has relations (`include`) */
   readQuery?: JsonSchema;
   relationNames: string[];
+  /** the paths `include` takes, for the README */
+  includePaths: string[];
   /** the bodies of nested creates (`POST /authors/{id}/books`), one per to-one relation: the ref field optional */
   createdUnder: { schemaName: string; typeName: string; field: string; url: string; schema: JsonSchema }[];
   /** nested.ts: the nested listings under this resource's records */
@@ -151,6 +153,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     listQuery: listQuerySchema(api, resource),
     ...(readQuery !== undefined && { readQuery }),
     relationNames: resource.relations.map((r) => r.name),
+    includePaths: includePaths(api, resource),
     createdUnder: createdUnder(api, resource).map((relation) => {
       const inverse = targetOf(api, relation).relations.find(
         (r) => r.kind === 'many' && r.target === resource.name && r.field === relation.field,

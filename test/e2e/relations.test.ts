@@ -306,8 +306,11 @@ describe('many-to-many', () => {
     expect((await link('PUT', 0, 1)).status).toBe(204);
     expect((await link('PUT', 25, 0)).status).toBe(204);
     expect((await link('PUT', 25, 2)).status).toBe(204);
-    // one record per link, whatever the number of PUTs
+    // one record per link, whatever the number of PUTs; the unique key refuses a second one made directly
     expect((await ok('GET', `/book-tags?bookId=${books[0]!.id}`)).items).toHaveLength(2);
+    const twice = await call('POST', '/book-tags', 'librarian', { bookId: books[0]!.id, tagId: tags[0]!.id });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ detail: 'a bookTag with this bookId and tagId already exists' });
     expect((await link('PUT', 1, 0, 'alice')).status).toBe(403);
     expect((await call('PUT', `/books/${books[1]!.id}/tags/${tags[0]!.id}`)).status).toBe(401);
     const unknown = await call('PUT', `/books/${books[1]!.id}/tags/01900000-0000-7000-8000-000000000000`, 'librarian');

@@ -156,7 +156,108 @@ const relations: Row[] = [
   },
 ];
 
-describe.each([['relations', relations]])('validate: %s', (_, rows) => {
+const JOIN = `
+      books: { fields: { title: string } }
+      tags: { fields: { name: string } }`;
+
+const manyToMany: Row[] = [
+  {
+    name: 'the example of the spec: tags through book-tags, with a unique key',
+    given: withResources(`${JOIN}
+      authors: { fields: { fullName: string } }
+      book-tags:
+        fields:
+          bookId: { type: ref, to: books, required: true, onDelete: cascade }
+          tagId: { type: ref, to: tags, required: true, onDelete: cascade }
+        unique: [[bookId, tagId]]
+        relations: {}
+    `).replace(
+      'books: { fields: { title: string } }',
+      'books: { fields: { title: string }, relations: { tags: { through: book-tags } } }',
+    ),
+    want: [],
+  },
+  {
+    name: 'an unknown join resource, and an unknown key, with suggestions',
+    given: withResources(`${JOIN}
+      book-tags: { fields: { bookId: { type: ref, to: books }, tagId: { type: ref, to: tags } } }
+      authors:
+        fields: { name: string }
+        relations:
+          tags: { through: book-tag }
+          books: { throught: book-tags }
+    `),
+    want: [
+      'api.yaml:10:24  resources.authors.relations.tags.through  through "book-tag" is not a resource (did you mean "book-tags"?)',
+      'api.yaml:11:16  resources.authors.relations.books.throught  unknown key "throught" (did you mean "through"?)',
+    ],
+  },
+  {
+    name: 'a join resource with three refs needs via; via names ref fields, the first to this resource',
+    given: withResources(`${JOIN}
+      users: { fields: { name: string } }
+      taggings:
+        fields:
+          bookId: { type: ref, to: books }
+          tagId: { type: ref, to: tags }
+          userId: { type: ref, to: users }
+      authors:
+        fields: { name: string }
+        relations:
+          tags: { through: taggings }
+          books: { through: taggings, via: [userId, bookd] }
+          users: { through: taggings, via: [bookId, bookId] }
+    `),
+    want: [
+      'api.yaml:15:24  resources.authors.relations.tags.through  taggings holds no ref to authors: a join resource refers to both sides (e.g. authorId: { type: ref, to: authors })',
+      'api.yaml:16:41  resources.authors.relations.books.via[0]  "userId" refers to users: the first field of via refers to authors',
+      'api.yaml:16:49  resources.authors.relations.books.via[1]  "bookd" is not a ref field of taggings (did you mean "bookId"?)',
+      'api.yaml:17:41  resources.authors.relations.users.via[0]  "bookId" refers to books: the first field of via refers to authors',
+      'api.yaml:17:49  resources.authors.relations.users.via[1]  the two fields of via are the two sides: they must differ',
+    ],
+  },
+  {
+    name: 'self-referencing many-to-many: via says which side is which; names may not clash',
+    given: withResources(`
+      users:
+        fields: { name: string, followers: string }
+        relations:
+          following: { through: follows, via: [followerId, followeeId], inverse: followers }
+          friends: { through: follows }
+      follows:
+        fields:
+          followerId: { type: ref, to: users, required: true }
+          followeeId: { type: ref, to: users, required: true }
+          note: { type: string, required: true }
+    `),
+    want: [
+      'api.yaml:7:29  resources.users.relations.following.through  follows has required fields without a default (note): linking (PUT …/{otherId}) sets the two ids alone; give them a default or make them optional',
+      'api.yaml:7:69  resources.users.relations.following.inverse  the many-to-many inverse "followers" on users (of users.following) clashes with the field "followers": give it another name with its key under `relations` (or its `inverse:`)',
+      'api.yaml:8:27  resources.users.relations.friends.through  follows must hold exactly one ref to users and one to the other side (it has followerId → users, followeeId → users): say which with via: [followerId, followeeId]',
+      `api.yaml:12:7  resources.follows.fields.followeeId  followeeId's inverse "follows" on users clashes with followerId's: give one of them another name with \`inverse:\` (e.g. inverse: followeeFollows)`,
+    ],
+  },
+  {
+    name: 'unique keys name fields of the resource, once each, json fields aside',
+    given: withResources(`
+      things:
+        fields: { code: string, region: string, data: json }
+        unique: [[code, regoin], [data, code], [region, code], [code, region], [code, code], []]
+    `),
+    want: [
+      'api.yaml:6:21  resources.things.unique[0][1]  "regoin" is not a field of things (did you mean "region"?)',
+      'api.yaml:6:31  resources.things.unique[1][0]  "data" is a json field: a key compares values, not documents',
+      'api.yaml:6:60  resources.things.unique[3]  the key [code, region] is listed twice',
+      'api.yaml:6:83  resources.things.unique[4][1]  "code" is listed twice',
+      'api.yaml:6:90  resources.things.unique[5]  must not be empty',
+    ],
+  },
+];
+
+describe.each([
+  ['relations', relations],
+  ['many-to-many and unique keys', manyToMany],
+])('validate: %s', (_, rows) => {
   it.each(rows)('$name', ({ given, want }) => {
     expect(problemsOf(given)).toEqual(want);
   });

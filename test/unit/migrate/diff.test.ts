@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { columnLoss, lossesOf } from '../../../src/migrate/data-loss.js';
 import { diff, isEmpty, type Step } from '../../../src/migrate/diff.js';
 import { sqliteMigration } from '../../../src/migrate/sqlite.js';
+import { postgresMigration } from '../../../src/migrate/postgres.js';
 import type { ColumnSnapshot, Snapshot } from '../../../src/schema/snapshot.js';
 import { column, notes } from './snapshots.js';
 
@@ -121,5 +122,22 @@ describe('SQLite migrations', () => {
     expect(sql).toMatch(/INSERT INTO "notes__rebuild" .* SELECT .* FROM "notes"/s);
     expect(sql).toMatch(/DROP TABLE "notes"/);
     expect(sql).toMatch(/ALTER TABLE "notes__rebuild" RENAME TO "notes"/);
+  });
+
+  it('adds and drops a unique key of several columns in place, and only when the keys change', () => {
+    const keyed = (keys: string[][]): Snapshot => {
+      const snapshot = notes(column('code'), column('region'));
+      return { tables: snapshot.tables.map((t) => (t.name === 'notes' ? { ...t, keys } : t)) };
+    };
+    expect(migrate(keyed([]), keyed([['code', 'region']]))).toEqual([
+      'CREATE UNIQUE INDEX "notes_code_region_key" ON "notes" ("code", "region")',
+    ]);
+    expect(migrate(keyed([['code', 'region']]), keyed([]))).toEqual(['DROP INDEX "notes_code_region_key"']);
+    expect(migrate(keyed([['code', 'region']]), keyed([['code', 'region']]))).toEqual([]);
+    // a snapshot of an older generator has no keys at all: the same as none
+    expect(migrate(notes(column('code'), column('region')), keyed([]))).toEqual([]);
+    expect(postgresMigration(diff(keyed([]), keyed([['region', 'code']]), new Map()), keyed([]))).toEqual([
+      'CREATE UNIQUE INDEX "notes_region_code_key" ON "notes" ("region", "code")',
+    ]);
   });
 });

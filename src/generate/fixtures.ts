@@ -16,6 +16,7 @@ export interface Fixture {
   other: Record<string, JsonValue>;
   /** field → the collection whose record it must refer to */
   refs: Record<string, string>;
+  keyed: boolean;
   /** a writable field and a second valid value for it, to exercise PATCH; absent when none fits */
   change?: { field: string; value: JsonValue };
   /** fields the API never returns */
@@ -62,6 +63,8 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
     body: body.body,
     other: other.body,
     refs,
+    // every record takes the same referenced records: a key over one of them allows one such record
+    keyed: resource.unique.some((key) => key.some((field) => refs[field] !== undefined)),
     change: sampleChange(fields),
     writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
     publicCreate: isPublic(resource.access.create),

@@ -1,6 +1,6 @@
 import type { Api, Field, Resource } from '../model.js';
 import { idSchema, type JsonSchema } from './json-schemas.js';
-import { includePaths } from './relations.js';
+import { includePaths, targetOf } from './relations.js';
 
 /** What a listing can filter and sort on: a field's column, how its values are stored, and its operators. */
 interface Listable {
@@ -100,6 +100,25 @@ export function listFilters(api: Api, resource: Resource): ListFilter[] {
   );
 }
 
+/**
+ * The filters through the relations of `resource`, one level deep: `author.country`, `author.fullName[contains]`,
+ * `tags.name` (to-many: at least one related record matches). Every field of the related resource a listing of it
+ * filters on, and the id of a to-many one; not its timestamps.
+ */
+export function relationFilters(api: Api, resource: Resource): (ListFilter & { relation: string })[] {
+  return resource.relations.flatMap((relation) =>
+    listFilters(api, targetOf(api, relation))
+      // a to-one record's id is the ref field's value, filtered on already
+      .filter((f) => !['createdAt', 'updatedAt', ...(relation.kind === 'one' ? ['id'] : [])].includes(f.field))
+      .map((f) => ({
+        ...f,
+        name: `${relation.name}.${f.name}`,
+        field: `${relation.name}.${f.field}`,
+        relation: relation.name,
+      })),
+  );
+}
+
 /** The paging and sorting parameters of a listing. */
 export function pagingSchemas(api: Api, resource: Resource): Record<string, JsonSchema> {
   const { default: size, max } = api.limits.pageSize;
@@ -119,7 +138,7 @@ export function pagingSchemas(api: Api, resource: Resource): Record<string, Json
 
 /** The query string of a listing as the server validates it: limit, cursor, sort, `field` / `field[op]`. */
 export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
-  const filters = listFilters(api, resource).map(
+  const filters = [...listFilters(api, resource), ...relationFilters(api, resource)].map(
     // an `in` list arrives comma-separated or repeated: the validator makes it an array, checked value by value
     (f) => [f.name, f.op === 'in' ? { type: 'array', items: f.value, maxItems: MAX_IN } : f.value] as const,
   );

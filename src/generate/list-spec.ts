@@ -1,6 +1,7 @@
-import type { Api, Resource } from '../model.js';
+import type { Api, Relation, Resource } from '../model.js';
 import type { JsonSchema } from '../contract/json-schemas.js';
 import { listables } from '../contract/listing.js';
+import { joinOf, targetOf } from '../contract/relations.js';
 import { ownerColumn } from './sql/statements.js';
 
 /** The ListSpec of the generated store (see the generated http/listing.ts). */
@@ -9,12 +10,44 @@ export function listSpec(resource: Resource, api: Api, selectList: string): Json
   return {
     table: resource.table,
     selectList,
-    columns: Object.fromEntries(
-      listables(api, resource).map((f) => [
-        f.name,
-        { column: f.column, kind: f.kind, ...(f.notNull === true && { notNull: true }) },
-      ]),
-    ),
+    columns: columnsOf(api, resource),
     ...(owner !== undefined && { ownerColumn: owner }),
+    ...(resource.relations.length > 0 && {
+      relations: Object.fromEntries(resource.relations.map((r) => [r.name, relationSpec(api, r)])),
+    }),
+  };
+}
+
+function columnsOf(api: Api, resource: Resource, timestamps = true): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    listables(api, resource)
+      .filter((f) => timestamps || (f.name !== 'createdAt' && f.name !== 'updatedAt'))
+      .map((f) => [f.name, { column: f.column, kind: f.kind, ...(f.notNull === true && { notNull: true }) }]),
+  );
+}
+
+/**
+ * How a filter through `relation` reaches the related records (`?author.country=FR`): the hops from this table to
+ * theirs, each `local IN (SELECT remote FROM table …)`; the resources whose read rules scope them (the target's, and
+ * a join resource's).
+ */
+function relationSpec(api: Api, relation: Relation): JsonSchema {
+  const target = targetOf(api, relation);
+  const join = joinOf(api, relation);
+  const through = relation.through;
+  const via =
+    through !== undefined && join !== undefined
+      ? [
+          { local: 'id', table: join.table, remote: through.near.column },
+          { local: through.far.column, table: target.table, remote: 'id' },
+        ]
+      : relation.kind === 'one'
+        ? [{ local: relation.column, table: target.table, remote: 'id' }]
+        : [{ local: 'id', table: target.table, remote: relation.column }];
+  return {
+    target: target.name,
+    ...(join !== undefined && { join: join.name }),
+    via,
+    columns: columnsOf(api, target, false),
   };
 }

@@ -141,7 +141,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     // the type of a write-only json field, in `Stored`
     ...(resource.fields.some((f) => f.writeOnly && f.type === 'json') ? [rt.JsonValue] : []),
     ...['', 'Input', 'ListQuery', 'Patch'].map((suffix) => local.model(typeName + suffix)),
-    ...(resource.relations.length > 0 ? [rt.RelationTarget, rt.Parent, rt.access] : []),
+    ...(resource.relations.length > 0 ? [rt.RelationTarget, rt.Parent, rt.RelatedScopes, rt.access] : []),
   ]);
   return {
     imports,

@@ -65,6 +65,7 @@ export const rt = {
   Listing: value.listing('Listing'),
   ListSpec: types.listing('ListSpec'),
   Parent: types.listing('Parent'),
+  RelatedScopes: types.listing('RelatedScopes'),
   refuseOtherMethods: value.methods('refuseOtherMethods'),
   writeIfMatch: value.preconditions('writeIfMatch'),
   expectedVersion: value.preconditions('expectedVersion'),

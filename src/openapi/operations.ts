@@ -1,7 +1,14 @@
 import type { AccessRule, Action, Api, Resource } from '../model.js';
 import { idSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
-import { includeSchema, listFilters, MAX_IN, pagingSchemas, type ListFilter } from '../contract/listing.js';
+import {
+  includeSchema,
+  listFilters,
+  MAX_IN,
+  pagingSchemas,
+  relationFilters,
+  type ListFilter,
+} from '../contract/listing.js';
 import { linkParameterName, linkRelations, nestedCreates, nestedRelations, targetOf } from '../contract/relations.js';
 import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
 import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames } from './schemas.js';
@@ -331,6 +338,28 @@ function listParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[]
       : { schema: value(f) }),
   });
   const filters = listFilters(api, r);
+  // through relations: `author.country`, `tags.name` (at least one related record), with the target's enum names
+  const related = relationFilters(api, r).map((f): JsonSchema => {
+    const relation = r.relations.find((rel) => rel.name === f.relation);
+    const target = relation === undefined ? undefined : targetOf(api, relation);
+    const field = f.field.slice(f.relation.length + 1);
+    const enumName = target === undefined ? undefined : names.enums(target.name, target.fields)[field];
+    const schema = enumName === undefined || f.op === 'contains' ? f.value : enumRef(f.value, enumName);
+    const whose =
+      relation?.kind === 'one'
+        ? `whose ${f.relation}'s ${field}`
+        : `with at least one of their ${f.relation} whose ${field}`;
+    // the other operators are described once, on the listing; the equality filter says what the path means
+    return {
+      name: f.name,
+      in: 'query',
+      required: false,
+      ...(f.op === 'eq' && { description: `Records ${whose} equals the value (related records the caller may read)` }),
+      ...(f.op === 'in'
+        ? { style: 'form', explode: false, schema: { type: 'array', items: schema, minItems: 1, maxItems: MAX_IN } }
+        : { schema }),
+    };
+  });
   return [
     ...Object.entries(pagingSchemas(api, r)).map(([name, { description, ...schema }]) => ({
       name,
@@ -342,5 +371,6 @@ function listParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[]
     ...includeParameter(api, r, names),
     ...filters.filter((f) => f.op === 'eq').map(filter),
     ...filters.filter((f) => f.op !== 'eq').map(filter),
+    ...related,
   ];
 }

@@ -381,3 +381,45 @@ describe('many-to-many', () => {
     expect((book.tags as Page).items.map((t) => t.name)).toEqual(['sci-fi']);
   });
 });
+
+describe('filters through relations', () => {
+  const titles = async (url: string, as?: string) => (await ok('GET', url, as)).items.map((b) => b.title);
+
+  it('filters by a field of the to-one record, with the operators of its type', async () => {
+    expect(await titles('/books?author.country=PL&limit=100')).toEqual(['Solaris']);
+    expect(await titles('/books?author.fullName[contains]=STAN&limit=100')).toEqual(['Solaris']);
+    expect(await titles('/books?author.country[in]=PL,FI&sort=title&limit=100')).toEqual(
+      await titles('/books?authorId[in]=' + `${authors[1]!.id},${authors[2]!.id}&sort=title&limit=100`),
+    );
+    // with the listing's own filters and paging
+    const page = await ok('GET', '/books?author.country=US&year[gte]=1980&limit=2');
+    expect(page.items.map((b) => b.title)).toEqual(['U20', 'U21']);
+    const next = await ok('GET', `/books?author.country=US&year[gte]=1980&limit=2&cursor=${page.nextCursor}`);
+    expect(next.items.map((b) => b.title)).toEqual(['U22', 'U23']);
+  });
+
+  it('filters by a to-many relation: at least one related record matches', async () => {
+    expect(await titles('/books?tags.name=sci-fi&limit=100')).toEqual(['U0', 'Solaris']);
+    expect(await titles('/books?tags.name[in]=classic,polish&limit=100')).toEqual(['U0']);
+    expect(await titles('/authors/' + `${authors[0]!.id}/books?tags.name=sci-fi`)).toEqual(['U0']);
+    expect(await titles('/books?reviews.stars[gte]=4&limit=100', 'librarian')).toEqual(['U0', 'U1']);
+  });
+
+  it('looks only at the related records the caller may read', async () => {
+    // bob's review of U0 has 2 stars: alice cannot read it, so for her no book has a 2-star review
+    expect(await titles('/books?reviews.stars=2&limit=100', 'librarian')).toEqual(['U0']);
+    expect(await titles('/books?reviews.stars=2&limit=100', 'bob')).toEqual(['U0']);
+    expect(await titles('/books?reviews.stars=2&limit=100', 'alice')).toEqual([]);
+    expect(await titles('/books?reviews.stars=2&limit=100')).toEqual([]);
+    // reading lists are their reader's: through list-entries, bob finds only the books of his lists
+    expect(await titles('/books?readingLists.name=alice reads&limit=100', 'alice')).toEqual(['U2']);
+    expect(await titles('/books?readingLists.name=alice reads&limit=100', 'bob')).toEqual([]);
+  });
+
+  it('refuses an unknown relation, field or operator with a 400', async () => {
+    for (const query of ['publisher.name=x', 'author.nickname=x', 'author.country[contains]=', 'tags.name[foo]=x']) {
+      const r = await call('GET', `/books?${query}`);
+      expect(r.status, query).toBe(400);
+    }
+  });
+});

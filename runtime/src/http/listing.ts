@@ -29,7 +29,27 @@ export interface ListSpec {
   /** by API field name: the fields a listing can filter and sort on (id, createdAt and updatedAt included) */
   columns: Record<string, ListColumn>;
   ownerColumn?: string;
+  /** by relation name: how filters through it (`?author.country=FR`) reach the related records */
+  relations?: Record<string, RelationFilterSpec>;
 }
+
+/**
+ * A relation a listing filters through: the hops to the related table (the last), the related resource's columns,
+ * and the resources whose `read` rules decide which related rows a filter may look at (the target; the join of a
+ * many-to-many relation, whose rows are the first hop's).
+ */
+export interface RelationFilterSpec {
+  target: string;
+  join?: string;
+  via: readonly Omit<Hop, 'owner'>[];
+  columns: Record<string, ListColumn>;
+}
+
+/**
+ * The rows of `resource` a caller may look at through a relation, by its `read` rule (see relations/embed.ts):
+ * false, none; null, every row; else those whose owner column holds `scope`.
+ */
+export type RelatedScopes = (resource: string) => { scope: false | null | SqlValue; owner?: ListColumn };
 
 interface Filter {
   column: ListColumn;
@@ -104,12 +124,16 @@ export class Listing {
     query: Record<string, unknown>,
     owner: SqlValue | null,
     parent?: Parent,
+    related?: RelatedScopes,
   ): Promise<{ rows: Row[]; nextCursor: string | null }> {
     const limit = Number(query.limit);
     const sort = this.#sort(typeof query.sort === 'string' ? query.sort : '');
     const fixed = parent === undefined ? [] : [this.#parentFilter(parent)];
     // filters in one order whatever the query's: a shape is the same statement however it is written
-    const given = [...fixed, ...this.#filters(query)];
+    const asked = this.#filters(query, related);
+    // a filter through a relation whose rows the caller may not read matches nothing
+    if (asked === null) return { rows: [], nextCursor: null };
+    const given = [...fixed, ...asked];
     const filters =
       given.length < 2
         ? given
@@ -219,17 +243,49 @@ export class Listing {
       : [...sort, { field: 'id', column: this.spec.columns.id ?? ID, descending: false }];
   }
 
-  #filters(query: Record<string, unknown>): Filter[] {
-    return Object.entries(query).flatMap(([name, raw]): Filter[] => {
-      const match = /^([A-Za-z][A-Za-z0-9]*)(?:\[([a-z]+)\])?$/.exec(name);
-      const column = match?.[1] === undefined ? undefined : this.spec.columns[match[1]];
-      if (column === undefined || ['limit', 'cursor', 'sort', 'include'].includes(name)) return [];
-      const op = (match?.[2] ?? 'eq') as Operator;
+  /** The filters of the query string; null when one goes through a relation the caller may read nothing of. */
+  #filters(query: Record<string, unknown>, related: RelatedScopes | undefined): Filter[] | null {
+    const filters: Filter[] = [];
+    for (const [name, raw] of Object.entries(query)) {
+      const match = /^(?:([a-z][A-Za-z0-9]*)\.)?([A-Za-z][A-Za-z0-9]*)(?:\[([a-z]+)\])?$/.exec(name);
+      if (match === null || ['limit', 'cursor', 'sort', 'include'].includes(name)) continue;
+      const [, relationName, field = '', operator] = match;
+      const relation = relationName === undefined ? undefined : this.spec.relations?.[relationName];
+      const column = relationName === undefined ? this.spec.columns[field] : relation?.columns[field];
+      if (column === undefined) continue;
+      const op = (operator ?? 'eq') as Operator;
       const path = `/${name}`;
       // an `in` list is an array of values the validator checked one by one (see strictParameters)
-      const values = Array.isArray(raw) ? raw : [raw];
-      return [{ column, op, values: values.map((value) => stored(column, value, path)) }];
-    });
+      const values = (Array.isArray(raw) ? raw : [raw]).map((value) => stored(column, value, path));
+      if (relation === undefined) {
+        filters.push({ column, op, values });
+        continue;
+      }
+      if (related === undefined)
+        throw new Error(`a filter through ${relationName} needs the caller's scopes`);
+      const through = this.#through(relation, related);
+      if (through === null) return null;
+      filters.push({ column, op, values, ...through });
+    }
+    return filters;
+  }
+
+  /** The hops of a filter through `relation`, each scoped by its read rule; null when one is closed to the caller. */
+  #through(relation: RelationFilterSpec, related: RelatedScopes): { via: Hop[]; owners: SqlValue[] } | null {
+    const last = relation.via.length - 1;
+    const via: Hop[] = [];
+    const owners: SqlValue[] = [];
+    for (const [i, hop] of relation.via.entries()) {
+      // the join's rows are the first hop's (many-to-many), the target's the last hop's
+      const resource = i === last ? relation.target : relation.join;
+      const { scope, owner } = resource === undefined ? { scope: null } : related(resource);
+      if (scope === false) return null;
+      if (scope !== null && owner !== undefined) {
+        via.push({ ...hop, owner });
+        owners.unshift(scope); // the owners' parameters come from the last hop out
+      } else via.push(hop);
+    }
+    return { via, owners };
   }
 
   #encode(sort: string, values: SqlValue[]): string {

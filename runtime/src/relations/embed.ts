@@ -1,7 +1,7 @@
 import type { AccessRule } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import type { Database, Row, SqlValue, Statement } from '../db/database.js';
-import type { Parent } from '../http/listing.js';
+import type { Parent, RelatedScopes } from '../http/listing.js';
 import { inList, ownerColumn, param, q } from './sql.js';
 
 /**
@@ -105,6 +105,27 @@ export class Embedder {
       (scope === null ? '' : ` AND ${ownerColumn(target)} = ${param(d, 2, target.owner?.kind)}`);
     const row = await this.#statement(sql).get(scope === null ? [id] : [id, scope]);
     return row !== undefined;
+  }
+
+  /**
+   * The read scopes of related resources for a listing whose query filters through a relation (`?author.country=FR`):
+   * the caller is verified only then; undefined when no filter goes through a relation.
+   */
+  async scopes(
+    query: object,
+    caller: () => Caller | undefined | Promise<Caller | undefined>,
+  ): Promise<RelatedScopes | undefined> {
+    if (!Object.keys(query).some((name) => name.includes('.'))) return undefined;
+    const who = await caller();
+    return (resource) => {
+      const target = this.targets[resource];
+      if (target === undefined) throw new Error(`no resource ${resource}`);
+      const owner = target.owner;
+      return {
+        scope: readScope(who, target, this.adminRole),
+        ...(owner !== undefined && { owner: { column: owner.column, kind: owner.kind } }),
+      };
+    };
   }
 
   /**

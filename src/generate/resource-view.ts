@@ -57,6 +57,9 @@ export interface ResourceView {
   relationNames: string[];
   /** the paths `include` takes, for the README */
   includePaths: string[];
+  /** model.ts: the relations a read or a listing may embed, typed (`author?: AuthorWithRelations | null`) */
+  embedded: { key: string; type: string }[];
+  embeddedImports: string[];
   /** the bodies of nested creates (`POST /authors/{id}/books`), one per to-one relation: the ref field optional */
   createdUnder: { schemaName: string; typeName: string; field: string; url: string; schema: JsonSchema }[];
   /** nested.ts: the nested listings under this resource's records */
@@ -154,6 +157,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     ...(readQuery !== undefined && { readQuery }),
     relationNames: resource.relations.map((r) => r.name),
     includePaths: includePaths(api, resource),
+    ...embeddedTypes(api, resource),
     createdUnder: createdUnder(api, resource).map((relation) => {
       const inverse = targetOf(api, relation).relations.find(
         (r) => r.kind === 'many' && r.target === resource.name && r.field === relation.field,
@@ -185,6 +189,25 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       imports: actionImports(resource, actions, orphans.length > 0, typeName),
       handlersParam: handlerActions.length > 0 ? `handlers: ${names.pascal}Handlers,` : '',
     },
+  };
+}
+
+/** The relations of `resource` as typed properties, and the model types of other resources they use. */
+function embeddedTypes(api: Api, resource: Resource): Pick<ResourceView, 'embedded' | 'embeddedImports'> {
+  const others = new Map<string, string>();
+  const embedded = resource.relations.map((relation) => {
+    const target = targetOf(api, relation);
+    const type = `${target.typeName}WithRelations`;
+    if (target.name !== resource.name) others.set(`../${target.names.kebab}/model.js`, type);
+    return { key: relation.name, type: relation.kind === 'one' ? `${type} | null` : `Page<${type}>` };
+  });
+  const modules = [...new Set(others.keys())];
+  return {
+    embedded,
+    embeddedImports: [
+      ...(resource.relations.some((r) => r.kind === 'many') ? ["import type { Page } from '../../types.js';"] : []),
+      ...modules.map((module) => `import type { ${others.get(module) ?? ''} } from '${module}';`),
+    ],
   };
 }
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,13 @@ const books: Rec[] = [];
 
 beforeAll(async () => {
   const dir = await generateFresh(join(ROOT, 'examples/library.yaml'), 'e2e-relations');
+  // the embedded shapes are typed for the users' own code: a to-one record or null, a page of the others
+  writeFileSync(
+    join(dir, 'src/embedded-types.ts'),
+    "import type { BookWithRelations } from './resources/books/model.js';\n" +
+      'export const firstTag = (book: BookWithRelations): string | undefined =>\n' +
+      '  book.tags?.items[0]?.name ?? book.author?.books?.items[0]?.title ?? book.editor?.fullName;\n',
+  );
   await typecheckAndBuild(dir);
   const dist = join(dir, 'dist');
   const load = async <T>(file: string) => (await import(pathToFileURL(join(dist, file)).href)) as T;

@@ -1,5 +1,4 @@
 import type { Api, Relation, Resource } from '../model.js';
-import { isPublic } from '../contract/access.js';
 import {
   joinOf,
   linkParameterName,

@@ -7,7 +7,8 @@ import {
   recordSchema,
   type JsonSchema,
 } from '../contract/json-schemas.js';
-import { addNested, addResource } from './operations.js';
+import { addNested } from './nested-operations.js';
+import { addResource } from './operations.js';
 import { createdUnder, includePaths } from '../contract/relations.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';

@@ -9,17 +9,17 @@ import {
   relationFilters,
   type ListFilter,
 } from '../contract/listing.js';
-import { linkParameterName, linkRelations, nestedCreates, nestedRelations, targetOf } from '../contract/relations.js';
+import { targetOf } from '../contract/relations.js';
 import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
 import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames } from './schemas.js';
 
 /** The 409 of a create or a change. */
-const TAKEN = problem('A unique value taken, or a reference to a missing record');
+export const TAKEN = problem('A unique value taken, or a reference to a missing record');
 
 export type Route = (path: string, method: string, operation: JsonSchema) => void;
 
 /** `include`, where the resource has relations: the paths it takes, comma-separated. */
-function includeParameter(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
+export function includeParameter(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
   const include = includeSchema(api, r).include;
   if (include === undefined) return [];
   const { description, items: _items, ...schema } = include;
@@ -34,128 +34,6 @@ function includeParameter(api: Api, r: Resource, names: SchemaNames): JsonSchema
       schema: { ...schema, items: names.ref(`include:${r.name}`) },
     },
   ];
-}
-
-/**
- * The nested routes under one resource's records, one path per to-many relation: the listing
- * (`GET /authors/{id}/books`) and the create (`POST /authors/{id}/books`), where the target has them.
- */
-export function addNested(api: Api, r: Resource, route: Route, names: SchemaNames): void {
-  const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) };
-  const creates = nestedCreates(api, r);
-  for (const relation of r.relations) {
-    const target = targetOf(api, relation);
-    const path = `/${r.name}/{id}/${relation.names.kebab}`;
-    const through = relation.through;
-    if (nestedRelations(api, r).includes(relation)) {
-      route(path, 'get', {
-        tags: [r.name],
-        security: security(target.access.list),
-        operationId: `list${relation.names.pascal}Of${r.typeName}`,
-        summary:
-          through === undefined
-            ? `The ${target.name} whose ${relation.field} is this ${r.typeName}`
-            : `The ${target.name} linked to this ${r.typeName} (through ${through.resource})`,
-        description:
-          (through === undefined
-            ? `Exactly \`GET /${target.name}?${relation.field}={id}\`, with every listing parameter`
-            : `\`GET /${target.name}\` restricted to the ${target.name} linked to this ${r.typeName} by the ` +
-              `${through.resource} records the caller may read, with every listing parameter`) +
-          `; 404 when the ${r.typeName} does not exist or the caller may not read it.`,
-        parameters: [idParameter, ...listParameters(api, target, names)],
-        responses: {
-          200: json(names.ref(`page:${target.name}`), 'A page', limitHeaders(api)),
-          400: problem('An unknown or repeated parameter, a limit over the maximum or a forged cursor'),
-          404: ref('responses', 'NotFound'),
-          ...commonResponses(api, target.access.list),
-        },
-      });
-    }
-    const link = linkRelations(api, r).find((l) => l.relation === relation);
-    if (link !== undefined && through !== undefined) addLink(api, r, target, link, through.resource, route);
-    if (creates.includes(relation)) {
-      const under = target.relations.find((t) => t.kind === 'one' && t.field === relation.field);
-      const schema = `inputUnder:${target.name}.${under?.name ?? ''}`;
-      const withRecord = { ETag: ref('headers', 'ETag'), ...limitHeaders(api) };
-      const { [relation.field]: _parent, ...example } = exampleBody(api, writableFields(target), target.owner);
-      route(path, 'post', {
-        tags: [r.name],
-        security: security(target.access.create),
-        operationId: `create${relation.names.pascal}Of${r.typeName}`,
-        summary: `Create a ${target.typeName} whose ${relation.field} is this ${r.typeName}`,
-        description:
-          `As \`POST /${target.name}\` with \`${relation.field}\` set to \`{id}\` (the body may leave it out; naming ` +
-          `another record is a 400), by the create rule of ${target.name}; 404 when the ${r.typeName} does not exist ` +
-          'or the caller may not read it.',
-        parameters: [idParameter, ref('parameters', 'IdempotencyKey')],
-        requestBody: { required: true, content: { 'application/json': { schema: names.ref(schema), example } } },
-        responses: {
-          201: json(names.ref(`record:${target.name}`), 'Created', {
-            Location: ref('headers', 'Location'),
-            ...withRecord,
-          }),
-          400: ref('responses', 'BadRequest'),
-          404: ref('responses', 'NotFound'),
-          409: TAKEN,
-          422: ref('responses', 'UnprocessableContent'),
-          ...bodyResponses(),
-          ...commonResponses(api, target.access.create),
-        },
-      });
-    }
-  }
-}
-
-/** `PUT` (link, idempotent) and `DELETE` (unlink) `/books/{id}/tags/{tagId}`, where the join resource has them. */
-function addLink(
-  api: Api,
-  r: Resource,
-  target: Resource,
-  link: ReturnType<typeof linkRelations>[number],
-  joinName: string,
-  route: Route,
-): void {
-  const join = api.resources.find((j) => j.name === joinName);
-  if (join === undefined) return;
-  const otherId = linkParameterName(r, target);
-  const path = `/${r.name}/{id}/${link.relation.names.kebab}/{${otherId}}`;
-  const parameters = [
-    { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) },
-    { name: otherId, in: 'path', required: true, schema: openApiSchema(idSchema(target.id)) },
-  ];
-  const noContent = { description: 'Done (no body)', headers: limitHeaders(api) };
-  const notFound = ref('responses', 'NotFound');
-  if (link.put) {
-    route(path, 'put', {
-      tags: [r.name],
-      security: security(join.access.create),
-      operationId: `link${link.relation.names.pascal}Of${r.typeName}`,
-      summary: `Link a ${target.typeName} to this ${r.typeName}`,
-      description:
-        `Creates the ${joinName} record that links them, unless it exists (idempotent); by the create rule of ` +
-        `${joinName}; 404 when either record does not exist or the caller may not read it.`,
-      parameters,
-      responses: {
-        204: noContent,
-        404: notFound,
-        409: TAKEN,
-        ...commonResponses(api, join.access.create),
-      },
-    });
-  }
-  if (link.delete) {
-    route(path, 'delete', {
-      tags: [r.name],
-      security: security(join.access.delete),
-      operationId: `unlink${link.relation.names.pascal}Of${r.typeName}`,
-      summary: `Unlink a ${target.typeName} from this ${r.typeName}`,
-      description:
-        `Deletes the ${joinName} records that link them, by the delete rule of ${joinName}; 404 when they are not ` +
-        'linked, or either record does not exist or the caller may not read it.',
-      parameters,
-      responses: { 204: noContent, 404: notFound, ...commonResponses(api, join.access.delete) },
-    });
-  }
 }
 
 /** The operations of one resource: the five of its collection and items that are switched on, and its actions. */
@@ -322,7 +200,7 @@ const OPERATORS: Record<string, string> = {
  * filter per field, then each field's operators together. An `in` filter is an array sent comma-separated
  * (`style: form, explode: false`); the server takes the parameter repeated too, as some clients send arrays.
  */
-function listParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
+export function listParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
   const enums = names.enums(r.name, r.fields);
   const value = (f: ListFilter): JsonSchema => {
     const enumName = enums[f.field];

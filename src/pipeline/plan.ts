@@ -42,6 +42,7 @@ export const RUNTIME = [
   'src/http/validation.ts',
   'src/http/validator.ts',
   'src/http/listing.ts',
+  'src/http/related.ts',
   'src/http/etag.ts',
   'src/http/methods.ts',
   'src/http/preconditions.ts',

@@ -50,6 +50,26 @@ describe('the SQL of a listing shape', () => {
         'OR "views" IS NULL) ORDER BY "id" ASC NULLS FIRST LIMIT $3::bigint',
     ],
     [
+      'through a many-to-many relation, each hop scoped to an owner: parameters from the innermost out',
+      {
+        filters: [
+          {
+            column: { column: 'name', kind: 'text' },
+            op: 'eq',
+            via: [
+              { local: 'id', table: 'post_tags', remote: 'post_id', owner: { column: 'added_by', kind: 'text' } },
+              { local: 'tag_id', table: 'tags', remote: 'id', owner: { column: 'owner_id', kind: 'integer' } },
+            ],
+          },
+        ],
+        sort: [{ column: key, descending: false }],
+      },
+      'SELECT * FROM "posts" WHERE "id" IN (SELECT "post_id" FROM "post_tags" WHERE "tag_id" IN (SELECT "id" FROM ' +
+        '"tags" WHERE "name" = ? AND "owner_id" = ?) AND "added_by" = ?) ORDER BY "id" ASC LIMIT ?',
+      'SELECT * FROM "posts" WHERE "id" IN (SELECT "post_id" FROM "post_tags" WHERE "tag_id" IN (SELECT "id" FROM ' +
+        '"tags" WHERE "name" = $1::text AND "owner_id" = $2::bigint) AND "added_by" = $3::text) ORDER BY "id" ASC LIMIT $4::bigint',
+    ],
+    [
       'a next page by -views, after a NULL views',
       {
         filters: [],

@@ -11,6 +11,7 @@ import {
   type Operator,
 } from '../db/list-sql.js';
 import { badRequest } from './problem.js';
+import { hopsThrough, type RelatedScopes, type RelationFilterSpec } from './related.js';
 import { CANONICAL, isDateTime } from './validator.js';
 
 /**
@@ -23,6 +24,8 @@ import { CANONICAL, isDateTime } from './validator.js';
  * Each query shape (sort, filters, cursor) gets its SQL written and prepared once (db/list-sql.ts), then reused;
  * values are always parameters. The query string was validated against the route's schema before it reaches here.
  */
+export type { RelatedScopes, RelationFilterSpec } from './related.js';
+
 export interface ListSpec {
   table: string;
   selectList: string;
@@ -32,24 +35,6 @@ export interface ListSpec {
   /** by relation name: how filters through it (`?author.country=FR`) reach the related records */
   relations?: Record<string, RelationFilterSpec>;
 }
-
-/**
- * A relation a listing filters through: the hops to the related table (the last), the related resource's columns,
- * and the resources whose `read` rules decide which related rows a filter may look at (the target; the join of a
- * many-to-many relation, whose rows are the first hop's).
- */
-export interface RelationFilterSpec {
-  target: string;
-  join?: string;
-  via: readonly Omit<Hop, 'owner'>[];
-  columns: Record<string, ListColumn>;
-}
-
-/**
- * The rows of `resource` a caller may look at through a relation, by its `read` rule (see relations/embed.ts):
- * false, none; null, every row; else those whose owner column holds `scope`.
- */
-export type RelatedScopes = (resource: string) => { scope: false | null | SqlValue; owner?: ListColumn };
 
 interface Filter {
   column: ListColumn;
@@ -263,29 +248,11 @@ export class Listing {
       }
       if (related === undefined)
         throw new Error(`a filter through ${relationName} needs the caller's scopes`);
-      const through = this.#through(relation, related);
+      const through = hopsThrough(relation, related);
       if (through === null) return null;
       filters.push({ column, op, values, ...through });
     }
     return filters;
-  }
-
-  /** The hops of a filter through `relation`, each scoped by its read rule; null when one is closed to the caller. */
-  #through(relation: RelationFilterSpec, related: RelatedScopes): { via: Hop[]; owners: SqlValue[] } | null {
-    const last = relation.via.length - 1;
-    const via: Hop[] = [];
-    const owners: SqlValue[] = [];
-    for (const [i, hop] of relation.via.entries()) {
-      // the join's rows are the first hop's (many-to-many), the target's the last hop's
-      const resource = i === last ? relation.target : relation.join;
-      const { scope, owner } = resource === undefined ? { scope: null } : related(resource);
-      if (scope === false) return null;
-      if (scope !== null && owner !== undefined) {
-        via.push({ ...hop, owner });
-        owners.unshift(scope); // the owners' parameters come from the last hop out
-      } else via.push(hop);
-    }
-    return { via, owners };
   }
 
   #encode(sort: string, values: SqlValue[]): string {

@@ -35,7 +35,6 @@ export interface ResourceView {
   idType: string;
   /** `a post`, `an entry`: for doc comments */
   article: string;
-  usesJson: boolean;
   operations: Record<Operation, boolean>;
   recordProperties: { key: string; type: string; doc?: string }[];
   inputProperties: { key: string; type: string; optional: boolean }[];
@@ -59,7 +58,10 @@ export interface ResourceView {
   includePaths: string[];
   /** model.ts: the relations a read or a listing may embed, typed (`author?: AuthorWithRelations | null`) */
   embedded: { key: string; type: string }[];
-  embeddedImports: string[];
+  /** the model types of other resources those use, and whether one is a page */
+  embeddedImports: { type: string; module: string }[];
+  /** what model.ts imports from types.ts: JsonValue, Page */
+  typesImport: string;
   /** the bodies of nested creates (`POST /authors/{id}/books`), one per to-one relation: the ref field optional */
   createdUnder: { schemaName: string; typeName: string; field: string; url: string; schema: JsonSchema }[];
   /** nested.ts: the nested listings under this resource's records */
@@ -113,7 +115,6 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     path,
     idType: idType(resource.id),
     article,
-    usesJson: resource.fields.some((f) => f.type === 'json'),
     operations: Object.fromEntries(OPERATIONS.map((op) => [op, resource.operations.includes(op)])) as Record<
       Operation,
       boolean
@@ -193,7 +194,10 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
 }
 
 /** The relations of `resource` as typed properties, and the model types of other resources they use. */
-function embeddedTypes(api: Api, resource: Resource): Pick<ResourceView, 'embedded' | 'embeddedImports'> {
+function embeddedTypes(
+  api: Api,
+  resource: Resource,
+): Pick<ResourceView, 'embedded' | 'embeddedImports' | 'typesImport'> {
   const others = new Map<string, string>();
   const embedded = resource.relations.map((relation) => {
     const target = targetOf(api, relation);
@@ -201,13 +205,13 @@ function embeddedTypes(api: Api, resource: Resource): Pick<ResourceView, 'embedd
     if (target.name !== resource.name) others.set(`../${target.names.kebab}/model.js`, type);
     return { key: relation.name, type: relation.kind === 'one' ? `${type} | null` : `Page<${type}>` };
   });
-  const modules = [...new Set(others.keys())];
   return {
     embedded,
-    embeddedImports: [
-      ...(resource.relations.some((r) => r.kind === 'many') ? ["import type { Page } from '../../types.js';"] : []),
-      ...modules.map((module) => `import type { ${others.get(module) ?? ''} } from '${module}';`),
-    ],
+    embeddedImports: [...others].map(([module, type]) => ({ type, module })),
+    typesImport: [
+      ...(resource.fields.some((f) => f.type === 'json') ? ['JsonValue'] : []),
+      ...(resource.relations.some((r) => r.kind === 'many') ? ['Page'] : []),
+    ].join(', '),
   };
 }
 

@@ -43,7 +43,10 @@ export function diff(before: Snapshot, after: Snapshot, renames: Map<string, Map
     const previous = old.get(table.name);
     if (previous === undefined) return [];
     const steps = tableSteps(previous, table, renames.get(table.name) ?? new Map());
-    const sameKeys = JSON.stringify(previous.keys ?? []) === JSON.stringify(table.keys ?? []);
+    // keys, and the shape of plain indexes (see TableSnapshot.indexOrder), change indexes only
+    const sameKeys =
+      JSON.stringify(previous.keys ?? []) === JSON.stringify(table.keys ?? []) &&
+      (previous.indexOrder === table.indexOrder || !table.columns.some((c) => c.index));
     return steps.length === 0 && previous.id === table.id && sameKeys
       ? []
       : [{ before: previous, after: table, steps }];

@@ -121,7 +121,15 @@ export function describe(changes: Diff): string[] {
     ...changes.changed.flatMap((c) =>
       c.before.id !== c.after.id
         ? [`recreate the table of ${c.after.resource} (new id kind)`]
-        : c.steps.map((s) => step(c.after.resource, s)),
+        : [
+            ...c.steps.map((s) => step(c.after.resource, s)),
+            ...(JSON.stringify(c.before.keys ?? []) === JSON.stringify(c.after.keys ?? [])
+              ? []
+              : [`change the unique keys of ${c.after.resource}`]),
+            ...(c.before.indexOrder === c.after.indexOrder
+              ? []
+              : [`index ${c.after.resource} in id order (no data changes)`]),
+          ],
     ),
     ...changes.dropped.map((t) => `drop the table of ${t.resource}`),
   ];

@@ -55,8 +55,9 @@ export interface IndexSnapshot {
 }
 
 /**
- * Unique indexes for `unique`, plain ones for `index` and for every `ref` (joins, cascades, restrict checks), and a
- * unique index per key of several columns (its first column serves lookups by that column too).
+ * Unique indexes for `unique`, plain ones for `index`, the owner and every `ref` (joins, cascades, restrict checks)
+ * — `(column, id)`, so that a listing filtered on the column reads it in id order without sorting — and a unique
+ * index per key of several columns.
  */
 export function indexesOf(table: TableSnapshot): IndexSnapshot[] {
   const single = table.columns.flatMap((c): IndexSnapshot[] => {
@@ -64,7 +65,10 @@ export function indexesOf(table: TableSnapshot): IndexSnapshot[] {
       return [{ name: `${table.name}_${c.name}_lower_key`, columns: [c.name], unique: true, lower: true }];
     }
     if (c.unique) return [{ name: `${table.name}_${c.name}_key`, columns: [c.name], unique: true }];
-    if (c.index) return [{ name: `${table.name}_${c.name}_idx`, columns: [c.name], unique: false }];
+    if (c.index) {
+      const columns = table.indexOrder === 'id' ? [c.name, 'id'] : [c.name];
+      return [{ name: `${table.name}_${c.name}_idx`, columns, unique: false }];
+    }
     return [];
   });
   const keys = (table.keys ?? []).map((columns): IndexSnapshot => ({

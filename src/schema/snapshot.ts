@@ -30,6 +30,11 @@ export interface TableSnapshot {
   columns: ColumnSnapshot[];
   /** unique keys over several columns (column names); absent in the snapshots of older generators */
   keys?: string[][];
+  /**
+   * `id`: plain indexes end with the id, so that a listing filtered on the column walks the index in id order
+   * (nested listings, owner scoping, embedded pages); absent in older snapshots, whose indexes are one column
+   */
+  indexOrder?: 'id';
 }
 
 export interface Snapshot {
@@ -52,6 +57,7 @@ function tableOf(api: Api, resource: Resource): TableSnapshot {
       const column = columnOf(api, f);
       return f.name === resource.owner && !column.unique ? { ...column, index: true } : column;
     }),
+    indexOrder: 'id',
     ...(resource.unique.length > 0 && {
       keys: resource.unique.map((key) =>
         key.map((name) => resource.fields.find((f) => f.name === name)?.column ?? name),

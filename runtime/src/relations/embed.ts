@@ -2,7 +2,7 @@ import type { AccessRule } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import type { Database, Row, SqlValue, Statement } from '../db/database.js';
 import type { Parent, RelatedScopes } from '../http/listing.js';
-import { inList, ownerColumn, param, q } from './sql.js';
+import { byId, inList, ownerColumn, param, q, toManySql } from './sql.js';
 
 /**
  * Embedding (`?include=author,books.tags`): each included relation costs one query per request, whatever the page
@@ -216,37 +216,13 @@ export class Embedder {
   ): Promise<ApiRecord[]> {
     const groups = new Map<string, Row[]>();
     if (scope !== false && joinScope !== false) {
-      const d = this.db.dialect;
-      const params: SqlValue[] = [JSON.stringify(records.map((r) => r.id))];
-      const next = (value: SqlValue, kind?: 'text' | 'integer'): string => {
-        params.push(value);
-        return param(d, params.length, kind);
-      };
-      let from: string;
-      let parentColumn: string;
-      if (link.through === undefined || join === undefined) {
-        // the target's rows whose ref column holds one of the keys
-        parentColumn = link.column;
-        from = `${q(target.table)} WHERE ${q(link.column)} IN (${inList(d, keyKind, 1)})`;
-      } else {
-        // the target's rows that a link leads to: distinct pairs, of the links the caller may read
-        const { near, far } = link.through;
-        const ownLinks =
-          joinScope === null ? '' : ` AND ${ownerColumn(join)} = ${next(joinScope, join.owner?.kind)}`;
-        parentColumn = 'rs_parent';
-        from =
-          `${q(target.table)} JOIN (SELECT DISTINCT ${q(near)} AS ${q('rs_parent')}, ${q(far)} AS ${q('rs_far')} ` +
-          `FROM ${q(join.table)} WHERE ${q(near)} IN (${inList(d, keyKind, 1)})${ownLinks}) AS ${q('rs_links')} ` +
-          `ON ${q('id')} = ${q('rs_far')} WHERE TRUE`;
-      }
-      const owned = scope === null ? '' : ` AND ${ownerColumn(target)} = ${next(scope, target.owner?.kind)}`;
-      const pk = q(parentColumn);
-      const extra = link.through === undefined ? '' : `, ${pk}`;
-      const sql =
-        `SELECT * FROM (SELECT ${target.selectList}${extra}, ` +
-        `ROW_NUMBER() OVER (PARTITION BY ${pk} ORDER BY ${q('id')}) AS ${q('rs_rank')} ` +
-        `FROM ${from}${owned}) AS ${q('ranked')} ` +
-        `WHERE ${q('rs_rank')} <= ${next(this.pageSize + 1, 'integer')} ORDER BY ${pk}, ${q('id')}`;
+      const keys = JSON.stringify(records.map((r) => r.id));
+      const { sql, params, parentColumn } = toManySql(this.db.dialect, link, target, keys, keyKind, {
+        scope,
+        join,
+        joinScope,
+        rows: this.pageSize + 1,
+      });
       for (const row of await this.#statement(sql).all(params)) {
         const key = String(row[parentColumn]);
         const group = groups.get(key);
@@ -256,7 +232,7 @@ export class Embedder {
     }
     const all: ApiRecord[] = [];
     for (const record of records) {
-      const rows = groups.get(String(record.id)) ?? [];
+      const rows = (groups.get(String(record.id)) ?? []).sort(byId);
       const items = rows.slice(0, this.pageSize).map((row) => target.decode(row) as ApiRecord);
       const last = rows.length > this.pageSize ? rows[this.pageSize - 1] : undefined;
       record[name] = { items, nextCursor: last === undefined ? null : target.cursorAfter(last) };

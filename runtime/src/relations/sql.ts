@@ -1,5 +1,5 @@
-import type { Dialect } from '../db/database.js';
-import type { RelationTarget } from './embed.js';
+import type { Dialect, Row, SqlValue } from '../db/database.js';
+import type { RelationLink, RelationTarget } from './embed.js';
 
 /** The pieces of SQL that embedding and links write, per dialect (identifiers are the generator's, never a client's). */
 export const q = (identifier: string): string => `"${identifier}"`;
@@ -19,4 +19,81 @@ export function param(dialect: Dialect, n: number, kind: 'text' | 'integer' = 't
 export function inList(dialect: Dialect, kind: 'text' | 'integer', n: number): string {
   if (dialect === 'sqlite') return 'SELECT value FROM json_each(?)';
   return `SELECT value::${kind === 'integer' ? 'bigint' : 'text'} FROM jsonb_array_elements_text($${n}::jsonb) AS value`;
+}
+
+/** Rows in id order (integers as numbers, UUIDs as text: both compare as the databases order them). */
+export const byId = (a: Row, b: Row): number => {
+  const [x, y] = [a.id, b.id];
+  if (typeof x === 'number' && typeof y === 'number') return x - y;
+  return String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+};
+
+/**
+ * The one statement of an embedded to-many relation: for every parent key (a JSON array), its first `rows` related
+ * records in id order, those the caller may read (`scope`; `joinScope` for the links of a many-to-many relation).
+ * Each row carries its parent's key in `parentColumn`; rows come grouped by parent, each group sorted by the caller.
+ *
+ * A ref column is indexed as `(column, id)`: on SQLite, the cut of each parent's page is the id `rows` deep in
+ * that index (a bounded walk per parent); on PostgreSQL, and through a join table, ROW_NUMBER() per parent.
+ */
+export function toManySql(
+  d: Dialect,
+  link: RelationLink,
+  target: RelationTarget,
+  keys: string,
+  keyKind: 'text' | 'integer',
+  options: {
+    scope: null | SqlValue;
+    join?: RelationTarget;
+    joinScope: false | null | SqlValue;
+    rows: number;
+  },
+): { sql: string; params: SqlValue[]; parentColumn: string } {
+  const params: SqlValue[] = [keys];
+  const next = (value: SqlValue, kind?: 'text' | 'integer'): string => {
+    params.push(value);
+    return param(d, params.length, kind);
+  };
+  const { scope, join, joinScope } = options;
+  const owned = (alias = ''): string =>
+    scope === null ? '' : ` AND ${alias}${ownerColumn(target)} = ${next(scope, target.owner?.kind)}`;
+  if ((link.through === undefined || join === undefined) && d === 'sqlite') {
+    const fk = q(link.column);
+    const x = q('rs_x');
+    // text order is parameter order on SQLite: the keys, the cut's owner and depth, then the row's owner
+    const cut =
+      `(SELECT ${x}.${q('id')} FROM ${q(target.table)} AS ${x} WHERE ${x}.${fk} = ${q('rs_key')}${owned(`${x}.`)} ` +
+      `ORDER BY ${x}.${q('id')} LIMIT 1 OFFSET ${next(options.rows - 1, 'integer')})`;
+    const sql =
+      `SELECT ${target.selectList} FROM (SELECT value AS ${q('rs_key')} FROM json_each(?)) AS ${q('rs_keys')} ` +
+      `JOIN ${q(target.table)} ON ${fk} = ${q('rs_key')} WHERE ${q('id')} <= COALESCE(${cut}, ${q('id')})${owned()}`;
+    return { sql, params, parentColumn: link.column };
+  }
+  let from: string;
+  let parentColumn: string;
+  if (link.through === undefined || join === undefined) {
+    // the target's rows whose ref column holds one of the keys
+    parentColumn = link.column;
+    from = `${q(target.table)} WHERE ${q(link.column)} IN (${inList(d, keyKind, 1)})`;
+  } else {
+    // the target's rows that a link leads to: distinct pairs, of the links the caller may read
+    const { near, far } = link.through;
+    const ownLinks =
+      joinScope === null || joinScope === false
+        ? ''
+        : ` AND ${ownerColumn(join)} = ${next(joinScope, join.owner?.kind)}`;
+    parentColumn = 'rs_parent';
+    from =
+      `${q(target.table)} JOIN (SELECT DISTINCT ${q(near)} AS ${q('rs_parent')}, ${q(far)} AS ${q('rs_far')} ` +
+      `FROM ${q(join.table)} WHERE ${q(near)} IN (${inList(d, keyKind, 1)})${ownLinks}) AS ${q('rs_links')} ` +
+      `ON ${q('id')} = ${q('rs_far')} WHERE TRUE`;
+  }
+  const pk = q(parentColumn);
+  const extra = link.through === undefined ? '' : `, ${pk}`;
+  const sql =
+    `SELECT * FROM (SELECT ${target.selectList}${extra}, ` +
+    `ROW_NUMBER() OVER (PARTITION BY ${pk} ORDER BY ${q('id')}) AS ${q('rs_rank')} ` +
+    `FROM ${from}${owned()}) AS ${q('ranked')} ` +
+    `WHERE ${q('rs_rank')} <= ${next(options.rows, 'integer')}`;
+  return { sql, params, parentColumn };
 }

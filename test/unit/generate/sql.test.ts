@@ -58,8 +58,9 @@ describe('indexes', () => {
     ]);
     expect(indexesOf(snapshotOf(api([users, posts])).tables[1]!).map((i) => createIndex('posts', i, sqlite))).toEqual([
       'CREATE UNIQUE INDEX "posts_slug_key" ON "posts" ("slug")',
-      'CREATE INDEX "posts_rank_idx" ON "posts" ("rank")',
-      'CREATE INDEX "posts_author_id_idx" ON "posts" ("author_id")',
+      // plain indexes end with the id: a listing filtered on the column reads it in id order
+      'CREATE INDEX "posts_rank_idx" ON "posts" ("rank", "id")',
+      'CREATE INDEX "posts_author_id_idx" ON "posts" ("author_id", "id")',
     ]);
   });
 });

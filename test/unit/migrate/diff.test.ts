@@ -140,4 +140,18 @@ describe('SQLite migrations', () => {
       'CREATE UNIQUE INDEX "notes_region_code_key" ON "notes" ("region", "code")',
     ]);
   });
+
+  it('rebuilds the plain indexes of an older snapshot in id order, once, and only where there are some', () => {
+    const indexed = notes(column('author_id', { index: true }), column('title'));
+    const inIdOrder = (snapshot: Snapshot): Snapshot => ({
+      tables: snapshot.tables.map((t) => ({ ...t, indexOrder: 'id' as const })),
+    });
+    expect(migrate(indexed, inIdOrder(indexed))).toEqual([
+      'DROP INDEX "notes_author_id_idx"',
+      'CREATE INDEX "notes_author_id_idx" ON "notes" ("author_id", "id")',
+    ]);
+    expect(migrate(inIdOrder(indexed), inIdOrder(indexed))).toEqual([]);
+    // users has no index: no change to it, so no statement
+    expect(diff(indexed, inIdOrder(indexed), new Map()).changed.map((c) => c.after.name)).toEqual(['notes']);
+  });
 });

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { median, type Measurement } from './lib.js';
+import type { IncludeCost } from './include.js';
 import type { Speed } from './generator-speed.js';
 import type { OnPostgres } from './on-postgres.js';
 import type { Paging } from './scale.js';
@@ -22,6 +23,7 @@ interface Report {
   rss: { generated: number; baseline: number };
   speed: Speed[];
   paging: Paging[];
+  include: IncludeCost;
 }
 
 const rps = (runs: readonly Measurement[]): number => median(runs.map((r) => r.requestsPerSecond));
@@ -127,6 +129,21 @@ export function report(path: string, r: Report): void {
     ...databaseTable(r.postgres.results),
     '',
     ...throughputTable(r.postgres.results),
+    '',
+    '## The cost of include (relations, issue #15)',
+    '',
+    'One generated server (bench/relations.yaml): `GET /stories?limit=20` against the same listing with',
+    '`include=writer,remarks` (a to-one and a to-many relation: two more queries; a page embeds 20 writers and about 20',
+    'remarks, so its response holds three times the records), by CPU per request, per round.',
+    '',
+    '| round | plain µs/request | with include µs/request | ratio |',
+    '| ---: | ---: | ---: | ---: |',
+    ...r.include.ratios.map(
+      (ratio, i) =>
+        `| ${i + 1} | ${(r.include.plainCpuUs[i] ?? NaN).toFixed(1)} | ${(r.include.includeCpuUs[i] ?? NaN).toFixed(1)} | ${ratio.toFixed(2)}× |`,
+    ),
+    '',
+    `Median: ${median(r.include.ratios).toFixed(2)}× (target ≤ 2×, ${verdict(median(r.include.ratios) <= 2)}).`,
     '',
     '## Generator speed',
     '',

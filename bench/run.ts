@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import { generatorSpeed } from './generator-speed.js';
+import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
 import { onPostgres } from './on-postgres.js';
 import { cpuRatios, report, type Measured } from './report.js';
@@ -145,6 +146,9 @@ printRatios('CPU per request', results);
 const postgres = await onPostgres({ root: ROOT, generated, env, ids, tests, rounds: ROUNDS, load });
 printRatios(`PostgreSQL ${postgres.version}, CPU per request`, postgres.results);
 
+console.log('the cost of include…');
+const include = await includeCost(ROOT, WORK, ROWS, ROUNDS, load);
+
 console.log('generator speed…');
 const speed = generatorSpeed(ROOT, WORK, smoke);
 console.log('keyset paging at scale…');
@@ -161,6 +165,7 @@ report(out, {
   rss: { generated: median(rss.generated), baseline: median(rss.baseline) },
   speed,
   paging,
+  include,
 });
 console.log(`wrote ${out}`);
 

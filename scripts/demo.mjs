@@ -1,13 +1,27 @@
 #!/usr/bin/env node
-// `npm start`: generate examples/blog.yaml into .demo/blog and serve it on SQLite at http://127.0.0.1:3000.
-// The demo project resolves its dependencies from this repository's node_modules, so no second install is needed.
+// `npm start [-- definition]`: generate examples/blog.yaml (or the definition given) into .demo/<its name> and
+// serve it on SQLite at http://127.0.0.1:3000. The demo project resolves its dependencies from this repository's
+// node_modules, so no second install is needed.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const definition = process.argv[2] ?? 'examples/blog.yaml';
-const project = `${root}.demo/blog`;
+const name = basename(definition).replace(/\.(ya?ml|json)$/, '');
+const project = `${root}.demo/${name}`;
+// what the banner shows: the prefix, and the first collection (a broken definition is reported by generate below)
+let shape = {};
+try {
+  shape = parse(readFileSync(definition, 'utf8')) ?? {};
+} catch {
+  shape = {};
+}
+const prefix = typeof shape.prefix === 'string' ? shape.prefix : '';
+const first = Object.keys(shape.resources ?? {})[0] ?? '';
 // a development secret, made up for this run unless one is set: never use it in production
 const env = { ...process.env, JWT_SECRET: process.env.JWT_SECRET || randomBytes(32).toString('hex') };
 env.PORT ??= '3000';
@@ -42,12 +56,12 @@ const token = step(
 ).trim();
 
 console.log(`
-Serving ${definition} from .demo/blog at http://${env.HOST}:${env.PORT}/api/v1 (its routes: .demo/blog/README.md)
+Serving ${definition} from .demo/${name} at http://${env.HOST}:${env.PORT}${prefix} (its routes: .demo/${name}/README.md)
 An administrator token for this run (12 hours):
 
   TOKEN=${token}
 
-  curl http://${env.HOST}:${env.PORT}/api/v1/users -H "authorization: Bearer $TOKEN"
+  curl http://${env.HOST}:${env.PORT}${prefix}/${first} -H "authorization: Bearer $TOKEN"
 `);
 const server = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
   cwd: project,

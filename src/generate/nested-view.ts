@@ -67,6 +67,8 @@ export interface LinkView {
   delete?: { options: string };
   methods: string;
   notLinkedMessage: string;
+  /** the 404 of a link to a record of the other side that does not exist or the caller may not read */
+  otherMissing: string;
 }
 
 export interface NestedView {
@@ -241,6 +243,7 @@ function linkView(
     ...(has.delete && { delete: { options: `{ schema: { params: ${js(params)} }${access('delete')} }` } }),
     methods: js([...(has.put ? ['PUT'] : []), ...(has.delete ? ['DELETE'] : [])]),
     notLinkedMessage: js(`this ${lowerFirst(resource.typeName)} is not linked to this ${lowerFirst(target.typeName)}`),
+    otherMissing: js(`no ${lowerFirst(target.typeName)} has this ${otherId}`),
   };
 }
 

@@ -323,6 +323,7 @@ describe('many-to-many', () => {
     expect((await call('PUT', `/books/${books[1]!.id}/tags/${tags[0]!.id}`)).status).toBe(401);
     const unknown = await call('PUT', `/books/${books[1]!.id}/tags/01900000-0000-7000-8000-000000000000`, 'librarian');
     expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ detail: 'no tag has this tagId' });
     expect((await call('PUT', `/books/${books[1]!.id}/tags/not-an-id`, 'librarian')).status).toBe(404);
     expect((await link('PUT', 1, 1)).status).toBe(204);
     expect((await link('DELETE', 1, 1)).status).toBe(204);

@@ -1,8 +1,8 @@
 import type { AccessRule } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
-import type { Database, Row, SqlValue, Statement } from '../db/database.js';
+import type { Database, Row, SqlValue } from '../db/database.js';
 import type { Parent, RelatedScopes } from '../http/listing.js';
-import { byId, inList, ownerColumn, param, q, toManySql } from './sql.js';
+import { byId, inList, ownerColumn, param, q, Statements, toManySql } from './sql.js';
 
 /**
  * Embedding (`?include=author,books.tags`): each included relation costs one query per request, whatever the page
@@ -67,7 +67,7 @@ export function readScope(
 }
 
 export class Embedder {
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements: Statements;
 
   constructor(
     private readonly db: Database,
@@ -76,7 +76,9 @@ export class Embedder {
     private readonly adminRole: string,
     /** how many records an embedded to-many page holds */
     private readonly pageSize: number,
-  ) {}
+  ) {
+    this.#statements = new Statements(db);
+  }
 
   /** Adds the relations `paths` name (validated by the route's schema) to `records` of `resource`, in place. */
   async embed(
@@ -103,7 +105,7 @@ export class Embedder {
     const sql =
       `SELECT 1 AS ${q('found')} FROM ${q(target.table)} WHERE ${q('id')} = ${param(d, 1, target.idKind)}` +
       (scope === null ? '' : ` AND ${ownerColumn(target)} = ${param(d, 2, target.owner?.kind)}`);
-    const row = await this.#statement(sql).get(scope === null ? [id] : [id, scope]);
+    const row = await this.#statements.of(sql).get(scope === null ? [id] : [id, scope]);
     return row !== undefined;
   }
 
@@ -191,7 +193,7 @@ export class Embedder {
           ? ''
           : ` AND ${ownerColumn(target)} = ${param(this.db.dialect, 2, target.owner?.kind)}`);
       const params: SqlValue[] = [JSON.stringify(keys), ...(scope === null ? [] : [scope])];
-      for (const row of await this.#statement(sql).all(params)) {
+      for (const row of await this.#statements.of(sql).all(params)) {
         const record = target.decode(row) as ApiRecord;
         found.set(String(record.id), record);
       }
@@ -223,7 +225,7 @@ export class Embedder {
         joinScope,
         rows: this.pageSize + 1,
       });
-      for (const row of await this.#statement(sql).all(params)) {
+      for (const row of await this.#statements.of(sql).all(params)) {
         const key = String(row[parentColumn]);
         const group = groups.get(key);
         if (group === undefined) groups.set(key, [row]);
@@ -239,16 +241,6 @@ export class Embedder {
       all.push(...items);
     }
     return all;
-  }
-
-  /** Statements are few (two shapes per relation at most): each is written and prepared once. */
-  #statement(sql: string): Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.db.prepareText(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
   }
 }
 

@@ -1,6 +1,6 @@
-import type { Database, SqlValue, Statement } from '../db/database.js';
+import type { Database, SqlValue } from '../db/database.js';
 import type { RelationMap, RelationTarget } from './embed.js';
-import { ownerColumn, param, q } from './sql.js';
+import { ownerColumn, param, q, Statements } from './sql.js';
 
 /**
  * The links of many-to-many relations (`PUT /books/{id}/tags/{tagId}` and its DELETE): a link is a record of the
@@ -8,13 +8,15 @@ import { ownerColumn, param, q } from './sql.js';
  * themselves, whether two records are linked and the removal of a link.
  */
 export class Links {
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements: Statements;
 
   constructor(
     private readonly db: Database,
     private readonly targets: Readonly<Record<string, RelationTarget>>,
     private readonly relations: RelationMap,
-  ) {}
+  ) {
+    this.#statements = new Statements(db);
+  }
 
   /** Whether a row of the join links `id` (of `resource`) to `otherId`, whoever owns it. */
   async linked(resource: string, relation: string, id: SqlValue, otherId: SqlValue): Promise<boolean> {
@@ -23,7 +25,7 @@ export class Links {
     const sql =
       `SELECT 1 AS ${q('found')} FROM ${q(join.table)} ` +
       `WHERE ${q(near)} = ${param(d, 1, kinds[0])} AND ${q(far)} = ${param(d, 2, kinds[1])} LIMIT 1`;
-    return (await this.#statement(sql).get([id, otherId])) !== undefined;
+    return (await this.#statements.of(sql).get([id, otherId])) !== undefined;
   }
 
   /**
@@ -43,7 +45,7 @@ export class Links {
     const sql =
       `DELETE FROM ${q(join.table)} WHERE ${q(near)} = ${param(d, 1, kinds[0])} AND ${q(far)} = ${param(d, 2, kinds[1])}` +
       (scope === undefined ? '' : ` AND ${ownerColumn(join)} = ${param(d, 3, join.owner?.kind)}`);
-    return this.#statement(sql).run(scope === undefined ? [id, otherId] : [id, otherId, scope]);
+    return this.#statements.of(sql).run(scope === undefined ? [id, otherId] : [id, otherId, scope]);
   }
 
   #through(resource: string, relation: string) {
@@ -62,14 +64,5 @@ export class Links {
       far: link.through.far,
       kinds: [parent.idKind, other.idKind] as const,
     };
-  }
-
-  #statement(sql: string): Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.db.prepareText(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
   }
 }

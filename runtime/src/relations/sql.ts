@@ -1,5 +1,24 @@
-import type { Dialect, Row, SqlValue } from '../db/database.js';
+import type { Database, Dialect, Row, SqlValue, Statement } from '../db/database.js';
 import type { RelationLink, RelationTarget } from './embed.js';
+
+/**
+ * Statements written on first use and prepared once: their texts are shapes the generator's relations make (a few per
+ * relation, whatever the request), never a client's, so the cache stays small.
+ */
+export class Statements {
+  readonly #prepared = new Map<string, Statement>();
+
+  constructor(private readonly db: Database) {}
+
+  of(sql: string): Statement {
+    let statement = this.#prepared.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepareText(sql);
+      this.#prepared.set(sql, statement);
+    }
+    return statement;
+  }
+}
 
 /** The pieces of SQL that embedding and links write, per dialect (identifiers are the generator's, never a client's). */
 export const q = (identifier: string): string => `"${identifier}"`;

@@ -14,18 +14,19 @@ import { badRequest } from './problem.js';
 import { hopsThrough, type RelatedScopes, type RelationFilterSpec } from './related.js';
 import { CANONICAL, isDateTime } from './validator.js';
 
+export type { RelatedScopes, RelationFilterSpec } from './related.js';
+
 /**
  * Listing: `limit`, `sort` (comma-separated fields, `-` for descending, ties broken by id), filters
  * (`?status=published`, `?views[gte]=10`; operators ne gt gte lt lte in contains) and keyset pages: a cursor holds
  * the sort keys of the last record, so a deep page costs what the first one costs. NULLs sort first ascending and
  * last descending. `contains` is a substring match that ignores the case of ASCII letters. Cursors are signed: a
- * forged one is a 400.
+ * forged one is a 400. Filters through relations (`?author.country=FR`, `?tags.name=x`) are subqueries, each hop
+ * scoped by its resource's read rule (see related.ts).
  *
  * Each query shape (sort, filters, cursor) gets its SQL written and prepared once (db/list-sql.ts), then reused;
  * values are always parameters. The query string was validated against the route's schema before it reaches here.
  */
-export type { RelatedScopes, RelationFilterSpec } from './related.js';
-
 export interface ListSpec {
   table: string;
   selectList: string;

@@ -64,7 +64,8 @@ export interface LinkView {
   input: string;
   createOwner: string;
   put?: { options: string };
-  delete?: { options: string };
+  /** `owner`: the scope of the join's delete rule, `request.scope.owner` where a guard sets it, else null */
+  delete?: { options: string; owner: string };
   methods: string;
   notLinkedMessage: string;
   /** the 404 of a link to a record of the other side that does not exist or the caller may not read */
@@ -240,7 +241,12 @@ function linkView(
     ...(has.put && {
       put: { options: `{ schema: { params: ${js(params)} }, config: ${alias}Problems${access('create')} }` },
     }),
-    ...(has.delete && { delete: { options: `{ schema: { params: ${js(params)} }${access('delete')} }` } }),
+    ...(has.delete && {
+      delete: {
+        options: `{ schema: { params: ${js(params)} }${access('delete')} }`,
+        owner: guarded.delete ? 'request.scope.owner' : 'null',
+      },
+    }),
     methods: js([...(has.put ? ['PUT'] : []), ...(has.delete ? ['DELETE'] : [])]),
     notLinkedMessage: js(`this ${lowerFirst(resource.typeName)} is not linked to this ${lowerFirst(target.typeName)}`),
     otherMissing: js(`no ${lowerFirst(target.typeName)} has this ${otherId}`),

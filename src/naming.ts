@@ -43,6 +43,16 @@ export function typeNameOf(collection: string): string {
   return [...ws, singularWord(last)].map(capitalise).join('');
 }
 
+/** A record of a resource in words, from its type name: `ReadingList` → `reading list`. */
+export const nounOf = (typeName: string): string => words(typeName).join(' ');
+
+/**
+ * The article of a word, by how it sounds: `an` before a vowel, but `a` before a `u` read as "you" (a user, a unit:
+ * one consonant and a vowel after it; an update, an umbrella).
+ */
+export const anOrA = (word: string): 'a' | 'an' =>
+  /^[aeio]/i.test(word) || (/^u/i.test(word) && !/^u[^aeiou][aeiou]/i.test(word)) ? 'an' : 'a';
+
 /** Words that cannot name a field, resource or action: they would clash in the generated TypeScript. */
 export const RESERVED_WORDS = new Set([
   // JavaScript / TypeScript reserved and strict-mode words

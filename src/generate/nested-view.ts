@@ -10,7 +10,7 @@ import {
 import { idSchema } from '../contract/json-schemas.js';
 import { ownerView } from './owner-view.js';
 import { guardedOperations } from './routes-view.js';
-import { capitalise } from '../naming.js';
+import { anOrA, capitalise, nounOf } from '../naming.js';
 import { inTemplateLiteral } from './sql/block.js';
 import { idType, js } from './typescript.js';
 
@@ -30,9 +30,10 @@ export interface NestedListView {
 export interface NestedCreateView {
   bodyType: string;
   options: string;
-  /** the body as the target store takes it: through the target's `owned` where a client writes its owner field */
-  input: string;
-  createOwner: string;
+  /** the target's References (see NestedView.references), and the create that goes through it */
+  references: string;
+  problems: string;
+  write: string;
   /** the new record's path, inside a template literal */
   location: string;
 }
@@ -82,6 +83,8 @@ export interface NestedView {
   /** whether a route lists or links through a join resource (and the routes function takes the links) */
   links: boolean;
   routes: NestedRouteView[];
+  /** the References of each target a route creates records of: the refs of a body, by the target's problems */
+  references: { name: string; problems: string }[];
   linkRoutes: LinkView[];
   /** the README's rows for these routes */
   readme: { request: string; answer: string }[];
@@ -129,7 +132,10 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
   if (linked.length > 0 || relations.some((r) => r.through !== undefined)) {
     imports.add(`${runtime}/relations/links.js`, 'type Links');
   }
-  if (created.length > 0) imports.add(`${runtime}/relations/parent.js`, 'underParent');
+  if (created.length > 0) {
+    imports.add(`${runtime}/relations/parent.js`, 'underParent');
+    imports.add(`${runtime}/relations/references.js`, 'References');
+  }
   imports.add('../index.js', 'type Stores');
   imports.add('./model.js', `type ${resource.typeName}Params`);
   imports.add('./schemas.js', 'params');
@@ -151,8 +157,14 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
       methods: js([...(list ? ['GET'] : []), ...(create ? ['POST'] : [])]),
     };
   });
+  const creates = routes.flatMap((r) => (r.create === undefined ? [] : [r.create]));
+  const references = [...new Map(creates.map((c) => [c.references, c.problems]))].map(([name, problems]) => ({
+    name,
+    problems,
+  }));
   return {
     imports: imports.print(),
+    references,
     parent: js(resource.name),
     paramsType: `${resource.typeName}Params`,
     notFoundMessage: js(notFoundMessage),
@@ -165,15 +177,15 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
         const path = `/${resource.name}/{id}/${relation.names.kebab}`;
         const what =
           relation.through === undefined
-            ? `the ${target.name} whose \`${relation.field}\` is the ${lowerFirst(resource.typeName)}`
-            : `the ${target.name} linked to the ${lowerFirst(resource.typeName)} (through ${relation.through.resource})`;
+            ? `the ${target.name} whose \`${relation.field}\` is the ${nounOf(resource.typeName)}`
+            : `the ${target.name} linked to the ${nounOf(resource.typeName)} (through ${relation.through.resource})`;
         return [
           ...(listed.includes(relation) ? [{ request: `GET ${path}`, answer: `200 a page of ${what}` }] : []),
           ...(created.includes(relation)
             ? [
                 {
                   request: `POST ${path}`,
-                  answer: `201 a ${lowerFirst(target.typeName)} created with \`${relation.field}\` = \`{id}\``,
+                  answer: `201 ${anOrA(nounOf(target.typeName))} ${nounOf(target.typeName)} created with \`${relation.field}\` = \`{id}\``,
                 },
               ]
             : []),
@@ -248,12 +260,10 @@ function linkView(
       },
     }),
     methods: js([...(has.put ? ['PUT'] : []), ...(has.delete ? ['DELETE'] : [])]),
-    notLinkedMessage: js(`this ${lowerFirst(resource.typeName)} is not linked to this ${lowerFirst(target.typeName)}`),
-    otherMissing: js(`no ${lowerFirst(target.typeName)} has this ${otherId}`),
+    notLinkedMessage: js(`this ${nounOf(resource.typeName)} is not linked to this ${nounOf(target.typeName)}`),
+    otherMissing: js(`no ${nounOf(target.typeName)} has this ${otherId}`),
   };
 }
-
-const lowerFirst = (word: string): string => word.charAt(0).toLowerCase() + word.slice(1);
 
 /** The target's access rules, imported under its name, as a route's guard option. */
 function guardOf(target: Resource, op: 'list' | 'create', imports: Imports): string {
@@ -293,13 +303,16 @@ function nestedCreate(
   imports.add(`${folder}/schemas.js`, `record as ${alias}Record`, `inputUnder${under} as ${body}`);
   imports.add(`${folder}/model.js`, `type ${target.typeName}InputUnder${under}`);
   imports.add(`${folder}/routes.js`, ...(owned ? [`owned as ${alias}Owned`] : []), `problems as ${alias}Problems`);
-  const input = `underParent(request.body, ${js(relation.field)}, request.params.id)`;
+  const placed = `underParent(request.body, ${js(relation.field)}, request.params.id)`;
+  const input = owned ? `${alias}Owned(${placed}, request.scope, true)` : placed;
+  const createOwner = owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '';
   const guard = guarded ? guardOf(target, 'create', imports) : '';
   return {
     bodyType: `${target.typeName}InputUnder${under}`,
-    options: `{ schema: { params, body: ${body}, response: { 201: ${alias}Record } }, config: { ...${alias}Problems, idempotent: true }${guard} }`,
-    input: owned ? `${alias}Owned(${input}, request.scope, true)` : input,
-    createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
+    options: `{ schema: { params, body: ${body}, response: { 201: ${alias}Record } }, config: { ...${alias}Problems, idempotent: true, notFound: notFoundMessage }${guard} }`,
+    references: `${alias}References`,
+    problems: `${alias}Problems`,
+    write: `${alias}References.write(request, () => stores.${target.names.camel}.create(${input}${createOwner}))`,
     location: inTemplateLiteral(`/${target.name}`),
   };
 }

@@ -3,7 +3,7 @@ import { needsTokens } from '../contract/access.js';
 import type { SqlDialect } from '../schema/dialect.js';
 import { resourceView, type ResourceView } from './resource-view.js';
 import { fixtures, type Fixture } from './fixtures.js';
-import { relationMap } from '../contract/relations.js';
+import { relationMap, targetOf } from '../contract/relations.js';
 
 /** What the project-wide templates print. */
 export interface ProjectView {
@@ -27,6 +27,8 @@ export interface ProjectView {
   /** whether a many-to-many relation exists (its routes use relations/links.ts) */
   hasLinks: boolean;
   includeDepth: number;
+  /** a filter through a relation of this API, for the README: `/books?author.country=FR` */
+  filterExample: string;
 }
 
 export function projectView(
@@ -54,5 +56,30 @@ export function projectView(
     hasRelations: api.resources.some((r) => r.relations.length > 0),
     hasLinks: api.resources.some((r) => r.relations.some((relation) => relation.through !== undefined)),
     includeDepth: api.limits.includeDepth,
+    filterExample: filterExample(api),
   };
+}
+
+/**
+ * A filter through a relation of this API, for the README: an enum field's first value (`/books?author.country=FR`),
+ * else a substring of a string field (`/books?author.fullName[contains]=a`).
+ */
+function filterExample(api: Api): string {
+  const toOne = api.resources.flatMap((resource) =>
+    resource.relations
+      .filter((r) => r.kind === 'one')
+      .map((relation) => ({ resource, relation, fields: targetOf(api, relation).fields.filter((f) => !f.writeOnly) })),
+  );
+  for (const { resource, relation, fields } of toOne) {
+    const value = fields.find((f) => f.type === 'enum')?.values?.[0];
+    const field = fields.find((f) => f.type === 'enum');
+    if (field !== undefined && value !== undefined) {
+      return `/${resource.name}?${relation.name}.${field.name}=${encodeURIComponent(value)}`;
+    }
+  }
+  for (const { resource, relation, fields } of toOne) {
+    const field = fields.find((f) => f.type === 'string' || f.type === 'text');
+    if (field !== undefined) return `/${resource.name}?${relation.name}.${field.name}[contains]=a`;
+  }
+  return '/{collection}?{relation}.{field}=value';
 }

@@ -1,4 +1,5 @@
 import { OPERATIONS, type Api, type Operation, type Resource } from '../model.js';
+import { anOrA, nounOf } from '../naming.js';
 import { accessRules, accessSummary } from '../contract/access.js';
 import {
   inputSchema,
@@ -9,7 +10,7 @@ import {
   type JsonSchema,
 } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
-import { listQuerySchema, readQuerySchema } from '../contract/listing.js';
+import { listQuerySchema, readQuerySchema, relationFilters } from '../contract/listing.js';
 import { actionImports, actionView, type ActionView } from './action-view.js';
 import { listSpec } from './list-spec.js';
 import { nestedView, type NestedView } from './nested-view.js';
@@ -44,7 +45,7 @@ export interface ResourceView {
   uniqueMessage: string;
   missingReferenceMessage: string;
   /** ref field → the collection it refers to, for the 409 that names a missing reference */
-  references: Record<string, string>;
+  references: Record<string, { to: string; article: 'a' | 'an'; noun: string }>;
   notFoundMessage: string;
   record: JsonSchema;
   input: JsonSchema;
@@ -56,6 +57,8 @@ export interface ResourceView {
   relationNames: string[];
   /** the paths `include` takes, for the README */
   includePaths: string[];
+  /** the README's line of the filters through relations: each relation with the fields it filters by */
+  filtersThrough: string;
   /** model.ts: the relations a read or a listing may embed, typed (`author?: AuthorWithRelations | null`) */
   embedded: { key: string; type: string }[];
   /** the model types of other resources those use, and whether one is a page */
@@ -87,7 +90,7 @@ export interface ResourceView {
 
 export function resourceView(api: Api, resource: Resource, orphanHandlers: readonly string[] = []): ResourceView {
   const { names, typeName } = resource;
-  const lower = typeName.charAt(0).toLowerCase() + typeName.slice(1);
+  const lower = nounOf(typeName);
   const article = `${anOrA(lower)} ${lower}`;
   const path = `/${resource.name}`;
   const writable = writableFields(resource);
@@ -97,6 +100,12 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
   // handlers the user wrote for actions the definition dropped: kept, typed loosely (see actions.ts)
   const orphans = handlerActions.length > 0 ? [...orphanHandlers] : [];
   const refFields = resource.fields.filter((f) => f.ref !== undefined).map((f) => f.name);
+  // the ref fields a body may send, and the records they name in words
+  const references = writable.flatMap((f) => {
+    const to = f.ref?.to;
+    const target = api.resources.find((r) => r.name === to);
+    return to === undefined || target === undefined ? [] : [{ field: f.name, to, noun: nounOf(target.typeName) }];
+  });
   const uniqueFields = [
     ...resource.fields.filter((f) => f.unique).map((f) => f.name),
     ...resource.unique.map((key) => key.join(' and ')),
@@ -147,7 +156,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
         ? `the record that ${refFields.join(' or ')} refers to does not exist`
         : 'a referenced record does not exist',
     references: Object.fromEntries(
-      writable.filter((f) => f.type === 'ref' && f.ref !== undefined).map((f) => [f.name, f.ref?.to ?? '']),
+      references.map(({ field, to, noun }) => [field, { to, article: anOrA(noun), noun }]),
     ),
     notFoundMessage: `no ${lower} has this id`,
     record: recordSchema(api, resource),
@@ -158,6 +167,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     ...(readQuery !== undefined && { readQuery }),
     relationNames: resource.relations.map((r) => r.name),
     includePaths: includePaths(api, resource),
+    filtersThrough: filtersThrough(api, resource),
     ...embeddedTypes(api, resource),
     createdUnder: createdUnder(api, resource).map((relation) => {
       const inverse = targetOf(api, relation).relations.find(
@@ -185,7 +195,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     methodGuards: methodGuardsOf(resource),
     orphanHandlers: orphans,
     store: storeView(api, resource, owner, typeName),
-    routes: routesView(resource, owner, typeName, stillReferencedMessage),
+    routes: routesView(resource, owner, typeName, stillReferencedMessage, references.length > 0),
     actionsFile: {
       imports: actionImports(resource, actions, orphans.length > 0, typeName),
       handlersParam: handlerActions.length > 0 ? `handlers: ${names.pascal}Handlers,` : '',
@@ -215,12 +225,16 @@ function embeddedTypes(
   };
 }
 
-/**
- * The article of a word, by how it sounds: `an` before a vowel, but `a` before a `u` read as "you" (a user, a unit:
- * one consonant and a vowel after it; an update, an umbrella).
- */
-export const anOrA = (word: string): string =>
-  /^[aeio]/i.test(word) || (/^u/i.test(word) && !/^u[^aeiou][aeiou]/i.test(word)) ? 'an' : 'a';
+/** `author (fullName, country), tags (id, name)`: the fields each relation filters a listing by. */
+function filtersThrough(api: Api, resource: Resource): string {
+  const byRelation = new Map<string, Set<string>>();
+  for (const filter of relationFilters(api, resource)) {
+    const fields = byRelation.get(filter.relation) ?? new Set<string>();
+    fields.add(filter.field.slice(filter.relation.length + 1));
+    byRelation.set(filter.relation, fields);
+  }
+  return [...byRelation].map(([relation, fields]) => `${relation} (${[...fields].join(', ')})`).join(', ');
+}
 
 /** The methods each known path takes; the others answer 405 with `Allow`. */
 function methodGuardsOf(resource: Resource): { url: string; allowed: string[] }[] {

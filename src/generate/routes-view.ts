@@ -18,12 +18,15 @@ export interface RouteView {
   owner: string;
   /** the body as the store takes it (the owner field checked against the caller where a client writes it) */
   input: string;
-  /** PUT and PATCH: the store method, and the body's variable */
-  storeMethod: string;
+  /**
+   * create, PUT, PATCH: the store's write, inside References' check of the refs the body sends where the resource
+   * has ref fields
+   */
+  write: string;
+  /** PUT and PATCH: the body's variable */
   body: string;
-  /** create: the path of a new record, inside a template literal; the owner when the server sets the owner field */
+  /** create: the path of a new record, inside a template literal */
   location: string;
-  createOwner: string;
   /** list and read: whether the route embeds the relations `include` names */
   embeds: boolean;
   /** the collection, for the embedder */
@@ -43,6 +46,8 @@ export interface RoutesView {
   fromSubject: string;
   /** the routes function's embedder parameter, where the resource has relations */
   embedderParam: string;
+  /** whether a write's body may send ref fields (checked by References) */
+  references: boolean;
 }
 
 /** What each operation's routes print, and use. */
@@ -96,6 +101,8 @@ export function routesView(
   owner: OwnerView | undefined,
   typeName: string,
   stillReferencedMessage: string,
+  /** whether a body may send ref fields */
+  refers: boolean,
 ): RoutesView {
   const guarded = guardedOperations(resource, owner);
   const path = `/${resource.name}`;
@@ -116,8 +123,18 @@ export function routesView(
         op === 'create'
           ? '{ ...problems, idempotent: true }'
           : op === 'delete'
-            ? `{ constraintMessages: { foreignKey: ${js(stillReferencedMessage)} } }`
+            ? `{ notFound: problems.notFound, constraintMessages: { foreignKey: ${js(stillReferencedMessage)} } }`
             : 'problems';
+      const ownerArg = owner === undefined ? '' : guarded[op] ? ', request.scope.owner' : ', null';
+      const createOwner = owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '';
+      const input = ownedOn(op) ? `owned(request.body, request.scope, ${op === 'create'})` : 'request.body';
+      const writeOf = (method: RouteView['method']): string => {
+        const call =
+          method === 'post'
+            ? `store.create(${input}${createOwner})`
+            : `store.${method === 'put' ? 'replace' : 'patch'}(id, ${method === 'put' ? 'input' : 'patch'}${ownerArg}, expected)`;
+        return refers ? `references.write(request, () => ${call})` : call;
+      };
       return kind.methods.map((method, i): RouteView => ({
         partial: kind.partial,
         method,
@@ -127,12 +144,11 @@ export function routesView(
             : requestTypes(op, method, typeName),
         url: js(op === 'list' || op === 'create' ? path : `${path}/:id`),
         options: `{ schema: ${kind.schema[i]}, config: ${config}${guarded[op] ? `, preParsing: authorizer.guard(access.${op})` : ''} }`,
-        owner: owner === undefined ? '' : guarded[op] ? ', request.scope.owner' : ', null',
-        input: ownedOn(op) ? `owned(request.body, request.scope, ${op === 'create'})` : 'request.body',
-        storeMethod: method === 'put' ? 'replace' : 'patch',
+        owner: ownerArg,
+        input,
+        write: writeOf(method),
         body: method === 'put' ? 'input' : 'patch',
         location: inTemplateLiteral(path),
-        createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
         embeds: embeds && (op === 'list' || op === 'read'),
         resource: js(resource.name),
       }));
@@ -152,9 +168,11 @@ export function routesView(
       ...usesOf(uses),
       ...ownedUses,
       ...(embeds ? [rt.Embedder, ...(has('read') ? [local.model(`${typeName}ReadQuery`)] : [])] : []),
+      ...(refers ? [rt.References] : []),
       local.store(`${resource.names.pascal}Store`),
     ]),
     embedderParam: embeds ? ', embedder: Embedder' : '',
+    references: refers,
     routes,
     versionOf: has('update') || has('delete'),
     missing: has('read') || has('update') || has('delete'),

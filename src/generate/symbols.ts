@@ -27,6 +27,7 @@ const value = {
   methods: from('../../http/methods.js'),
   preconditions: from('../../http/preconditions.js'),
   problem: from('../../http/problem.js'),
+  references: from('../../relations/references.js'),
   validation: from('../../http/validation.js'),
   types: from('../../types.js'),
   access: from('./access.js'),
@@ -82,6 +83,7 @@ export const rt = {
   access: value.access('access'),
   RelationTarget: types.embed('RelationTarget'),
   Embedder: types.embed('Embedder'),
+  References: value.references('References'),
 };
 
 /** The names of one resource's own files. */

@@ -57,6 +57,7 @@ export const RUNTIME = [
   'src/relations/parent.ts',
   'src/relations/links.ts',
   'src/relations/sql.ts',
+  'src/relations/references.ts',
   'src/http/content-types.ts',
   'src/token.ts',
 ];

@@ -29,9 +29,10 @@ handlebars.registerHelper({
       .replace(/\s*\n\s*/g, ' '),
   /** text inside Markdown: cannot open markup */
   md: (value: unknown) => String(value ?? '').replace(/([\\`*_{}[\]<>()#+!|])/g, '\\$1'),
-  lower: (value: unknown) => {
+  /** the first letter in upper case, to begin a sentence */
+  capitalised: (value: unknown) => {
     const text = String(value);
-    return text.charAt(0).toLowerCase() + text.slice(1);
+    return text.charAt(0).toUpperCase() + text.slice(1);
   },
 });
 

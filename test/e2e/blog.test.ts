@@ -159,10 +159,8 @@ describe('POST /posts', () => {
   it('answers a reference to a missing record with a 409', async () => {
     const r = await admin('POST', `${api}/posts`, { title: 'x', authorId: '01900000-0000-7000-8000-000000000000' });
     expect(r.status).toBe(409);
-    expect(problem(r).detail).toBe(
-      'no users record has the id sent as authorId "01900000-0000-7000-8000-000000000000"',
-    );
-    expect(problem(r).errors).toEqual([{ path: '/authorId', message: 'must be the id of an existing users record' }]);
+    expect(problem(r).detail).toBe('no user has the id sent as authorId ("01900000-0000-7000-8000-000000000000")');
+    expect(problem(r).errors).toEqual([{ path: '/authorId', message: 'must be the id of an existing user' }]);
   });
 
   it('answers a taken unique value with a 409', async () => {

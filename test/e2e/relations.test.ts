@@ -153,7 +153,7 @@ describe('nested listings', () => {
     expect((await ok('GET', `/reading-lists/${list.id}/list-entries`, 'alice')).items).toHaveLength(1);
     const other = await call('GET', `/reading-lists/${list.id}/list-entries`, 'bob');
     expect(other.status).toBe(404);
-    expect(other.body).toMatchObject({ status: 404, detail: 'no readingList has this id' });
+    expect(other.body).toMatchObject({ status: 404, detail: 'no reading list has this id' });
     expect((await call('GET', `/reading-lists/${list.id}/list-entries`)).status).toBe(401);
   });
 });
@@ -268,7 +268,7 @@ describe('nested creates', () => {
     const list = await ok('POST', '/reading-lists', 'alice', { name: 'to read' });
     const bob = await call('POST', `/reading-lists/${list.id}/list-entries`, 'bob', { bookId: books[0]!.id });
     expect(bob.status).toBe(404);
-    expect(bob.body).toMatchObject({ detail: 'no readingList has this id' });
+    expect(bob.body).toMatchObject({ detail: 'no reading list has this id' });
     expect((await ok('GET', '/list-entries?limit=100', 'librarian')).items).toHaveLength(before);
     const mine = await ok('POST', `/reading-lists/${list.id}/list-entries`, 'alice', { bookId: books[0]!.id });
     expect(mine.readingListId).toBe(list.id);
@@ -299,6 +299,58 @@ describe('nested creates', () => {
   });
 });
 
+describe('refs in a body', () => {
+  const nobody = '01900000-0000-7000-8000-000000000000';
+  const entries = async () => (await ok('GET', '/list-entries?limit=100', 'librarian')).items.length;
+
+  it('must name a record the caller may read: another one is answered as a missing one, a 409', async () => {
+    const list = await ok('POST', '/reading-lists', 'alice', { name: 'mine' });
+    const before = await entries();
+    const theirs = await call('POST', '/list-entries', 'bob', { readingListId: list.id, bookId: books[0]!.id });
+    const missing = await call('POST', '/list-entries', 'bob', { readingListId: nobody, bookId: books[0]!.id });
+    expect(theirs.status).toBe(409);
+    expect(theirs.body).toMatchObject({
+      detail: `no reading list you may read has the id sent as readingListId ("${list.id}")`,
+      errors: [{ path: '/readingListId', message: 'must be the id of a reading list you may read' }],
+    });
+    // the same answer for an id nobody has: whether another reader's list exists does not show
+    expect(missing.status).toBe(409);
+    expect((missing.body as { detail: string }).detail.replace(nobody, list.id)).toBe(
+      (theirs.body as { detail: string }).detail,
+    );
+    // under a book, the same: the body's other ref is checked as the parent is
+    const nested = await call('POST', `/books/${books[0]!.id}/list-entries`, 'bob', { readingListId: list.id });
+    expect(nested.status).toBe(409);
+    expect(await entries()).toBe(before);
+    // the owner, and an administrator, may
+    expect(
+      (await call('POST', '/list-entries', 'alice', { readingListId: list.id, bookId: books[0]!.id })).status,
+    ).toBe(201);
+    expect(await entries()).toBe(before + 1);
+  });
+
+  it('names only the ref fields whose records are missing', async () => {
+    const [ursula] = authors as [Rec];
+    const created = await call('POST', '/books', 'librarian', { title: 'X', authorId: ursula.id, editorId: nobody });
+    expect(created.status).toBe(409);
+    expect(created.body).toMatchObject({
+      detail: `no author has the id sent as editorId ("${nobody}")`,
+      errors: [{ path: '/editorId', message: 'must be the id of an existing author' }],
+    });
+    expect((created.body as { errors: unknown[] }).errors).toHaveLength(1);
+    const both = await call('POST', '/books', 'librarian', { title: 'X', authorId: nobody, editorId: nobody });
+    expect((both.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(['/authorId', '/editorId']);
+    // PUT and PATCH too
+    const book = books[1]!;
+    const patched = await call('PATCH', `/books/${book.id}`, 'librarian', { editorId: nobody });
+    expect(patched.status).toBe(409);
+    expect(patched.body).toMatchObject({ errors: [{ path: '/editorId' }] });
+    const put = await call('PUT', `/books/${book.id}`, 'librarian', { title: 'Y', authorId: nobody });
+    expect(put.body).toMatchObject({ status: 409, errors: [{ path: '/authorId' }] });
+    expect((await ok('GET', `/books/${book.id}`)).title).toBe(book.title);
+  });
+});
+
 describe('many-to-many', () => {
   const tags: Rec[] = [];
   const link = (method: string, book: number, tag: number, as = 'librarian') =>
@@ -318,7 +370,7 @@ describe('many-to-many', () => {
     expect((await ok('GET', `/book-tags?bookId=${books[0]!.id}`)).items).toHaveLength(2);
     const twice = await call('POST', '/book-tags', 'librarian', { bookId: books[0]!.id, tagId: tags[0]!.id });
     expect(twice.status).toBe(409);
-    expect(twice.body).toMatchObject({ detail: 'a bookTag with this bookId and tagId already exists' });
+    expect(twice.body).toMatchObject({ detail: 'a book tag with this bookId and tagId already exists' });
     expect((await link('PUT', 1, 0, 'alice')).status).toBe(403);
     expect((await call('PUT', `/books/${books[1]!.id}/tags/${tags[0]!.id}`)).status).toBe(401);
     const unknown = await call('PUT', `/books/${books[1]!.id}/tags/01900000-0000-7000-8000-000000000000`, 'librarian');

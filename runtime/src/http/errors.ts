@@ -18,14 +18,23 @@ import { ACCEPTED_BODIES } from './content-types.js';
 import { validationErrors } from './validation.js';
 import { BODY_LIMIT } from '../settings.js';
 
+/** A ref field a body may send: the collection it refers to, and one of its records in words (`a`, `reading list`). */
+export interface Reference {
+  to: string;
+  article: 'a' | 'an';
+  noun: string;
+}
+
 /** Route settings read by the error handler; set per route in `config`. */
 export interface RouteProblemConfig {
   /** fields that a client may not write; a body that sends one gets a 400 that says so */
   readOnly?: readonly string[];
   /** what a unique or foreign-key violation on this route means, in the API's own words */
   constraintMessages?: { unique?: string; foreignKey?: string };
-  /** the ref fields a body of this route may send, with the collection each refers to */
-  references?: Readonly<Record<string, string>>;
+  /** what a path naming no record (or an id that cannot be one) answers: `no book has this id` */
+  notFound?: string;
+  /** the ref fields a body of this route may send: the collection each refers to, its records in words */
+  references?: Readonly<Record<string, Reference>>;
 }
 
 declare module 'fastify' {
@@ -139,7 +148,10 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   const config = request.routeOptions.config;
   if (error.validation !== undefined) {
     // an id that cannot exist is an unknown resource, not a bad request
-    if (error.validationContext === 'params') return notFound('no record has this id');
+    if (error.validationContext === 'params') {
+      const param = error.validation[0]?.instancePath.slice(1) || 'id';
+      return notFound(config.notFound ?? `no record has this ${param}`);
+    }
     const errors: FieldError[] = validationErrors(
       error.validation,
       error.validationContext,
@@ -174,7 +186,10 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   );
 }
 
-/** A 409 for a reference to a record that does not exist, naming the ref fields the body sent. */
+/**
+ * A 409 for a reference to a record that does not exist, met by a write that did not go through References (which
+ * names the very fields): the ref fields the body sent, the one of them if there is only one.
+ */
 function missingReference(request: FastifyRequest, message: string | undefined): HttpProblem {
   const references = request.routeOptions.config.references ?? {};
   const body =
@@ -182,17 +197,16 @@ function missingReference(request: FastifyRequest, message: string | undefined):
       ? (request.body as Record<string, unknown>)
       : {};
   const sent = Object.keys(references).filter((field) => body[field] !== undefined && body[field] !== null);
-  if (sent.length === 0) return conflict(message ?? 'a referenced record does not exist');
-  const errors = sent.map((field) => ({
-    path: `/${field}`,
-    message: `must be the id of an existing ${references[field]} record`,
-  }));
-  const named = sent.map((field) => `${field} ${JSON.stringify(body[field])}`).join(' or ');
+  const [only] = sent;
+  const reference = only === undefined ? undefined : references[only];
+  if (sent.length !== 1 || only === undefined || reference === undefined) {
+    return conflict(message ?? 'a referenced record does not exist');
+  }
   return new HttpProblem(
     409,
     'Conflict',
-    `no ${sent.map((f) => references[f]).join(' or ')} record has the id sent as ${named}`,
-    errors,
+    `no ${reference.noun} has the id sent as ${only} (${JSON.stringify(body[only])})`,
+    [{ path: `/${only}`, message: `must be the id of an existing ${reference.noun}` }],
   );
 }
 

@@ -32,7 +32,12 @@ export function validationErrors(
       const name = String(params.additionalProperty);
       const what = context === 'querystring' ? 'parameter' : 'field';
       const message =
-        context === 'body' && readOnly.includes(name) ? 'is read-only' : `is not a known ${what}`;
+        context === 'body' && readOnly.includes(name)
+          ? 'is read-only'
+          : context === 'querystring' && name.includes('.')
+            ? 'is not a known parameter: a filter through a relation names a relation of this collection and a ' +
+              'field of it that its own listing filters by (timestamps are not filters through relations)'
+            : `is not a known ${what}`;
       return { path: `${error.instancePath}/${name}`, message };
     }
     if (error.keyword === 'pattern' && error.instancePath === '/sort') {
@@ -42,6 +47,18 @@ export function validationErrors(
       };
     }
     const path = error.instancePath === '' ? '/' : error.instancePath;
+    if (error.keyword === 'enum' && Array.isArray(params.allowedValues) && path.startsWith('/include/')) {
+      // the allowed paths are every relation to limits.includeDepth levels: the deepest says how deep
+      const depth = Math.max(...params.allowedValues.map((value) => String(value).split('.').length));
+      const allowed = params.allowedValues.map((value) => JSON.stringify(value)).join(', ');
+      return {
+        path,
+        message: `must be a relation of this collection, or a dotted path of them at most ${depth} deep: ${allowed}`,
+      };
+    }
+    if (error.keyword === 'uniqueItems' && typeof params.i === 'number' && typeof params.j === 'number') {
+      return { path, message: `must not repeat a value (items ${params.j} and ${params.i} are the same)` };
+    }
     if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       return {
         path,

@@ -97,9 +97,38 @@ export class Embedder {
    * nested route under a parent the caller cannot read is a 404, like the parent itself.
    */
   async readable(resource: string, id: SqlValue, caller: Caller | undefined): Promise<boolean> {
+    const target = this.#target(resource);
+    return this.#found(target, id, readScope(caller, target, this.adminRole));
+  }
+
+  /**
+   * Whether the caller's read scope of `resource` excludes the record `id` — false when it may read every record
+   * (then only whether `id` exists is left to ask, which the write's foreign key does), else whether it may read
+   * this one.
+   */
+  async unreadable(resource: string, id: SqlValue, caller: Caller | undefined): Promise<boolean> {
+    const target = this.#target(resource);
+    const scope = readScope(caller, target, this.adminRole);
+    return scope !== null && !(await this.#found(target, id, scope));
+  }
+
+  /** Whether the caller's read scope of `resource` is all of its records. */
+  readsAll(resource: string, caller: Caller | undefined): boolean {
+    return readScope(caller, this.#target(resource), this.adminRole) === null;
+  }
+
+  /** Whether the record `id` of `resource` exists, whoever may read it. */
+  async exists(resource: string, id: SqlValue): Promise<boolean> {
+    return this.#found(this.#target(resource), id, null);
+  }
+
+  #target(resource: string): RelationTarget {
     const target = this.targets[resource];
     if (target === undefined) throw new Error(`no resource ${resource}`);
-    const scope = readScope(caller, target, this.adminRole);
+    return target;
+  }
+
+  async #found(target: RelationTarget, id: SqlValue, scope: false | null | SqlValue): Promise<boolean> {
     if (scope === false) return false;
     const d = this.db.dialect;
     const sql =

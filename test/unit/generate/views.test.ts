@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AccessRule, Operation, Resource } from '../../../src/model.js';
 import { importsOf, code } from '../../../src/generate/code.js';
 import { ownerView } from '../../../src/generate/owner-view.js';
-import { anOrA, resourceView } from '../../../src/generate/resource-view.js';
+import { resourceView } from '../../../src/generate/resource-view.js';
+import { anOrA } from '../../../src/naming.js';
 import { guardedOperations, routesView } from '../../../src/generate/routes-view.js';
 import { rt } from '../../../src/generate/symbols.js';
 import { api, field, resource } from '../../helpers/model.js';
@@ -46,7 +47,7 @@ describe('owned writes', () => {
     access: { list: owners, read: everyone, create: signedIn, update, delete: owners },
   });
   const routes = (given: Resource) => {
-    const view = routesView(given, ownerView(api([given]), given), 'Note', 'still referenced');
+    const view = routesView(given, ownerView(api([given]), given), 'Note', 'still referenced', false);
     return Object.fromEntries(view.routes.map((r) => [r.method === 'get' ? `get ${r.url}` : r.method, r]));
   };
 
@@ -75,7 +76,25 @@ describe('owned writes', () => {
 
   it('passes no owner where the resource has none', () => {
     const plain = resource('tags', [field('label', 'string')]);
-    expect(routesView(plain, undefined, 'Tag', '').routes.map((r) => r.owner)).toEqual(['', '', '', '', '', '']);
+    expect(routesView(plain, undefined, 'Tag', '', false).routes.map((r) => r.owner)).toEqual(['', '', '', '', '', '']);
+  });
+
+  it.each<[boolean, Record<string, string>]>([
+    [
+      true,
+      {
+        post: 'references.write(request, () => store.create(request.body))',
+        put: 'references.write(request, () => store.replace(id, input, expected))',
+        patch: 'references.write(request, () => store.patch(id, patch, expected))',
+      },
+    ],
+    [false, { post: 'store.create(request.body)', put: 'store.replace(id, input, expected)' }],
+  ])('writes through References where a body may send refs (%s)', (refers, want) => {
+    const plain = resource('tags', [field('label', 'string')]);
+    const writes = Object.fromEntries(
+      routesView(plain, undefined, 'Tag', '', refers).routes.map((r) => [r.method, r.write]),
+    );
+    expect(writes).toMatchObject(want);
   });
 });
 

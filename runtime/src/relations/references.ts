@@ -1,0 +1,85 @@
+import type { FastifyRequest } from 'fastify';
+import type { Authorizer } from '../auth/authorize.js';
+import type { Caller } from '../auth/verify.js';
+import { ConstraintError, type SqlValue } from '../db/database.js';
+import type { Reference } from '../http/errors.js';
+import { HttpProblem, type FieldError } from '../http/problem.js';
+import type { Embedder } from './embed.js';
+
+/**
+ * Writes (create, replace, patch) whose body names other records by ref fields. A ref must name a record the caller
+ * may read by that resource's own `read` rule: one they may not read is answered like one that does not exist, a
+ * 409 — so a write never tells whether a record the caller cannot see exists, and nobody attaches their records to
+ * someone else's. When the write's foreign key still fails (a record deleted meanwhile, an id nobody has), the 409
+ * names exactly the fields whose records are missing.
+ */
+export class References {
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly authorizer: Authorizer,
+    private readonly fields: Readonly<Record<string, Reference>>,
+  ) {}
+
+  /** Runs `write` when every ref the request's body sends names a record the caller may read. */
+  async write<T>(request: FastifyRequest, write: () => Promise<T>): Promise<T> {
+    const sent = this.#sent(request.body);
+    if (sent.length === 0) return write();
+    const caller = await this.authorizer.verifiedCaller(request);
+    const refused: [string, SqlValue][] = [];
+    for (const [field, id] of sent) {
+      if (await this.embedder.unreadable(this.#reference(field).to, id, caller)) refused.push([field, id]);
+    }
+    if (refused.length > 0) throw this.#missing(refused, caller);
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof ConstraintError) || error.kind !== 'foreignKey') throw error;
+      const missing: [string, SqlValue][] = [];
+      for (const [field, id] of sent) {
+        if (!(await this.embedder.exists(this.#reference(field).to, id))) missing.push([field, id]);
+      }
+      // nothing missing now: a record that was deleted meanwhile came back; the generic 409 says what happened
+      if (missing.length === 0) throw error;
+      throw this.#missing(missing, caller);
+    }
+  }
+
+  /** The ref fields of the body with a value (null sets no reference). */
+  #sent(body: unknown): [string, SqlValue][] {
+    if (typeof body !== 'object' || body === null) return [];
+    const values = body as Record<string, unknown>;
+    const sent: [string, SqlValue][] = [];
+    for (const field in this.fields) {
+      const value = values[field];
+      if (typeof value === 'string' || typeof value === 'number') sent.push([field, value]);
+    }
+    return sent;
+  }
+
+  #reference(field: string): Reference {
+    const reference = this.fields[field];
+    if (reference === undefined) throw new Error(`no ref field ${field}`);
+    return reference;
+  }
+
+  /**
+   * The 409 for refs that name no record the caller may read. Its words depend only on the caller and the resource
+   * referred to ("you may read" where the caller reads some of its records only), never on the record itself.
+   */
+  #missing(fields: readonly [string, SqlValue][], caller: Caller | undefined): HttpProblem {
+    const errors: FieldError[] = [];
+    const sentences: string[] = [];
+    for (const [field, id] of fields) {
+      const { to, article, noun } = this.#reference(field);
+      const all = this.embedder.readsAll(to, caller);
+      sentences.push(
+        `no ${noun}${all ? '' : ' you may read'} has the id sent as ${field} (${JSON.stringify(id)})`,
+      );
+      const message = all
+        ? `must be the id of an existing ${noun}`
+        : `must be the id of ${article} ${noun} you may read`;
+      errors.push({ path: `/${field}`, message });
+    }
+    return new HttpProblem(409, 'Conflict', sentences.join('; '), errors);
+  }
+}

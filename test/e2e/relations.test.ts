@@ -209,6 +209,24 @@ describe('include', () => {
       const r = await call('GET', `/authors?include=${include}`);
       expect(r.status, include).toBe(400);
       expect(r.body).toMatchObject({ status: 400, errors: [{ path: '/include/0' }] });
+      const [error] = (r.body as { errors: { message: string }[] }).errors;
+      expect(error?.message).toMatch(
+        /^must be a relation of this collection, or a dotted path of them at most 2 deep: "books", /,
+      );
+    }
+    const twice = await call('GET', '/authors?include=books,books');
+    expect(twice.body).toMatchObject({
+      errors: [{ path: '/include', message: 'must not repeat a value (items 0 and 1 are the same)' }],
+    });
+  });
+
+  it('names the resource when a path names no record', async () => {
+    for (const url of ['/books/abc', `/books/${books[0]!.id.replace(/.$/, 'x')}`, '/authors/abc/books']) {
+      const r = await call('GET', url);
+      expect(r.status).toBe(404);
+      expect(r.body).toMatchObject({
+        detail: url.startsWith('/authors') ? 'no author has this id' : 'no book has this id',
+      });
     }
   });
 
@@ -482,5 +500,12 @@ describe('filters through relations', () => {
       const r = await call('GET', `/books?${query}`);
       expect(r.status, query).toBe(400);
     }
+    // a timestamp is no filter through a relation: the message says what is
+    const r = await call('GET', '/books?author.createdAt=2020-01-01T00:00:00Z');
+    expect(r.body).toMatchObject({
+      errors: [
+        { path: '/author.createdAt', message: expect.stringMatching(/timestamps are not filters through relations/) },
+      ],
+    });
   });
 });

@@ -57,7 +57,8 @@ export function validationErrors(
       };
     }
     if (error.keyword === 'uniqueItems' && typeof params.i === 'number' && typeof params.j === 'number') {
-      return { path, message: `must not repeat a value (items ${params.j} and ${params.i} are the same)` };
+      const [first, second] = [Math.min(params.i, params.j), Math.max(params.i, params.j)];
+      return { path, message: `must not repeat a value (items ${first} and ${second} are the same)` };
     }
     if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       return {

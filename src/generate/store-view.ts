@@ -11,6 +11,8 @@ import { sqlBlock } from './sql/block.js';
 export interface StoreView {
   imports: string;
   decoders: { key: string; expr: string }[];
+  /** the same from a row read as values (see relations/embed.ts), write-only fields left out */
+  valueDecoders: { key: string; expr: string }[];
   /** the writable fields' parameters: their names, and the object of their values from `input` */
   writableNames: string;
   writable: string;
@@ -32,7 +34,12 @@ export interface StoreView {
   /** writable json fields: a PATCH that sends an object for one merges it with the stored value first */
   jsonFields: string[];
   /** what the store tells relations of other resources (see relations/embed.ts) */
-  relationTarget: { idKind: 'text' | 'integer'; owner?: { column: string; kind: 'text' | 'integer' } };
+  relationTarget: {
+    idKind: 'text' | 'integer';
+    /** the columns embedding reads, in order (see valueDecoders) */
+    columns: string[];
+    owner?: { column: string; kind: 'text' | 'integer' };
+  };
 }
 
 /** The param of a binding object: `name` alone when the value is a variable of that name. */
@@ -45,12 +52,17 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
   const statements = resourceStatements(resource);
   const optionalOwner = (f: Field): Field => (f.name === resource.owner ? { ...f, required: false } : f);
   const writable = writableFields(resource).map((f) => entry(f.name, encodeExpression(optionalOwner(f), 'input')));
-  const decoders = [
-    { key: 'id', expr: code`${rt.codec(resource.id === 'integer' ? 'numeric' : 'text')}(row.id)` },
-    ...resource.fields.map((f) => ({ key: f.name, expr: decodeExpression(api, f) })),
-    { key: 'createdAt', expr: code`${rt.codec('text')}(row.created_at)` },
-    { key: 'updatedAt', expr: code`${rt.codec('text')}(row.updated_at)` },
+  // each field's decoder, from the row object (`row.title`) or, for embedding, from the row's values (`values[1]`) in
+  // the order of the columns embedding reads: id, the fields but write-only ones, created_at, updated_at
+  const decodersOf = (fields: readonly Field[], at: (column: string, i: number) => string) => [
+    { key: 'id', expr: code`${rt.codec(resource.id === 'integer' ? 'numeric' : 'text')}(${at('id', 0)})` },
+    ...fields.map((f, i) => ({ key: f.name, expr: decodeExpression(api, f, at(f.column, i + 1)) })),
+    { key: 'createdAt', expr: code`${rt.codec('text')}(${at('created_at', fields.length + 1)})` },
+    { key: 'updatedAt', expr: code`${rt.codec('text')}(${at('updated_at', fields.length + 2)})` },
   ];
+  const decoders = decodersOf(resource.fields, (column) => `row.${column}`);
+  const embedded = resource.fields.filter((f) => !f.writeOnly);
+  const valueDecoders = decodersOf(embedded, (_, i) => `values[${i}]`);
   const ownerValue: Code | undefined =
     owner === undefined
       ? undefined
@@ -146,6 +158,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
   return {
     imports,
     decoders: decoders.map((d) => ({ key: d.key, expr: d.expr.text })),
+    valueDecoders: valueDecoders.map((d) => ({ key: d.key, expr: d.expr.text })),
     writableNames:
       writableFields(resource)
         .map((f) => `'${f.name}'`)
@@ -162,6 +175,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     jsonFields,
     relationTarget: {
       idKind: resource.id === 'integer' ? 'integer' : 'text',
+      columns: ['id', ...embedded.map((f) => f.column), 'created_at', 'updated_at'],
       ...(owner !== undefined && {
         owner: { column: ownerColumn(resource) ?? '', kind: owner.integer ? 'integer' : 'text' },
       }),

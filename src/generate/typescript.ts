@@ -45,8 +45,7 @@ export const patchType = (api: Api, field: Field, owner: string | undefined): st
 const codec = rt.codec;
 
 /** The expression that decodes a field from `row` (see the generated db/codec.ts). */
-export function decodeExpression(api: Api, field: Field): Code {
-  const column = `row.${field.column}`;
+export function decodeExpression(api: Api, field: Field, column = `row.${field.column}`): Code {
   const { decoder, rest } = decoderOf(api, field);
   if (isNotNull(field)) return code`${decoder}(${column}${rest})`;
   const orNull = codec('orNull');

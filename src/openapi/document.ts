@@ -87,7 +87,7 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
     const enums = names.enums(r.name, r.fields);
     const named = (schema: JsonSchema): JsonSchema => withEnumRefs(schema, enums);
     entries.push(
-      [names.of(`record:${r.name}`), withEmbedded(named(openApiSchema(recordSchema(api, r))), r, names)],
+      [names.of(`record:${r.name}`), withEmbedded(named(openApiSchema(recordSchema(api, r, false))), r, names)],
       [names.of(`input:${r.name}`), named(requestSchema(inputSchema(api, r), r.fields))],
       [names.of(`patch:${r.name}`), named(requestSchema(patchSchema(api, r), r.fields))],
       ...createdUnder(api, r).map((relation): [string, JsonSchema] => [

@@ -17,6 +17,7 @@ type Page = { items: Rec[]; nextCursor: string | null };
 interface Statement {
   get(params: readonly unknown[]): Promise<unknown>;
   all(params: readonly unknown[]): Promise<unknown[]>;
+  values(params: readonly unknown[]): Promise<unknown[][]>;
   run(params: readonly unknown[]): Promise<number>;
 }
 interface Db {
@@ -43,6 +44,7 @@ function counted(inner: Db): Db {
   const wrap = (s: Statement): Statement => ({
     get: (p) => (statements++, s.get(p)),
     all: (p) => (statements++, s.all(p)),
+    values: (p) => (statements++, s.values(p)),
     run: (p) => (statements++, s.run(p)),
   });
   return new Proxy(inner, {

@@ -5,7 +5,7 @@ import { readScope, type RelationTarget } from '../../runtime/src/relations/embe
 /** Whose embedded records a caller may read: false (none), null (every one), else the owner value they are scoped to. */
 const target = (read: AccessRule, owned = true): RelationTarget => ({
   table: 't',
-  selectList: '"id"',
+  columns: ['id'],
   idKind: 'text',
   read,
   ...(owned && { owner: { column: 'owner_id', kind: 'integer' as const, value: (s: string) => Number(s) } }),

@@ -87,11 +87,18 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
   const name = transient
     ? undefined
     : `restsmith_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
-  const query = async (params: readonly SqlValue[]): Promise<pg.QueryResult<Row>> => {
+  const query = async <R extends pg.QueryResultRow = Row>(
+    params: readonly SqlValue[],
+    rowMode?: 'array',
+  ): Promise<pg.QueryResult<R>> => {
     try {
-      return await pool.query<Row>(
-        name === undefined ? { text, values: [...params] } : { name, text, values: [...params] },
-      );
+      const values = [...params];
+      return await pool.query<R>({
+        ...(name !== undefined && { name }),
+        text,
+        values,
+        ...(rowMode !== undefined && { rowMode }),
+      });
     } catch (error) {
       throw translate(error);
     }
@@ -99,6 +106,7 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
   return {
     get: async (params) => (await query(params)).rows[0],
     all: async (params) => (await query(params)).rows,
+    values: async (params) => (await query<SqlValue[]>(params, 'array')).rows,
     run: async (params) => (await query(params)).rowCount ?? 0,
   };
 }

@@ -39,9 +39,13 @@ export function openSqlite(file: string): Database {
 function prepare(db: BetterSqlite3.Database, text: string): Statement {
   const statement = db.prepare<SqlValue[], Row>(text);
   const reads = statement.reader;
+  // the same statement in raw mode (rows as arrays), prepared on first use
+  let raw: BetterSqlite3.Statement<SqlValue[], SqlValue[]> | undefined;
   return {
     get: async (params) => translateErrors(() => statement.get(...params)),
     all: async (params) => translateErrors(() => statement.all(...params)),
+    values: async (params) =>
+      translateErrors(() => (raw ??= db.prepare<SqlValue[], SqlValue[]>(text).raw(true)).all(...params)),
     run: async (params) =>
       translateErrors(() => (reads ? statement.all(...params).length : statement.run(...params).changes)),
   };

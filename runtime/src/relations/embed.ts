@@ -1,8 +1,8 @@
 import type { AccessRule } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
-import type { Database, Row, SqlValue } from '../db/database.js';
+import type { Database, SqlValue } from '../db/database.js';
 import type { Parent, RelatedScopes } from '../http/listing.js';
-import { byId, inList, ownerColumn, param, q, Statements, toManySql } from './sql.js';
+import { byId, inList, ownerColumn, param, q, selectList, Statements, toManySql } from './sql.js';
 
 /**
  * Embedding (`?include=author,books.tags`): each included relation costs one query per request, whatever the page
@@ -15,18 +15,21 @@ import { byId, inList, ownerColumn, param, q, Statements, toManySql } from './sq
 /** What a resource offers to the relations of others: its store makes it (see `relationTarget` in each store). */
 export interface RelationTarget {
   table: string;
-  /** the columns its reads select */
-  selectList: string;
+  /** the columns embedding reads (id, the fields but write-only ones, the timestamps), in `decode`'s order */
+  columns: readonly string[];
   /** how its ids are stored: text (UUIDs) or integer */
   idKind: 'text' | 'integer';
   /** its `read` rule */
   read: AccessRule;
   /** the owner column and the value a token subject takes in it, when the resource has an owner */
   owner?: { column: string; kind: 'text' | 'integer'; value: (subject: string) => SqlValue };
-  /** a row as the API returns the record (write-only fields left out) */
-  decode(row: Row): object;
-  /** the cursor of the page after `row` on a listing in id order (an embedded page continues on its nested route) */
-  cursorAfter(row: Row): string;
+  /**
+   * A row read as values in the order of `columns` (see Statement.values), as the API returns the record (write-only
+   * fields left out)
+   */
+  decode(values: readonly SqlValue[]): object;
+  /** the cursor of the page after the record `id` on a listing in id order (an embedded page continues on its nested route) */
+  cursorAfter(id: SqlValue): string;
 }
 
 /**
@@ -68,6 +71,7 @@ export function readScope(
 
 export class Embedder {
   readonly #statements: Statements;
+  readonly #texts = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
@@ -212,22 +216,28 @@ export class Embedder {
     records: readonly ApiRecord[],
     scope: false | null | SqlValue,
   ): Promise<ApiRecord[]> {
-    const keys = [...new Set(records.map((r) => r[link.field]).filter((k) => k !== null && k !== undefined))];
-    const found = new Map<string, ApiRecord>();
-    if (scope !== false && keys.length > 0) {
-      const sql =
-        `SELECT ${target.selectList} FROM ${q(target.table)} ` +
-        `WHERE ${q('id')} IN (${inList(this.db.dialect, target.idKind, 1)})` +
-        (scope === null
-          ? ''
-          : ` AND ${ownerColumn(target)} = ${param(this.db.dialect, 2, target.owner?.kind)}`);
-      const params: SqlValue[] = [JSON.stringify(keys), ...(scope === null ? [] : [scope])];
-      for (const row of await this.#statements.of(sql).all(params)) {
-        const record = target.decode(row) as ApiRecord;
-        found.set(String(record.id), record);
+    const keys = new Set<unknown>();
+    for (const record of records) {
+      const key = record[link.field];
+      if (key !== null && key !== undefined) keys.add(key);
+    }
+    const found = new Map<unknown, ApiRecord>();
+    if (scope !== false && keys.size > 0) {
+      const sql = this.#sql(`one ${link.target} ${scope === null}`, () => {
+        const d = this.db.dialect;
+        return (
+          `SELECT ${selectList(target)} FROM ${q(target.table)} ` +
+          `WHERE ${q('id')} IN (${inList(d, target.idKind, 1)})` +
+          (scope === null ? '' : ` AND ${ownerColumn(target)} = ${param(d, 2, target.owner?.kind)}`)
+        );
+      });
+      const params: SqlValue[] = [JSON.stringify([...keys]), ...(scope === null ? [] : [scope])];
+      // ids as the records hold them: numbers for integer ids, UUID text otherwise, on both databases
+      for (const values of await this.#statements.of(sql).values(params)) {
+        found.set(values[0], target.decode(values) as ApiRecord);
       }
     }
-    for (const record of records) record[name] = found.get(String(record[link.field])) ?? null;
+    for (const record of records) record[name] = found.get(record[link.field]) ?? null;
     return [...found.values()];
   }
 
@@ -245,7 +255,7 @@ export class Embedder {
     join: RelationTarget | undefined,
     joinScope: false | null | SqlValue,
   ): Promise<ApiRecord[]> {
-    const groups = new Map<string, Row[]>();
+    const groups = new Map<unknown, SqlValue[][]>();
     if (scope !== false && joinScope !== false) {
       const keys = JSON.stringify(records.map((r) => r.id));
       const { sql, params, parentColumn } = toManySql(this.db.dialect, link, target, keys, keyKind, {
@@ -254,22 +264,36 @@ export class Embedder {
         joinScope,
         rows: this.pageSize + 1,
       });
-      for (const row of await this.#statements.of(sql).all(params)) {
-        const key = String(row[parentColumn]);
+      // the parent's key is a column of the target's, or the one the statement adds after them
+      const at = target.columns.indexOf(parentColumn);
+      const parentAt = at === -1 ? target.columns.length : at;
+      for (const values of await this.#statements.of(sql).values(params)) {
+        const key = values[parentAt];
         const group = groups.get(key);
-        if (group === undefined) groups.set(key, [row]);
-        else group.push(row);
+        if (group === undefined) groups.set(key, [values]);
+        else group.push(values);
       }
     }
     const all: ApiRecord[] = [];
     for (const record of records) {
-      const rows = (groups.get(String(record.id)) ?? []).sort(byId);
-      const items = rows.slice(0, this.pageSize).map((row) => target.decode(row) as ApiRecord);
+      const rows = groups.get(record.id) ?? [];
+      if (rows.length > 1) rows.sort(byId);
+      const items = rows.slice(0, this.pageSize).map((values) => target.decode(values) as ApiRecord);
       const last = rows.length > this.pageSize ? rows[this.pageSize - 1] : undefined;
-      record[name] = { items, nextCursor: last === undefined ? null : target.cursorAfter(last) };
+      record[name] = { items, nextCursor: last === undefined ? null : target.cursorAfter(last[0] ?? null) };
       all.push(...items);
     }
     return all;
+  }
+
+  /** The SQL text of `key`, written once (a few per relation: see Statements). */
+  #sql(key: string, write: () => string): string {
+    let sql = this.#texts.get(key);
+    if (sql === undefined) {
+      sql = write();
+      this.#texts.set(key, sql);
+    }
+    return sql;
   }
 }
 

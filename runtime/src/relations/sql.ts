@@ -1,4 +1,4 @@
-import type { Database, Dialect, Row, SqlValue, Statement } from '../db/database.js';
+import type { Database, Dialect, SqlValue, Statement } from '../db/database.js';
 import type { RelationLink, RelationTarget } from './embed.js';
 
 /**
@@ -29,6 +29,9 @@ export function ownerColumn(target: RelationTarget): string {
   return q(target.owner.column);
 }
 
+/** The columns embedding reads of a target, as SQL. */
+export const selectList = (target: RelationTarget): string => target.columns.map(q).join(', ');
+
 export function param(dialect: Dialect, n: number, kind: 'text' | 'integer' = 'text'): string {
   if (dialect === 'sqlite') return '?';
   return `$${n}::${kind === 'integer' ? 'bigint' : 'text'}`;
@@ -40,9 +43,12 @@ export function inList(dialect: Dialect, kind: 'text' | 'integer', n: number): s
   return `SELECT value::${kind === 'integer' ? 'bigint' : 'text'} FROM jsonb_array_elements_text($${n}::jsonb) AS value`;
 }
 
-/** Rows in id order (integers as numbers, UUIDs as text: both compare as the databases order them). */
-export const byId = (a: Row, b: Row): number => {
-  const [x, y] = [a.id, b.id];
+/**
+ * Rows read as values (the id first) in id order (integers as numbers, UUIDs as text: both compare as the databases
+ * order them).
+ */
+export const byId = (a: readonly SqlValue[], b: readonly SqlValue[]): number => {
+  const [x, y] = [a[0], b[0]];
   if (typeof x === 'number' && typeof y === 'number') return x - y;
   return String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
 };
@@ -84,7 +90,7 @@ export function toManySql(
       `(SELECT ${x}.${q('id')} FROM ${q(target.table)} AS ${x} WHERE ${x}.${fk} = ${q('rs_key')}${owned(`${x}.`)} ` +
       `ORDER BY ${x}.${q('id')} LIMIT 1 OFFSET ${next(options.rows - 1, 'integer')})`;
     const sql =
-      `SELECT ${target.selectList} FROM (SELECT value AS ${q('rs_key')} FROM json_each(?)) AS ${q('rs_keys')} ` +
+      `SELECT ${selectList(target)} FROM (SELECT value AS ${q('rs_key')} FROM json_each(?)) AS ${q('rs_keys')} ` +
       `JOIN ${q(target.table)} ON ${fk} = ${q('rs_key')} WHERE ${q('id')} <= COALESCE(${cut}, ${q('id')})${owned()}`;
     return { sql, params, parentColumn: link.column };
   }
@@ -110,7 +116,7 @@ export function toManySql(
   const pk = q(parentColumn);
   const extra = link.through === undefined ? '' : `, ${pk}`;
   const sql =
-    `SELECT * FROM (SELECT ${target.selectList}${extra}, ` +
+    `SELECT * FROM (SELECT ${selectList(target)}${extra}, ` +
     `ROW_NUMBER() OVER (PARTITION BY ${pk} ORDER BY ${q('id')}) AS ${q('rs_rank')} ` +
     `FROM ${from}${owned()}) AS ${q('ranked')} ` +
     `WHERE ${q('rs_rank')} <= ${next(options.rows, 'integer')}`;

@@ -41,9 +41,13 @@ export function validationErrors(
       return { path: `${error.instancePath}/${name}`, message };
     }
     if (error.keyword === 'pattern' && error.instancePath === '/sort') {
+      // the pattern is ^-?(a|b)(,-?(a|b))*$: the fields a listing sorts by
+      const fields = /^\^-\?\(([^)]*)\)/.exec(String(params.pattern))?.[1]?.split('|') ?? [];
       return {
         path: '/sort',
-        message: 'must be fields of this collection, comma-separated, each with an optional "-"',
+        message:
+          'must be fields of this collection, comma-separated, each with an optional "-"' +
+          (fields.length > 0 ? ` (${fields.join(', ')})` : ''),
       };
     }
     const path = error.instancePath === '' ? '/' : error.instancePath;

@@ -113,6 +113,23 @@ describe('owner', () => {
     expect((byAdmin.body as Rec).authorId).toBe(bob.id);
   });
 
+  it('lets staff — a caller admitted by a role the rule names — create a record for someone else', async () => {
+    const bob = await user();
+    // the editor is a user too: left out, the owner field is the caller, as for anyone
+    const editor = await user();
+    const asEditor = as(await token(editor.id, { roles: ['editor'] }));
+    const forBob = await asEditor('POST', `${api}/posts`, { title: 'For Bob', authorId: bob.id });
+    expect(forBob.status).toBe(201);
+    expect((forBob.body as Rec).authorId).toBe(bob.id);
+    expect(((await asEditor('POST', `${api}/posts`, { title: 'Own' })).body as Rec).authorId).toBe(editor.id);
+    // the same user without the role is admitted by `authenticated` only: no giving away
+    const plain = await editor.as('POST', `${api}/posts`, { title: 'For Bob', authorId: bob.id });
+    expect(plain.status).toBe(403);
+    expect((plain.body as { detail: string }).detail).toBe(
+      "only an administrator, or a role this operation's rule names, may make someone else the authorId of a record",
+    );
+  });
+
   it("lets an owner change their record, hides another's (404), and keeps them from giving it away (403)", async () => {
     const alice = await user();
     const bob = await user();

@@ -32,7 +32,10 @@ async function decide(rule: AccessRule, authorization?: string, repeated = false
   return new Promise((resolve) => {
     void hook.call(undefined as never, request, {} as FastifyReply, undefined as never, (error) => {
       if (error !== null && error !== undefined) resolve((error as unknown as HttpProblem).status);
-      else resolve({ owner: request.scope.owner, admin: request.scope.admin, caller: request.scope.caller });
+      else {
+        const { owner, admin, staff, caller } = request.scope;
+        resolve({ owner, admin, staff, caller });
+      }
     });
   });
 }
@@ -51,12 +54,21 @@ describe('the access guard', () => {
       'Bearer plain',
       { owner: null, admin: false, caller: CALLERS.plain },
     ],
-    ['a role, the role', { roles: ['editor'] }, 'Bearer editor', { owner: null, admin: false, caller: CALLERS.editor }],
+    [
+      'a role, the role: staff',
+      { roles: ['editor'] },
+      'Bearer editor',
+      { owner: null, admin: false, staff: true, caller: CALLERS.editor },
+    ],
+    // staff are callers admitted by a role the rule names, not by authenticated or owner
+    ['authenticated or a role, the role', { authenticated: true, roles: ['editor'] }, 'Bearer editor', { staff: true }],
+    ['authenticated or a role, another', { authenticated: true, roles: ['editor'] }, 'Bearer plain', { staff: false }],
+    ['public, a role token', { public: true, roles: ['editor'] }, 'Bearer editor', { staff: false }],
     ['a role, another', { roles: ['editor'] }, 'Bearer plain', 403],
     ['a role, the administrator', { roles: ['editor'] }, 'Bearer admin', { owner: null, admin: true }],
     // admitted only as an owner: restricted to the caller's own records
-    ['owner', { owner: true }, 'Bearer plain', { owner: 'pat', admin: false, caller: CALLERS.plain }],
-    ['owner or a role, the role', { owner: true, roles: ['editor'] }, 'Bearer editor', { owner: null }],
+    ['owner', { owner: true }, 'Bearer plain', { owner: 'pat', admin: false, staff: false, caller: CALLERS.plain }],
+    ['owner or a role, the role', { owner: true, roles: ['editor'] }, 'Bearer editor', { owner: null, staff: true }],
     ['owner, the administrator', { owner: true }, 'Bearer admin', { owner: null, admin: true }],
     ['owner, no token', { owner: true }, undefined, 401],
   ])('%s', async (_case, rule, authorization, want) => {

@@ -12,12 +12,14 @@ export interface AccessRule {
 
 /**
  * What a request may touch once its rule admitted it: `owner` is the subject it is restricted to when only
- * the rule's `owner` term admitted it, and null when it may touch every record.
+ * the rule's `owner` term admitted it, and null when it may touch every record; `staff` says that one of the
+ * rule's named roles admitted it (staff act for others: they may set owner fields to anyone).
  */
 export interface Scope {
   caller: Caller | undefined;
   owner: string | null;
   admin: boolean;
+  staff: boolean;
 }
 
 declare module 'fastify' {
@@ -51,7 +53,7 @@ const unauthorized = (detail: string, error?: string): HttpProblem =>
 
 export const forbidden = (detail: string): HttpProblem => new HttpProblem(403, 'Forbidden', detail);
 
-const ANONYMOUS: Scope = { caller: undefined, owner: null, admin: false };
+const ANONYMOUS: Scope = { caller: undefined, owner: null, admin: false, staff: false };
 
 /**
  * Node keeps the first of several Authorization headers; a proxy in front may keep another. A request that sends
@@ -98,13 +100,12 @@ export function createAuthorizer(verify: TokenVerifier, adminRole: string): Auth
     if (rule.public)
       return caller === undefined
         ? ANONYMOUS
-        : { caller, owner: null, admin: caller.roles.includes(adminRole) };
+        : { caller, owner: null, admin: caller.roles.includes(adminRole), staff: false };
     if (caller === undefined) throw unauthorized('this operation needs a bearer token');
     const admin = caller.roles.includes(adminRole);
-    if (admin || rule.authenticated || rule.roles?.some((role) => caller.roles.includes(role))) {
-      return { caller, owner: null, admin };
-    }
-    if (rule.owner) return { caller, owner: caller.subject, admin };
+    const staff = rule.roles?.some((role) => caller.roles.includes(role)) === true;
+    if (admin || staff || rule.authenticated) return { caller, owner: null, admin, staff };
+    if (rule.owner) return { caller, owner: caller.subject, admin, staff };
     throw forbidden('your roles do not allow this operation');
   }
 

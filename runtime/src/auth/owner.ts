@@ -3,8 +3,8 @@ import { forbidden, type Scope } from './authorize.js';
 
 /**
  * The owner field of a body: it defaults to the caller when left out of a create (and keeps its value when left
- * out of a PUT). Only an administrator may create a record for someone else, and a caller admitted only as the
- * owner may not give a record away.
+ * out of a PUT). Only the administrator and staff — callers admitted by a role the rule names — may create a record
+ * for someone else; a caller admitted only as the owner may not give a record away.
  */
 export function withOwner<T extends object, K extends keyof T & string>(
   input: T,
@@ -22,8 +22,11 @@ export function withOwner<T extends object, K extends keyof T & string>(
     }
     return options.creating && subject !== undefined ? { ...input, [key]: subject } : input;
   }
-  const mayGiveAway = scope.admin || (!options.creating && scope.owner === null);
-  if (!mayGiveAway && value !== subject)
-    throw forbidden(`only an administrator may make someone else the ${key} of a record`);
+  const mayGiveAway = scope.admin || scope.staff || (!options.creating && scope.owner === null);
+  if (!mayGiveAway && value !== subject) {
+    throw forbidden(
+      `only an administrator, or a role this operation's rule names, may make someone else the ${key} of a record`,
+    );
+  }
   return input;
 }

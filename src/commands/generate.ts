@@ -8,6 +8,7 @@ import type { Change } from '../pipeline/compare.js';
 import { readDefinitionText } from '../pipeline/definition-text.js';
 import {
   formattedBefore,
+  hash,
   inputHash,
   MANIFEST,
   nextManifest,
@@ -45,7 +46,8 @@ export class ConflictError extends UserError {
         'these generator-owned files were edited by hand, so nothing was written:',
         ...paths.map((p) => `  ${p}`),
         'Move your changes into a file restsmith does not own (src/hooks.ts, src/handlers/, a new file), or run',
-        'generate with --force to overwrite them.',
+        'generate with --force to overwrite them. In package.json only the entries restsmith writes count: put',
+        'them back as they were (your own dependencies, scripts and fields are kept), or --force restores them.',
       ].join('\n'),
     );
     this.name = 'ConflictError';
@@ -122,8 +124,18 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     orphanFiles,
     orphanHandlers: users.orphanHandlers,
   });
-  const rendered = planned.map((p) => steps.render(p, source));
   const read = projectReader(outDir);
+  // package.json is merged with the user's entries (package-merge.ts)
+  const packageFile = planned.find((p) => p.path === 'package.json');
+  const ownEntries = packageFile !== undefined && 'json' in packageFile ? (packageFile.json as Obj) : {};
+  const pkg = steps.mergePackageJson(
+    ownEntries,
+    read('package.json'),
+    previousPackage(manifest, read('package.json')),
+    options.force === true,
+  );
+  const merged = planned.map((p) => (p === packageFile ? { ...p, json: pkg.merged } : p));
+  const rendered = merged.map((p) => steps.render(p, source));
   const files = await steps.formatAll(rendered, formattedBefore(read, manifest), pool);
   const changes = steps.compare({
     read,
@@ -133,9 +145,12 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     orphans: users.orphans,
     notes: users.notes,
     manual: users.manual,
+    merged: new Map([['package.json', pkg.conflicts]]),
   });
 
-  const conflicts = changes.filter((c) => c.kind === 'conflict').map((c) => c.path);
+  const conflicts = changes
+    .filter((c) => c.kind === 'conflict')
+    .map((c) => (c.note === undefined ? c.path : `${c.path}: ${c.note}`));
   const pending = changes.some((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
   const result = {
     outDir,
@@ -159,9 +174,22 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     migrations,
     orphanFiles,
     orphans: users.orphans,
+    packageJson: ownEntries,
   });
   steps.apply(outDir, changes, next, options.force ?? false);
   return { ...result, written: pending || manifest === undefined };
+}
+
+type Obj = Record<string, unknown>;
+
+/**
+ * What restsmith wrote into package.json last time: recorded in the manifest; for a manifest from before the merge,
+ * the file itself if nobody edited it since; else unknown (an entry that differs from restsmith's is then a conflict).
+ */
+function previousPackage(manifest: Manifest | undefined, current: string | undefined): Obj | undefined {
+  if (manifest?.package !== undefined) return manifest.package;
+  if (current === undefined || manifest?.files['package.json'] !== hash(current)) return undefined;
+  return JSON.parse(current) as Obj;
 }
 
 /**

@@ -36,9 +36,15 @@ export interface CompareInput {
   notes: ReadonlyMap<string, string>;
   /** user-owned files that lack stubs restsmith cannot add */
   manual: ReadonlyMap<string, string>;
+  /**
+   * generator-owned files merged with the user's (package.json: see package-merge.ts), with the entries they changed
+   * that restsmith owns: none, and the merged file is written whatever else it holds
+   */
+  merged?: ReadonlyMap<string, readonly string[]>;
 }
 
-export function compare({ read: current, files, manifest, grown, orphans, notes, manual }: CompareInput): Change[] {
+export function compare(input: CompareInput): Change[] {
+  const { read: current, files, manifest, grown, orphans, notes, manual } = input;
   const recorded = manifest?.files ?? {};
   const changes = files.map((file): Change => {
     const existing = current(file.path);
@@ -54,7 +60,14 @@ export function compare({ read: current, files, manifest, grown, orphans, notes,
       }
       return { ...base, kind: 'keep', ...(note !== undefined && { note }) };
     }
+    const conflicts = input.merged?.get(file.path);
+    if (conflicts !== undefined && conflicts.length > 0) {
+      const note = `restsmith's entries edited: ${conflicts.join(', ')}`;
+      return { ...base, kind: 'conflict', content: file.content, note };
+    }
     if (existing === file.content) return { ...base, kind: 'unchanged' };
+    // merged with the user's entries, none of restsmith's edited: written, whatever else it holds
+    if (conflicts !== undefined) return { ...base, kind: 'update', content: file.content };
     // unrecorded (not written by restsmith) or changed since it was written: edited by hand
     const edited = recorded[file.path] !== hash(existing);
     return {

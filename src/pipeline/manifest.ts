@@ -29,6 +29,8 @@ export interface Manifest {
   migrations: string[];
   /** handlers files kept out of compilation: orphaned (no action left), or orphaned and then deleted */
   orphanFiles?: string[];
+  /** package.json as restsmith wrote it, its own entries only: what the next run merges against (package-merge.ts) */
+  package?: Record<string, unknown>;
   model: Snapshot;
 }
 
@@ -163,6 +165,8 @@ export interface RunOutcome {
   orphanFiles: string[];
   /** user-owned files orphaned by this run, by path */
   orphans: ReadonlyMap<string, unknown>;
+  /** the entries of package.json restsmith owns */
+  packageJson: Record<string, unknown>;
 }
 
 /** The manifest this run leaves: hashes of every file as written, the migrations, the data model. */
@@ -183,6 +187,7 @@ export function nextManifest(run: RunOutcome): Manifest {
     ),
     migrations: run.migrations,
     ...(orphanFiles.length > 0 && { orphanFiles }),
+    package: run.packageJson,
     model: snapshotOf(run.api),
   };
 }

@@ -4,6 +4,7 @@
  */
 export { compare } from './compare.js';
 export { formatAhead, formatAll, startPool } from './format.js';
+export { mergePackageJson } from './package-merge.js';
 export { handlersPath, plan, runtimeFiles } from './plan.js';
 export { definitionOf } from './read-definition.js';
 export { render } from './render.js';

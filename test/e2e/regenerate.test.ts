@@ -81,6 +81,7 @@ afterAll(() => {
     'kill-fresh',
     'failing',
     'manual',
+    'package',
   ]) {
     rmSync(join(WORK, `regen-${name}-definition`), { recursive: true, force: true });
   }
@@ -292,6 +293,54 @@ describe('conflicts, --force, --dry-run and --check', () => {
     expect(read(dir, 'src/app.ts')).not.toMatch(/another tweak/);
     expect(read(dir, 'src/main.ts')).toBe('// mine entirely\n');
     expect((await cli('generate', v2, '--out', dir, '--check')).code).toBe(0);
+  });
+});
+
+describe('package.json', () => {
+  type Pkg = { dependencies: Record<string, string>; scripts: Record<string, string>; license?: string };
+  const pkg = (dir: string): Pkg => JSON.parse(read(dir, 'package.json')) as Pkg;
+  const edit = (dir: string, change: (p: Pkg) => void): void => {
+    const p = pkg(dir);
+    change(p);
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify(p, null, 2)}\n`);
+  };
+
+  it("is merged: the user's dependencies, scripts and fields are kept; restsmith's own entries edited are a conflict", async () => {
+    const { dir, definition } = project('package');
+    expect((await cli('generate', definition(V1), '--out', dir)).code).toBe(0);
+    const fastify = pkg(dir).dependencies.fastify;
+    // what src/hooks.ts suggests: npm install @fastify/cors
+    edit(dir, (p) => {
+      p.dependencies['@fastify/cors'] = '^11.0.0';
+      p.scripts.lint = 'eslint .';
+      p.license = 'MIT';
+    });
+    const v2 = definition(V2);
+    const kept = await cli('generate', v2, '--out', dir, '--allow-data-loss');
+    expect(kept.code, kept.err).toBe(0);
+    expect(pkg(dir)).toMatchObject({
+      license: 'MIT',
+      scripts: { lint: 'eslint .' },
+      dependencies: { '@fastify/cors': '^11.0.0', fastify },
+    });
+    expect((await cli('generate', v2, '--out', dir, '--check')).code).toBe(0);
+
+    edit(dir, (p) => {
+      p.dependencies.fastify = '5.0.0';
+    });
+    const edited = read(dir, 'package.json');
+    const v3 = definition(V2.replace('stars: { type: integer, default: 0 }', 'stars: { type: integer, default: 1 }'));
+    const refused = await cli('generate', v3, '--out', dir);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/package\.json: restsmith's entries edited: dependencies\.fastify changed/);
+    expect(read(dir, 'package.json')).toBe(edited);
+
+    const forced = await cli('generate', v3, '--out', dir, '--force');
+    expect(forced.code, forced.err).toBe(0);
+    expect(forced.out).toMatch(
+      /^overwrite\s+package\.json\s+\(restsmith's entries edited: dependencies\.fastify changed\)$/m,
+    );
+    expect(pkg(dir)).toMatchObject({ license: 'MIT', dependencies: { '@fastify/cors': '^11.0.0', fastify } });
   });
 });
 

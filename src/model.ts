@@ -164,5 +164,15 @@ export interface Api {
   prefix: string;
   auth: { default: AccessRule; adminRole: string; roles: string[] };
   limits: Limits;
+  /** CORS for browsers on other origins; undefined: no CORS headers */
+  cors?: Cors;
   resources: Resource[];
+}
+
+export interface Cors {
+  /** exact origins, or '*' for any */
+  origins: '*' | string[];
+  credentials: boolean;
+  /** how long a preflight answer may be reused */
+  maxAgeSeconds: number;
 }

@@ -11,6 +11,7 @@ import {
 } from './config.js';
 import type { Database } from './db/database.js';
 import { installContentTypes } from './http/content-types.js';
+import { installCors } from './http/cors.js';
 import { installDocs } from './http/docs.js';
 import { installIdempotency } from './http/idempotency.js';
 import { routeEveryMethod } from './http/methods.js';
@@ -26,7 +27,7 @@ import {
 import { installValidators } from './http/validator.js';
 import { registerHooks } from './hooks.js';
 import { makeStores, registerResources } from './resources/index.js';
-import { ADMIN_ROLE, BODY_LIMIT, PREFIX, RATE_LIMIT_MAX } from './settings.js';
+import { ADMIN_ROLE, BODY_LIMIT, CORS, PREFIX, RATE_LIMIT_MAX } from './settings.js';
 
 // the definition's prefix and administrator role, where the generated tests (and yours) have always found them
 export { ADMIN_ROLE, PREFIX };
@@ -85,6 +86,8 @@ export async function buildApp({
   installContentTypes(app);
   installErrorHandlers(app);
   refuseWhileClosing(app);
+  // before the rate limit and the routes: a 429 carries CORS headers too, and each path's 405 leaves OPTIONS to it
+  await installCors(app, CORS);
   await registerHooks(app);
 
   const stores = makeStores(db, cursorKey(cursorSecret ?? auth.secret));

@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
  * rewrites it. For example:
  *
  *   app.addHook('onRequest', async (request) => request.log.debug({ url: request.url }, 'hello'));
- *   await app.register(import('@fastify/cors'), { origin: 'https://example.com' });
+ *   await app.register(import('@fastify/helmet'));   // after `npm install @fastify/helmet`
+ *
+ * (CORS is the definition's `cors`, not a plugin here.)
  */
 export async function registerHooks(app: FastifyInstance): Promise<void> {
   app.log.debug('no hooks registered (see src/hooks.ts)');

@@ -104,7 +104,7 @@ function mapKind(path: readonly PathSeg[]): MapKind | undefined {
   const last = path[path.length - 1];
   if (path.length === 0) return 'definition';
   if (isFieldPath(path)) return 'field';
-  if (path.length === 1 && (first === 'auth' || first === 'limits')) return first;
+  if (path.length === 1 && (first === 'auth' || first === 'limits' || first === 'cors')) return first;
   if (path.length === 2 && first === 'limits' && (last === 'pageSize' || last === 'rateLimit')) return last;
   if (first !== 'resources') return undefined;
   if (path.length === 2) return 'resource';
@@ -132,6 +132,8 @@ const VALUE_NOUNS: Record<string, string> = {
   format: 'format',
   bodySize: 'size',
   window: 'duration',
+  maxAge: 'duration',
+  origins: 'origin',
   roles: 'role name',
   adminRole: 'role name',
 };

@@ -223,6 +223,45 @@ const limitsSchema = z
   })
   .describe('Limits of the generated server.');
 
+/** An origin as browsers send it: scheme, host (lower case, as browsers send it) and port only. */
+const ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+const corsSchema = z
+  .strictObject({
+    origins: z
+      .union([
+        z.literal('*'),
+        z
+          .array(
+            z.string().regex(ORIGIN, {
+              error: 'use http(s)://host[:port] in lower case, like https://app.example.com (no path, no trailing /)',
+            }),
+          )
+          .min(1)
+          .superRefine(noDuplicates),
+      ])
+      .describe('The origins whose pages may call the API: a list like [https://app.example.com], or "*" (any).'),
+    credentials: z
+      .boolean()
+      .optional()
+      .describe('Whether browsers send cookies and HTTP authentication along (default false); not with "*".'),
+    maxAge: z
+      .string()
+      .regex(DURATION_PATTERN, { error: 'use a duration like 30s, 10m or 2h' })
+      .optional()
+      .describe('How long a browser may reuse a preflight answer: like 10m (the default), 2h.'),
+  })
+  .superRefine((cors, ctx) => {
+    if (cors.origins === '*' && cors.credentials === true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credentials'],
+        message: 'browsers refuse credentials with origins "*": list the origins instead',
+      });
+    }
+  })
+  .describe('Cross-origin requests from browsers (CORS): without it, no CORS headers are sent.');
+
 export const definitionSchema = z
   .strictObject({
     $schema: z.string().optional().describe('The JSON Schema of this format, for editors; ignored.'),
@@ -241,6 +280,7 @@ export const definitionSchema = z
       .describe('Common path prefix of every route, e.g. /api/v1.'),
     auth: authSchema.optional(),
     limits: limitsSchema.optional(),
+    cors: corsSchema.optional(),
     resources: namedMap(kebabName(), resourceSchema)
       .refine((resources) => Object.keys(resources).length > 0, { error: 'define at least one resource' })
       .describe('The resources, keyed by collection name (conventionally plural), e.g. posts.'),
@@ -268,6 +308,7 @@ export const KNOWN_KEYS = {
   definition: Object.keys(definitionSchema.shape),
   auth: Object.keys(authSchema.shape),
   limits: Object.keys(limitsSchema.shape),
+  cors: ['origins', 'credentials', 'maxAge'],
   pageSize: ['default', 'max'],
   rateLimit: ['max', 'window'],
   resource: Object.keys(resourceSchema.shape),

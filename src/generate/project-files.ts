@@ -5,6 +5,7 @@ import type { Api } from '../model.js';
  * so 12 is pinned; TypeScript 7 (the native compiler) type-checks it.
  */
 export const DEPENDENCIES = {
+  '@fastify/cors': '^11.4.3',
   '@fastify/rate-limit': '^11.0.0',
   '@fastify/swagger': '^9.5.2',
   '@fastify/swagger-ui': '^6.1.0',

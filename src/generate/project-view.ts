@@ -21,6 +21,9 @@ export interface ProjectView {
   needsTokens: boolean;
   rateLimit: { max: number; windowMs: number };
   adminRole: string;
+  /** http/cors.ts's settings, or null */
+  cors: object | null;
+  corsAnyOrigin: boolean;
   /** by resource and relation name: what the embedder needs (see relations/embed.ts) */
   relationMap: object;
   hasRelations: boolean;
@@ -52,6 +55,8 @@ export function projectView(
     needsTokens: needsTokens(api),
     rateLimit: api.limits.rateLimit,
     adminRole: api.auth.adminRole,
+    cors: api.cors ?? null,
+    corsAnyOrigin: api.cors?.origins === '*',
     relationMap: relationMap(api),
     hasRelations: api.resources.some((r) => r.relations.length > 0),
     hasLinks: api.resources.some((r) => r.relations.some((relation) => relation.through !== undefined)),

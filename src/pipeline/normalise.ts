@@ -41,6 +41,13 @@ export function normalise(def: Definition): Api {
     prefix: def.prefix ?? '',
     auth: { default: defaultRule, adminRole, roles: def.auth?.roles ?? [adminRole] },
     limits: limits(def.limits),
+    ...(def.cors !== undefined && {
+      cors: {
+        origins: def.cors.origins,
+        credentials: def.cors.credentials ?? false,
+        maxAgeSeconds: Math.round((parseDuration(def.cors.maxAge ?? '10m') ?? 600_000) / 1000),
+      },
+    }),
     resources: withRelations(
       Object.entries(def.resources).map(([name, resource]) => normaliseResource(name, resource, defaultRule)),
       def,

@@ -59,6 +59,7 @@ export const RUNTIME = [
   'src/relations/sql.ts',
   'src/relations/references.ts',
   'src/http/content-types.ts',
+  'src/http/cors.ts',
   'src/token.ts',
 ];
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
+import { http, ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 import { databaseUrl, runSql } from '../helpers/database.js';
 
@@ -57,6 +57,19 @@ describe('health and unknown paths', () => {
     const r = await admin('GET', `${api}/nowhere`);
     expect(r.status).toBe(404);
     expect(problem(r).status).toBe(404);
+  });
+
+  it('sends no CORS header without `cors` in the definition (an OPTIONS is a 405 naming the methods)', async () => {
+    const origin = { origin: 'https://app.example.com' };
+    const read = await http('GET', `${api}/posts`, undefined, origin);
+    const preflight = await http('OPTIONS', `${api}/posts`, undefined, {
+      ...origin,
+      'access-control-request-method': 'POST',
+    });
+    for (const r of [read, preflight])
+      expect([...r.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 });
 

@@ -309,9 +309,9 @@ describe('package.json', () => {
     const { dir, definition } = project('package');
     expect((await cli('generate', definition(V1), '--out', dir)).code).toBe(0);
     const fastify = pkg(dir).dependencies.fastify;
-    // what src/hooks.ts suggests: npm install @fastify/cors
+    // what src/hooks.ts suggests: npm install @fastify/helmet
     edit(dir, (p) => {
-      p.dependencies['@fastify/cors'] = '^11.0.0';
+      p.dependencies['@fastify/helmet'] = '^13.0.0';
       p.scripts.lint = 'eslint .';
       p.license = 'MIT';
     });
@@ -321,7 +321,7 @@ describe('package.json', () => {
     expect(pkg(dir)).toMatchObject({
       license: 'MIT',
       scripts: { lint: 'eslint .' },
-      dependencies: { '@fastify/cors': '^11.0.0', fastify },
+      dependencies: { '@fastify/helmet': '^13.0.0', fastify },
     });
     expect((await cli('generate', v2, '--out', dir, '--check')).code).toBe(0);
 
@@ -340,7 +340,7 @@ describe('package.json', () => {
     expect(forced.out).toMatch(
       /^overwrite\s+package\.json\s+\(restsmith's entries edited: dependencies\.fastify changed\)$/m,
     );
-    expect(pkg(dir)).toMatchObject({ license: 'MIT', dependencies: { '@fastify/cors': '^11.0.0', fastify } });
+    expect(pkg(dir)).toMatchObject({ license: 'MIT', dependencies: { '@fastify/helmet': '^13.0.0', fastify } });
   });
 });
 

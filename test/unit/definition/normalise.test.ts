@@ -263,6 +263,20 @@ describe('normalise: api', () => {
     expect(normalised(head(given))).toMatchObject(want);
   });
 
+  it.each([
+    { given: '', want: undefined },
+    {
+      given: 'cors: { origins: [https://app.example.com] }',
+      want: { origins: ['https://app.example.com'], credentials: false, maxAgeSeconds: 600 },
+    },
+    {
+      given: 'cors: { origins: "*", maxAge: 2h }',
+      want: { origins: '*', credentials: false, maxAgeSeconds: 7200 },
+    },
+  ])('cors: $given', ({ given, want }) => {
+    expect(normalised(head(given)).cors).toEqual(want);
+  });
+
   it('keeps title and description', () => {
     expect(normalised(head('title: Blog\ndescription: Posts.'))).toMatchObject({
       title: 'Blog',

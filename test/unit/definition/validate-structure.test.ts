@@ -202,6 +202,40 @@ const structure: Row[] = [
     ],
   },
   {
+    name: 'cors: origins, credentials with "*", maxAge, unknown keys',
+    given: dedent(`
+      name: t
+      version: "1"
+      cors:
+        origins: ["https://app.example.com/", "app.example.com", "https://a.example.com", "https://a.example.com", "https://A.example.com"]
+        maxAge: ten minutes
+        credential: true
+      resources:
+        posts:
+          fields: {}
+    `),
+    want: [
+      'api.yaml:4:13  cors.origins[0]  "https://app.example.com/" is not a valid origin: use http(s)://host[:port] in lower case, like https://app.example.com (no path, no trailing /)',
+      'api.yaml:4:41  cors.origins[1]  "app.example.com" is not a valid origin: use http(s)://host[:port] in lower case, like https://app.example.com (no path, no trailing /)',
+      'api.yaml:4:85  cors.origins[3]  "https://a.example.com" is listed twice',
+      'api.yaml:4:110  cors.origins[4]  "https://A.example.com" is not a valid origin: use http(s)://host[:port] in lower case, like https://app.example.com (no path, no trailing /)',
+      'api.yaml:5:11  cors.maxAge  "ten minutes" is not a valid duration: use a duration like 30s, 10m or 2h',
+      'api.yaml:6:3  cors.credential  unknown key "credential" (did you mean "credentials"?)',
+    ],
+  },
+  {
+    name: 'cors: credentials cannot go with any origin',
+    given: dedent(`
+      name: t
+      version: "1"
+      cors: { origins: "*", credentials: true }
+      resources:
+        posts:
+          fields: {}
+    `),
+    want: ['api.yaml:3:36  cors.credentials  browsers refuse credentials with origins "*": list the origins instead'],
+  },
+  {
     name: 'bad names of resources, fields and actions, at their keys',
     given: withResources(`
       Posts:

@@ -58,6 +58,8 @@ export interface Field {
   readOnly: boolean;
   writeOnly: boolean;
   description?: string;
+  /** still accepted and returned; marked deprecated in the OpenAPI document and the types */
+  deprecated?: true;
   renamedFrom?: string;
   // type-specific options
   minLength?: number;
@@ -90,6 +92,14 @@ export interface Action {
   /** fields of the request body; empty when the action takes no input */
   input: Field[];
   description?: string;
+  deprecated?: Deprecation;
+}
+
+/** A deprecated resource or action: dates as YYYY-MM-DD (UTC), a page that explains it. */
+export interface Deprecation {
+  since: string;
+  sunset?: string;
+  link?: string;
 }
 
 /**
@@ -144,6 +154,7 @@ export interface Resource {
   /** unique keys over several fields (field names) */
   unique: string[][];
   description?: string;
+  deprecated?: Deprecation;
 }
 
 export interface Limits {

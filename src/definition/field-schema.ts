@@ -39,6 +39,10 @@ const commonOptions = {
     .describe('Set only by the server or by actions; a client that sends it gets a 400 (default false).'),
   writeOnly: z.boolean().optional().describe('Accepted in requests, never returned (default false).'),
   description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
+  deprecated: z
+    .boolean()
+    .optional()
+    .describe('Still accepted and returned, marked deprecated in the OpenAPI document and the types (default false).'),
   renamedFrom: fieldName
     .optional()
     .describe('The previous name of this field, so that the migration renames the column and keeps its data.'),

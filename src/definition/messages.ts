@@ -112,6 +112,7 @@ function mapKind(path: readonly PathSeg[]): MapKind | undefined {
   if (path.length === 4 && third === 'actions') return 'action';
   if (path.length === 5 && third === 'actions' && last === 'input') return 'input';
   if (path.length === 4 && third === 'relations') return 'relation';
+  if (last === 'deprecated' && (path.length === 3 || (path.length === 5 && third === 'actions'))) return 'deprecated';
   return undefined;
 }
 
@@ -133,6 +134,9 @@ const VALUE_NOUNS: Record<string, string> = {
   bodySize: 'size',
   window: 'duration',
   maxAge: 'duration',
+  since: 'date',
+  sunset: 'date',
+  link: 'URL',
   origins: 'origin',
   roles: 'role name',
   adminRole: 'role name',

@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { OPERATIONS } from '../model.js';
 import { SIZE_PATTERN, DURATION_PATTERN } from './units.js';
+import { isDate, isWebUrl } from './values.js';
 import { fieldName, fieldSchema } from './field-schema.js';
 
 export { fieldSchema, fieldObjectSchema, expandField, type FieldDef, type FieldObject } from './field-schema.js';
@@ -84,6 +85,41 @@ const accessSchema = z
   })
   .describe('Access rule per operation.');
 
+// ── deprecation ──────────────────────────────────────────────────────────────────────────────────────
+
+const calendarDate = z
+  .string()
+  .refine(isDate, {
+    error: (issue) => `${JSON.stringify(issue.input)} is not a real date: use YYYY-MM-DD, like 2026-11-01`,
+  })
+  .describe('A date: YYYY-MM-DD (UTC).');
+
+const deprecationSchema = z
+  .strictObject({
+    since: calendarDate.describe('When it was deprecated (the Deprecation header, RFC 9745): YYYY-MM-DD.'),
+    sunset: calendarDate
+      .optional()
+      .describe('When it will stop answering (the Sunset header, RFC 8594): YYYY-MM-DD, after since.'),
+    link: z
+      .string()
+      .refine(isWebUrl, { error: (issue) => `${JSON.stringify(issue.input)} is not an http or https URL` })
+      .optional()
+      .describe('A page that explains the deprecation and what to use instead (Link; rel="deprecation").'),
+  })
+  .superRefine((deprecation, ctx) => {
+    const { since, sunset } = deprecation;
+    if (sunset !== undefined && isDate(since) && isDate(sunset) && sunset <= since) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sunset'],
+        message: `the sunset must come after since (${since})`,
+      });
+    }
+  })
+  .describe(
+    'Deprecated: every response carries Deprecation, and Sunset and Link when given; the OpenAPI document says so.',
+  );
+
 // ── actions ──────────────────────────────────────────────────────────────────────────────────────────
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -105,6 +141,7 @@ const actionSchema = z
       .optional()
       .describe('The request body the action accepts.'),
     description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
+    deprecated: deprecationSchema.optional(),
   })
   .describe('An action. Without `set`, the generator writes a handler stub in a user-owned file.');
 
@@ -164,6 +201,7 @@ const resourceSchema = z
       .optional()
       .describe('Unique keys over several fields, e.g. [[bookId, tagId]].'),
     description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
+    deprecated: deprecationSchema.optional(),
   })
   .describe('A resource, served at /{collection}.');
 
@@ -309,6 +347,7 @@ export const KNOWN_KEYS = {
   auth: Object.keys(authSchema.shape),
   limits: Object.keys(limitsSchema.shape),
   cors: ['origins', 'credentials', 'maxAge'],
+  deprecated: ['since', 'sunset', 'link'],
   pageSize: ['default', 'max'],
   rateLimit: ['max', 'window'],
   resource: Object.keys(resourceSchema.shape),

@@ -86,7 +86,7 @@ function rangeProblem(field: { min?: number; max?: number }, value: number): str
   return undefined;
 }
 
-function isDate(value: unknown): boolean {
+export function isDate(value: unknown): boolean {
   const match = typeof value === 'string' ? DATE.exec(value) : null;
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];

@@ -3,11 +3,13 @@ import { isPublic } from '../contract/access.js';
 import { actionInputSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { importsOf, type Symbol } from './code.js';
 import { local, rt } from './symbols.js';
-import { inputType } from './typescript.js';
+import { inputType, js } from './typescript.js';
 
 /** What the templates print for one action: the partials of its declarations and its route, and their holes. */
 export interface ActionView {
   name: string;
+  /** the action's own deprecation, as a JS literal (its const is `<camel>Deprecated`) */
+  deprecation?: string;
   camel: string;
   pascal: string;
   item: boolean;
@@ -77,12 +79,19 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     inputType: inputTypeName,
     input: hasInput ? 'request.body' : '{}',
     types: `{ ${requestTypes.join('; ')} }`,
-    options: `{ schema: ${schema}, config: { idempotent: true }${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''} }`,
+    ...(action.deprecated !== undefined && { deprecation: js(action.deprecated) }),
+    options: `{ schema: ${schema}, config: { idempotent: true }${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''}${announced(resource, action)} }`,
     owner: !owned ? '' : guarded ? ', request.scope.owner' : ', null',
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),
   };
+}
+
+/** The onRequest hook of a deprecated action, or of an action of a deprecated resource (see http/deprecation.ts). */
+function announced(resource: Resource, action: Action): string {
+  if (action.deprecated !== undefined) return `, onRequest: ${action.names.camel}Deprecated`;
+  return resource.deprecated !== undefined ? ', onRequest: deprecated' : '';
 }
 
 function whenText(action: Action): string {
@@ -126,6 +135,9 @@ export function actionImports(
     ...(handlers.some((a) => a.item) ? [rt.notFound] : []),
     ...(handlers.length > 0 ? [rt.Caller, rt.ActionResult] : []),
     ...(orphans || resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? [rt.JsonValue] : []),
+    ...(resource.deprecated !== undefined || actions.some((a) => a.deprecation !== undefined)
+      ? [rt.announceDeprecation]
+      : []),
   ];
   return importsOf(uses);
 }

@@ -57,6 +57,8 @@ export interface ResourceView {
   relationNames: string[];
   /** the paths `include` takes, for the README */
   includePaths: string[];
+  /** the README's words for a deprecated resource: since when, until when, where to read */
+  deprecatedText?: string;
   /** the README's line of the filters through relations: each relation with the fields it filters by */
   filtersThrough: string;
   /** model.ts: the relations a read or a listing may embed, typed (`author?: AuthorWithRelations | null`) */
@@ -132,7 +134,13 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       { key: 'id', type: idType(resource.id) },
       ...resource.fields
         .filter((f) => !f.writeOnly)
-        .map((f) => ({ key: f.name, type: outputType(api, f), doc: f.description })),
+        .map((f) => ({
+          key: f.name,
+          type: outputType(api, f),
+          // a deprecated field is struck through in editors
+          doc:
+            [f.description, f.deprecated === true ? '@deprecated' : undefined].filter(Boolean).join(' ') || undefined,
+        })),
       { key: 'createdAt', type: 'string', doc: 'when the record was created (ISO 8601, UTC)' },
       { key: 'updatedAt', type: 'string', doc: 'when the record was last written (ISO 8601, UTC)' },
     ],
@@ -168,6 +176,13 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     relationNames: resource.relations.map((r) => r.name),
     includePaths: includePaths(api, resource),
     filtersThrough: filtersThrough(api, resource),
+    ...(resource.deprecated !== undefined && {
+      deprecatedText: [
+        `since ${resource.deprecated.since}`,
+        resource.deprecated.sunset === undefined ? '' : `, gone on ${resource.deprecated.sunset}`,
+        resource.deprecated.link === undefined ? '' : ` (${resource.deprecated.link})`,
+      ].join(''),
+    }),
     ...embeddedTypes(api, resource),
     createdUnder: createdUnder(api, resource).map((relation) => {
       const inverse = targetOf(api, relation).relations.find(

@@ -48,6 +48,8 @@ export interface RoutesView {
   embedderParam: string;
   /** whether a write's body may send ref fields (checked by References) */
   references: boolean;
+  /** the resource's deprecation, as a JS literal */
+  deprecation?: string;
 }
 
 /** What each operation's routes print, and use. */
@@ -105,6 +107,8 @@ export function routesView(
   refers: boolean,
 ): RoutesView {
   const guarded = guardedOperations(resource, owner);
+  // a deprecated resource announces it on every response (see http/deprecation.ts)
+  const deprecated = resource.deprecated === undefined ? '' : ', onRequest: deprecated';
   const path = `/${resource.name}`;
   const embeds = resource.relations.length > 0;
   // only an update guarded by a rule (not public) checks the owner field that a client writes
@@ -143,7 +147,7 @@ export function routesView(
             ? `{ Params: ${typeName}Params; Querystring: ${typeName}ReadQuery }`
             : requestTypes(op, method, typeName),
         url: js(op === 'list' || op === 'create' ? path : `${path}/:id`),
-        options: `{ schema: ${kind.schema[i]}, config: ${config}${guarded[op] ? `, preParsing: authorizer.guard(access.${op})` : ''} }`,
+        options: `{ schema: ${kind.schema[i]}, config: ${config}${guarded[op] ? `, preParsing: authorizer.guard(access.${op})` : ''}${deprecated} }`,
         owner: ownerArg,
         input,
         write: writeOf(method),
@@ -169,10 +173,12 @@ export function routesView(
       ...ownedUses,
       ...(embeds ? [rt.Embedder, ...(has('read') ? [local.model(`${typeName}ReadQuery`)] : [])] : []),
       ...(refers ? [rt.References] : []),
+      ...(resource.deprecated !== undefined ? [rt.announceDeprecation] : []),
       local.store(`${resource.names.pascal}Store`),
     ]),
     embedderParam: embeds ? ', embedder: Embedder' : '',
     references: refers,
+    ...(resource.deprecated !== undefined && { deprecation: js(resource.deprecated) }),
     routes,
     versionOf: has('update') || has('delete'),
     missing: has('read') || has('update') || has('delete'),

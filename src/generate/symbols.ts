@@ -26,6 +26,7 @@ const value = {
   listing: from('../../http/listing.js'),
   methods: from('../../http/methods.js'),
   preconditions: from('../../http/preconditions.js'),
+  deprecation: from('../../http/deprecation.js'),
   problem: from('../../http/problem.js'),
   references: from('../../relations/references.js'),
   validation: from('../../http/validation.js'),
@@ -84,6 +85,7 @@ export const rt = {
   RelationTarget: types.embed('RelationTarget'),
   Embedder: types.embed('Embedder'),
   References: value.references('References'),
+  announceDeprecation: value.deprecation('announceDeprecation'),
 };
 
 /** The names of one resource's own files. */

@@ -1,4 +1,4 @@
-import type { Api, Resource } from '../model.js';
+import type { Api, Field, Resource } from '../model.js';
 import {
   actionInputSchema,
   inputSchema,
@@ -27,7 +27,7 @@ export function openApiDocument(api: Api): JsonSchema {
   const names = new SchemaNames(api);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const route = (path: string, method: string, operation: JsonSchema): void => {
-    paths[path] = { ...(paths[path] ?? {}), [method]: operation };
+    paths[path] = { ...(paths[path] ?? {}), [method]: announced(api, path, operation) };
   };
   route('/healthz', 'get', {
     operationId: 'health',
@@ -85,7 +85,7 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
   ];
   for (const r of api.resources) {
     const enums = names.enums(r.name, r.fields);
-    const named = (schema: JsonSchema): JsonSchema => withEnumRefs(schema, enums);
+    const named = (schema: JsonSchema): JsonSchema => withDeprecatedFields(withEnumRefs(schema, enums), r.fields);
     entries.push(
       [names.of(`record:${r.name}`), withEmbedded(named(openApiSchema(recordSchema(api, r, false))), r, names)],
       [names.of(`input:${r.name}`), named(requestSchema(inputSchema(api, r), r.fields))],
@@ -143,4 +143,38 @@ function withEmbedded(schema: JsonSchema, r: Resource, names: SchemaNames): Json
         : { description, ...names.ref(`page:${relation.target}`) };
   }
   return { ...schema, properties };
+}
+
+/**
+ * An operation of a deprecated resource (its collection and items) or action: `deprecated: true`, and its
+ * description says since when, until when and where to read more — what the Deprecation, Sunset and Link headers of
+ * its responses say (see the runtime's http/deprecation.ts).
+ */
+function announced(api: Api, path: string, operation: JsonSchema): JsonSchema {
+  const deprecation = api.resources.flatMap((r) => {
+    const own = r.actions.find((a) => path === `/${r.name}/{id}/${a.name}` || path === `/${r.name}/${a.name}`);
+    if (own !== undefined) return own.deprecated ?? r.deprecated ?? [];
+    return path === `/${r.name}` || path === `/${r.name}/{id}` ? (r.deprecated ?? []) : [];
+  })[0];
+  if (deprecation === undefined) return operation;
+  const said = [
+    `Deprecated since ${deprecation.since}`,
+    deprecation.sunset === undefined ? '' : `; it stops answering on ${deprecation.sunset}`,
+    deprecation.link === undefined ? '' : `; see ${deprecation.link}`,
+    '.',
+  ].join('');
+  const description = typeof operation.description === 'string' ? `${operation.description}\n\n${said}` : said;
+  return { ...operation, deprecated: true, description };
+}
+
+/** A schema whose properties of deprecated fields say `deprecated: true`. */
+function withDeprecatedFields(schema: JsonSchema, fields: readonly Field[]): JsonSchema {
+  const deprecated = new Set(fields.filter((f) => f.deprecated === true).map((f) => f.name));
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (deprecated.size === 0 || properties === undefined) return schema;
+  const marked = Object.entries(properties).map(([name, property]) => [
+    name,
+    deprecated.has(name) ? { ...property, deprecated: true } : property,
+  ]);
+  return { ...schema, properties: Object.fromEntries(marked) };
 }

@@ -168,6 +168,7 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
     relations: [],
     unique: def.unique ?? [],
     ...optional('description', def.description),
+    ...optional('deprecated', def.deprecated),
   };
 }
 
@@ -187,6 +188,7 @@ export function normaliseField(name: string, def: FieldDef, collection = ''): Fi
     readOnly: field.readOnly ?? false,
     writeOnly: field.writeOnly ?? false,
     ...optional('description', field.description),
+    ...(field.deprecated === true && { deprecated: true as const }),
     ...optional('renamedFrom', field.renamedFrom),
   };
   switch (field.type) {
@@ -233,6 +235,7 @@ function normaliseAction(name: string, def: ActionDef, access: AccessRule): Acti
     set: Object.entries(def.set ?? {}).map(([field, value]) => ({ field, value: setValue(value) })),
     input: Object.entries(def.input?.fields ?? {}).map(([fieldName, field]) => normaliseField(fieldName, field)),
     ...optional('description', def.description),
+    ...optional('deprecated', def.deprecated),
   };
 }
 

@@ -60,6 +60,7 @@ export const RUNTIME = [
   'src/relations/references.ts',
   'src/http/content-types.ts',
   'src/http/cors.ts',
+  'src/http/deprecation.ts',
   'src/token.ts',
 ];
 

@@ -189,6 +189,51 @@ describe('owner scoping', () => {
   });
 });
 
+describe('deprecation', () => {
+  it('a deprecated resource says so on every response, errors included; the others do not', async () => {
+    const p = await project();
+    const task = await create('/tasks', { projectId: p.id, title: 'Deprecated log' });
+    const answers = [
+      await http('POST', `${api}/activity`, { taskId: task.id, message: 'x' }),
+      await http('GET', `${api}/activity`),
+      await http('GET', `${api}/activity/999999`),
+      await http('POST', `${api}/activity`, { message: 'no task' }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([201, 200, 404, 400]);
+    for (const r of answers) {
+      expect(r.headers.get('deprecation')).toBe('@1793491200');
+      expect(r.headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');
+      expect(r.headers.get('link')).toBe(
+        '<https://example.com/docs/activity-is-going>; rel="deprecation"; type="text/html"',
+      );
+    }
+    const tasks = await http('GET', `${api}/tasks/${task.id}`);
+    expect([tasks.headers.get('deprecation'), tasks.headers.get('sunset'), tasks.headers.get('link')]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('the OpenAPI document marks the deprecated operations and fields', async () => {
+    type Doc = {
+      paths: Record<string, Record<string, { deprecated?: boolean; description?: string }>>;
+      components: { schemas: Record<string, { properties: Record<string, { deprecated?: boolean }> }> };
+    };
+    const doc = (await http('GET', `${api}/openapi.json`)).body as Doc;
+    expect(doc.paths['/activity']?.get).toMatchObject({
+      deprecated: true,
+      description: expect.stringMatching(
+        /Deprecated since 2026-11-01; it stops answering on 2027-06-30; see https:\/\/example\.com\/docs\/activity-is-going\./,
+      ),
+    });
+    expect(doc.paths['/activity/{id}']?.get?.deprecated).toBe(true);
+    expect(doc.paths['/tasks']?.get?.deprecated).toBeUndefined();
+    expect(doc.components.schemas.Task?.properties.estimate?.deprecated).toBe(true);
+    expect(doc.components.schemas.Task?.properties.title?.deprecated).toBeUndefined();
+  });
+});
+
 describe('operations switched off', () => {
   it('activity has no update or delete routes', async () => {
     const p = await project();

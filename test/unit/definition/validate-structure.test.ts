@@ -236,6 +236,27 @@ const structure: Row[] = [
     want: ['api.yaml:3:36  cors.credentials  browsers refuse credentials with origins "*": list the origins instead'],
   },
   {
+    name: 'deprecated: dates, the sunset after since, the link, unknown keys, a field flag',
+    given: withResources(`
+      posts:
+        deprecated: { since: 2026-02-30, sunset: 2025-01-01, link: ftp://x }
+        fields:
+          score: { type: integer, deprecated: yes }
+        actions:
+          boost: { on: item, deprecated: { since: 2026-01-01, sunst: 2027-01-01 } }
+      notes:
+        deprecated: { since: 2026-01-01, sunset: 2025-01-01 }
+        fields: {}
+    `),
+    want: [
+      'api.yaml:5:26  resources.posts.deprecated.since  "2026-02-30" is not a real date: use YYYY-MM-DD, like 2026-11-01',
+      'api.yaml:5:64  resources.posts.deprecated.link  "ftp://x" is not an http or https URL',
+      'api.yaml:7:43  resources.posts.fields.score.deprecated  expected a boolean, got "yes"',
+      'api.yaml:9:59  resources.posts.actions.boost.deprecated.sunst  unknown key "sunst" (did you mean "sunset"?)',
+      'api.yaml:11:46  resources.notes.deprecated.sunset  the sunset must come after since (2026-01-01)',
+    ],
+  },
+  {
     name: 'bad names of resources, fields and actions, at their keys',
     given: withResources(`
       Posts:

@@ -84,6 +84,8 @@ export interface Action {
   name: string;
   names: Names;
   on: 'item' | 'collection';
+  /** post: a POST with a JSON body; get: a read-only GET whose input is query parameters (a handler answers) */
+  method: 'post' | 'get';
   access: AccessRule;
   /** precondition on the stored record: field name → the values it may hold */
   when: { field: string; values: JsonValue[] }[];

@@ -40,6 +40,7 @@ export function checkActions(ctx: CheckContext, resource: SalvagedResource): voi
     checkWhen(ctx, resource, action, at);
     checkSet(ctx, resource, action, at);
     checkInput(ctx, action, at);
+    checkReadOnly(ctx, action, at);
   }
 }
 
@@ -107,6 +108,24 @@ function checkSet(ctx: CheckContext, resource: SalvagedResource, action: Salvage
 
 function refIdKind(ctx: CheckContext, field: FieldObject): ReturnType<CheckContext['idKindOf']> {
   return field.type === 'ref' ? ctx.idKindOf(field.to) : undefined;
+}
+
+/**
+ * A `method: get` action reads: it changes no record (no `set`, no `when` to test before a change), and its input
+ * arrives as query parameters, which hold text, numbers, booleans and lists of them, not JSON.
+ */
+function checkReadOnly(ctx: CheckContext, action: SalvagedAction, at: At): void {
+  if (action.method !== 'get') return;
+  if (action.set !== undefined)
+    ctx.report(at('set'), 'a method: get action changes nothing: set needs method: post', 'key');
+  if (action.when !== undefined) {
+    ctx.report(at('when'), 'a method: get action changes nothing to test first: when needs method: post', 'key');
+  }
+  for (const [name, field] of action.input?.valid ?? []) {
+    if (field.type === 'json') {
+      ctx.report(at('input', 'fields', name, 'type'), 'a query parameter cannot hold json: use method: post');
+    }
+  }
 }
 
 function checkInput(ctx: CheckContext, action: SalvagedAction, at: At): void {

@@ -183,6 +183,7 @@ function salvageAction(raw: unknown): SalvagedAction | undefined {
   const input = isRecord(action.input) ? salvageFields(action.input.fields) : undefined;
   return {
     on,
+    method: part(shape.method, action.method),
     access: part(shape.access, action.access),
     when: part(shape.when, action.when),
     set: part(shape.set, action.set),

@@ -129,6 +129,12 @@ const actionSchema = z
     on: z
       .enum(['item', 'collection'])
       .describe('item: POST /{collection}/{id}/{action}; collection: POST /{collection}/{action}.'),
+    method: z
+      .enum(['post', 'get'])
+      .optional()
+      .describe(
+        'post (default): a POST with a JSON body; get: a read-only GET, its input as query parameters, answered by a handler.',
+      ),
     access: accessRuleSchema.optional().describe('Who may run the action (default: auth.default).'),
     when: namedMap(fieldName, z.union([scalar, z.array(scalar).min(1)]))
       .optional()

@@ -21,6 +21,13 @@ export interface ActionView {
   generated: boolean;
   /** whether the route runs the access guard: a public `set` action needs no caller */
   guarded: boolean;
+  /** `post`, or `get` for a read-only action (input as query parameters); the methods its path takes */
+  method: 'post' | 'get';
+  methodUpper: string;
+  get: boolean;
+  allowed: string[];
+  /** what a stub's notImplemented takes: the path, or `GET <path>` */
+  stubRoute: string;
   /** templates/partials/action-*.hbs */
   declarations: 'action-set' | 'action-handler';
   route: 'action-set-route' | 'action-handler-route';
@@ -47,16 +54,20 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
   const generated = action.set.length > 0;
   const guarded = !generated || !isPublic(action.access);
   const hasInput = action.input.length > 0;
+  const get = action.method === 'get';
   const inputTypeName = `${typeName}${action.names.pascal}Input`;
-  const body = hasInput ? `${action.names.camel}Input` : 'NO_BODY';
+  const body = hasInput ? `${action.names.camel}Input` : get ? 'NO_QUERY' : 'NO_BODY';
+  // a read-only action's input is its query string
+  const part = get ? 'querystring' : 'body';
   const schema = generated
     ? `{ params, body: ${body}, response: { 200: record } }`
-    : `{ ${item ? 'params, ' : ''}body: ${body} }`;
+    : `{ ${item ? 'params, ' : ''}${part}: ${body} }`;
   // a handler is always given a body (an empty one at most); a set action only when it declares input
   const requestTypes = [
     ...(item ? [`Params: ${typeName}Params`] : []),
-    ...(hasInput || !generated ? [`Body: ${inputTypeName}`] : []),
+    ...(hasInput || !generated ? [`${get ? 'Querystring' : 'Body'}: ${inputTypeName}`] : []),
   ];
+  const methodUpper = get ? 'GET' : 'POST';
   return {
     name: action.name,
     camel: action.names.camel,
@@ -64,7 +75,12 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     item,
     path,
     displayPath: path.replace(':id', '{id}'),
-    doc: action.description ?? `POST ${path.replace(':id', '{id}')}`,
+    doc: action.description ?? `${methodUpper} ${path.replace(':id', '{id}')}`,
+    method: action.method,
+    methodUpper,
+    get,
+    allowed: [methodUpper],
+    stubRoute: `${get ? 'GET ' : ''}${path}`,
     generated,
     guarded,
     declarations: generated ? 'action-set' : 'action-handler',
@@ -77,10 +93,10 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     hasInput,
     inputSchema: actionInputSchema(api, action),
     inputType: inputTypeName,
-    input: hasInput ? 'request.body' : '{}',
+    input: hasInput ? (get ? 'request.query' : 'request.body') : '{}',
     types: `{ ${requestTypes.join('; ')} }`,
     ...(action.deprecated !== undefined && { deprecation: js(action.deprecated) }),
-    options: `{ schema: ${schema}, config: { idempotent: true }${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''}${announced(resource, action)} }`,
+    options: `{ schema: ${schema}${get ? '' : ', config: { idempotent: true }'}${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''}${announced(resource, action)} }`,
     owner: !owned ? '' : guarded ? ', request.scope.owner' : ', null',
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
@@ -117,7 +133,8 @@ export function actionImports(
     rt.Authorizer,
     rt.refuseOtherMethods,
     local.store(`${resource.names.pascal}Store`),
-    ...(actions.some((a) => !a.hasInput) ? [rt.NO_BODY] : []),
+    ...(actions.some((a) => !a.hasInput && !a.get) ? [rt.NO_BODY] : []),
+    ...(actions.some((a) => !a.hasInput && a.get) ? [rt.NO_QUERY] : []),
     ...(actions.some((a) => a.guarded) ? [rt.access] : []),
     ...(actions.some((a) => a.item) ? [local.schema('params'), local.model(`${typeName}Params`)] : []),
     ...(set.length > 0

@@ -76,6 +76,7 @@ export const rt = {
   notFound: value.problem('notFound'),
   conflict: value.problem('conflict'),
   NO_BODY: value.validation('NO_BODY'),
+  NO_QUERY: value.validation('NO_QUERY'),
   ActionOutcome: types.types('ActionOutcome'),
   ActionResult: types.types('ActionResult'),
   JsonValue: types.types('JsonValue'),

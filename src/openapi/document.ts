@@ -111,7 +111,8 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
         f.type === 'enum' ? [[names.of(`enum:${r.name}.${f.name}`), enumSchema(f)]] : [],
       ),
     );
-    for (const a of r.actions) {
+    // a read-only action's input is query parameters, whose schemas are written in place
+    for (const a of r.actions.filter((action) => action.method === 'post')) {
       const key = `${r.name}.${a.name}`;
       if (a.input.length > 0) {
         const body = requestSchema(actionInputSchema(api, a), a.input);

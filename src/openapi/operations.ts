@@ -1,5 +1,5 @@
 import type { AccessRule, Action, Api, Resource } from '../model.js';
-import { idSchema, type JsonSchema } from '../contract/json-schemas.js';
+import { idSchema, inputFieldSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
 import {
   includeSchema,
@@ -150,7 +150,35 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
 function addAction(api: Api, r: Resource, action: Action, route: Route, names: SchemaNames, id: JsonSchema): void {
   const item = action.on === 'item';
   const limited = limitHeaders(api);
-  route(`/${r.name}${item ? '/{id}' : ''}/${action.name}`, 'post', {
+  const path = `/${r.name}${item ? '/{id}' : ''}/${action.name}`;
+  if (action.method === 'get') {
+    route(path, 'get', {
+      tags: [r.name],
+      security: security(action.access),
+      operationId: actionOperation(r, action),
+      summary: action.description ?? `The ${action.name} action (read-only)`,
+      // the input, as query parameters
+      parameters: [
+        ...(item ? [id] : []),
+        ...action.input.map((f) => ({
+          name: f.name,
+          in: 'query',
+          required: f.required,
+          schema: openApiSchema(inputFieldSchema(api, f)),
+          ...(f.description !== undefined && { description: f.description }),
+        })),
+      ],
+      responses: {
+        200: json({}, 'What the handler answers', limited),
+        400: ref('responses', 'BadRequest'),
+        ...(item && { 404: ref('responses', 'NotFound') }),
+        501: problem('The handler is not written yet'),
+        ...commonResponses(api, action.access),
+      },
+    });
+    return;
+  }
+  route(path, 'post', {
     tags: [r.name],
     security: security(action.access),
     operationId: actionOperation(r, action),

@@ -35,7 +35,7 @@ export class SchemaNames {
       for (const f of r.fields) {
         if (f.type === 'enum') this.#claim(`enum:${r.name}.${f.name}`, `${type}${f.names.pascal}`);
       }
-      for (const a of r.actions) {
+      for (const a of r.actions.filter((action) => action.method === 'post')) {
         const operation = capitalise(actionOperation(r, a));
         if (a.input.length > 0) this.#claim(`action:${r.name}.${a.name}`, `${operation}Input`);
         for (const f of a.input) {

@@ -227,6 +227,7 @@ function normaliseAction(name: string, def: ActionDef, access: AccessRule): Acti
     name,
     names: names(name),
     on: def.on,
+    method: def.method ?? 'post',
     access,
     when: Object.entries(def.when ?? {}).map(([field, value]) => ({
       field,

@@ -51,11 +51,15 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
     const variable = `${names(kebab).camel}Handlers`;
     const text = readFileSync(projectFile(outDir, path), 'utf8');
     const present = handlerNames(text, variable);
-    const stubs = actions.map((a) => ({
-      name: a.names.camel,
-      doc: a.description ?? `POST /${resource.name}${a.on === 'item' ? '/{id}' : ''}/${a.name}`,
-      path: `/${resource.name}${a.on === 'item' ? '/:id' : ''}/${a.name}`,
-    }));
+    const stubs = actions.map((a) => {
+      const method = a.method === 'get' ? 'GET' : 'POST';
+      return {
+        name: a.names.camel,
+        doc: a.description ?? `${method} /${resource.name}${a.on === 'item' ? '/{id}' : ''}/${a.name}`,
+        // what notImplemented takes: a POST's path, or GET and the path
+        path: `${method === 'GET' ? 'GET ' : ''}/${resource.name}${a.on === 'item' ? '/:id' : ''}/${a.name}`,
+      };
+    });
     if (present === undefined) {
       // a handler written as `name(` or `name:` is there; the others must be added by hand
       const missing = stubs.filter((s) => !new RegExp(`\\b${s.name}\\s*[(:]`).test(text)).map((s) => s.name);

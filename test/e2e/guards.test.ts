@@ -260,6 +260,13 @@ describe.each(['blog.yaml', 'tasks.yaml'])('guard matrix of examples/%s', (examp
       case 'action': {
         const action = c.action as Action;
         const url = action.on === 'item' ? `${item}/${action.name}` : `${collection}/${action.name}`;
+        if (action.method === 'get') {
+          // a read-only action's input is its query string
+          const query = new URLSearchParams(
+            Object.entries((await actionBody(action)) ?? {}).map(([name, value]) => [name, String(value)]),
+          );
+          return (await http('GET', `${url}?${query}`, undefined, headers)).status;
+        }
         return (await http('POST', url, await actionBody(action), headers)).status;
       }
     }

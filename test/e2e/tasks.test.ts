@@ -1,6 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateFresh, ROOT, type RunningServer, startServer, typecheckAndBuild } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 import { databaseUrl } from '../helpers/database.js';
 
@@ -10,11 +12,23 @@ let api: string;
 /** as the administrator: access rules have their own suite (guards.test.ts) */
 let http: ReturnType<typeof as>;
 
+/** The user's handler of `GET /tasks/summary`, written as a user would (typed by the generated actions.ts). */
+const SUMMARY_HANDLER = `
+  async summary({ input, caller }) {
+    return { body: { projectId: input.projectId, includeCancelled: input.includeCancelled ?? null, by: caller?.subject ?? null } };
+  },
+`;
+
 beforeAll(async () => {
-  ({ server } = await serveGenerated(`${ROOT}/examples/tasks.yaml`, 'e2e-tasks', {
+  const dir = await generateFresh(`${ROOT}/examples/tasks.yaml`, 'e2e-tasks');
+  const handlers = join(dir, 'src/handlers/tasks.ts');
+  const stub = /\n {2}\/\*\* Counts a project's[^\n]*\n {2}async summary\(_context\) \{\n[^\n]*\n {2}\},\n/;
+  writeFileSync(handlers, readFileSync(handlers, 'utf8').replace(stub, SUMMARY_HANDLER));
+  await typecheckAndBuild(dir);
+  server = await startServer(dir, {
     DATABASE_URL: await databaseUrl('tasks', 'sqlite:./data/e2e.db'),
     JWT_SECRET: SECRET,
-  }));
+  });
   api = server.url;
   http = as(await token('admin-1', { roles: ['admin'] }));
 });
@@ -186,6 +200,41 @@ describe('owner scoping', () => {
     const manager = as(await token('mia', { roles: ['manager'] }));
     const all = await listed(manager);
     expect(all.map((t) => t.title)).toEqual(expect.arrayContaining(['a1', 'a2', 'a3', 'b1']));
+  });
+});
+
+describe('a read-only action (method: get)', () => {
+  it('takes its input as validated query parameters and calls the handler; other methods are a 405', async () => {
+    const answer = await http('GET', `${api}/tasks/summary?projectId=7&includeCancelled=true`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ projectId: 7, includeCancelled: true, by: 'admin-1' });
+    // the default applies, as to a body
+    expect((await http('GET', `${api}/tasks/summary?projectId=7`)).body).toMatchObject({ includeCancelled: false });
+    const bad = await http('GET', `${api}/tasks/summary?projectId=0&colour=red`);
+    expect(bad.status).toBe(400);
+    expect((bad.body as { errors: { path: string }[] }).errors.map((e) => e.path).sort()).toEqual([
+      '/colour',
+      '/projectId',
+    ]);
+    expect((await http('GET', `${api}/tasks/summary`)).status).toBe(400);
+    const post = await http('POST', `${api}/tasks/summary`, {});
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    // its access rule: managers only
+    const member = as(await token('m-1', { roles: ['member'] }));
+    expect((await member('GET', `${api}/tasks/summary?projectId=7`)).status).toBe(403);
+  });
+
+  it('is a GET operation with query parameters in the OpenAPI document', async () => {
+    type Op = { parameters: { name: string; in: string; required: boolean }[]; requestBody?: unknown };
+    const doc = (await http('GET', `${api}/openapi.json`)).body as { paths: Record<string, Record<string, Op>> };
+    const operation = doc.paths['/tasks/summary'];
+    expect(Object.keys(operation ?? {})).toEqual(['get']);
+    expect(operation?.get?.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['projectId', 'query', true],
+      ['includeCancelled', 'query', false],
+    ]);
+    expect(operation?.get?.requestBody).toBeUndefined();
   });
 });
 

@@ -41,8 +41,11 @@ export const PROPERTIES: Record<string, Property> = {
 
   'answers 2xx with the body and headers the document describes': (oracle, operation, response, request) => {
     if (response.status < 200 || response.status >= 300) return undefined;
-    // a record is reached by its id as the API spells it, not by another spelling of it (uuids ignore case)
-    const id = requestedId(operation, request);
+    // a record is reached by its id as the API spells it, not by another spelling of it (uuids ignore case): the
+    // answers about the record of the path — its reads and writes, its item actions (200); not a nested create (201)
+    // or a read-only action under it, which answer other records or anything
+    const aboutIt = operation.path.endsWith('/{id}') || (request.method === 'POST' && response.status === 200);
+    const id = aboutIt ? requestedId(operation, request) : undefined;
     const record = response.json as { id?: unknown } | undefined;
     if (id !== undefined && record?.id !== undefined && String(record.id).toLowerCase() !== id.toLowerCase()) {
       return `the id ${JSON.stringify(id)} answers the record ${JSON.stringify(record.id)}`;

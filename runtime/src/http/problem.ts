@@ -49,12 +49,12 @@ export const conflict = (detail: string): HttpProblem => new HttpProblem(409, 'C
 export const serviceUnavailable = (detail: string): HttpProblem =>
   new HttpProblem(503, 'Service Unavailable', detail, undefined, { 'retry-after': '1' });
 
-/** What an action handler that has not been written yet answers. */
+/** What an action handler that has not been written yet answers; `route` is a POST path, or `GET <path>`. */
 export const notImplemented = (route: string): HttpProblem =>
   new HttpProblem(
     501,
     'Not Implemented',
-    `POST ${route.replace(':id', '{id}')} has no handler yet: write it in src/handlers/`,
+    `${route.startsWith('/') ? 'POST ' : ''}${route.replace(':id', '{id}')} has no handler yet: write it in src/handlers/`,
   );
 
 /** The JSON Schema of a problem document, for response serialisation and the OpenAPI document. */

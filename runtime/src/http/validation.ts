@@ -17,6 +17,9 @@ const FORMATS: Record<string, string> = {
 /** The body of an action without input: none, or an empty object; anything else is a 400 that says so. */
 export const NO_BODY = { type: ['object', 'null'], maxProperties: 0 } as const;
 
+/** The query of a `method: get` action without input: any parameter is unknown, a 400 that names it. */
+export const NO_QUERY = { type: 'object', additionalProperties: false } as const;
+
 /** One entry per broken member, with a JSON Pointer path and a message a client developer can act on. */
 export function validationErrors(
   errors: readonly FastifySchemaValidationError[],

@@ -176,6 +176,7 @@ describe('normalise: actions', () => {
         name: 'publish',
         names: names('publish'),
         on: 'item',
+        method: 'post',
         access: [{ kind: 'role', role: 'admin' }],
         when: [
           { field: 'status', values: ['draft', 'gone'] },
@@ -191,6 +192,7 @@ describe('normalise: actions', () => {
         name: 'import',
         names: names('import'),
         on: 'collection',
+        method: 'post',
         access: [{ kind: 'authenticated' }],
         when: [],
         set: [],

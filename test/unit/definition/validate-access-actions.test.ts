@@ -96,6 +96,28 @@ const access: Row[] = [
 
 const actions: Row[] = [
   {
+    name: 'a method: get action changes nothing, and its query parameters hold no json',
+    given: withResources(`
+      posts:
+        fields:
+          status: { type: enum, values: [draft, live] }
+        actions:
+          peek:
+            on: item
+            method: get
+            when: { status: draft }
+            set: { status: live }
+            input: { fields: { filter: json, limit: integer } }
+          poke: { on: collection, method: put }
+    `),
+    want: [
+      'api.yaml:11:9  resources.posts.actions.peek.when  a method: get action changes nothing to test first: when needs method: post',
+      'api.yaml:12:9  resources.posts.actions.peek.set  a method: get action changes nothing: set needs method: post',
+      'api.yaml:13:36  resources.posts.actions.peek.input.fields.filter.type  a query parameter cannot hold json: use method: post',
+      'api.yaml:14:39  resources.posts.actions.poke.method  unknown value "put" for method (expected "post" or "get")',
+    ],
+  },
+  {
     name: 'when and set must name fields and hold values of their type',
     given: withResources(`
       posts:

@@ -141,8 +141,11 @@ export interface Resource {
   /** SQL table name (snake_case) */
   table: string;
   id: IdKind;
-  /** the field compared with the token subject for `owner` rules (may be `id`) */
-  owner?: string;
+  /**
+   * the fields compared with the token subject for `owner` rules (`id` alone, or fields), any of which admits;
+   * empty when the resource has no owner
+   */
+  owners: string[];
   fields: Field[];
   access: Record<Operation, AccessRule>;
   /** the operations switched on, in OPERATIONS order */

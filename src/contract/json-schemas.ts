@@ -138,8 +138,8 @@ function embeddedSchema(api: Api, relation: Relation, typed: boolean): JsonSchem
 /** POST and PUT bodies: required fields must be present; read-only ones may not be sent. */
 export function inputSchema(api: Api, resource: Resource): JsonSchema {
   const fields = writableFields(resource);
-  // the owner field defaults to the caller on create and keeps its value on PUT
-  const required = fields.filter((f) => f.required && f.name !== resource.owner).map((f) => f.name);
+  // an owner field defaults to the caller on create and keeps its value on PUT
+  const required = fields.filter((f) => f.required && !resource.owners.includes(f.name)).map((f) => f.name);
   return {
     type: 'object',
     properties: Object.fromEntries(fields.map((f) => [f.name, inputFieldSchema(api, f)])),
@@ -161,7 +161,7 @@ export function patchSchema(api: Api, resource: Resource): JsonSchema {
   // null removes an optional field's value, as leaving it out of a PUT does (its default, else null)
   const properties = fields.map((f) => {
     const schema = omit(inputFieldSchema(api, f), ['default']);
-    return [f.name, patchTakesNull(f, resource.owner) && !f.nullable ? withNull(schema, f) : schema] as const;
+    return [f.name, patchTakesNull(f, resource.owners) && !f.nullable ? withNull(schema, f) : schema] as const;
   });
   return { type: 'object', properties: Object.fromEntries(properties), additionalProperties: false };
 }
@@ -187,5 +187,5 @@ export function actionInputSchema(api: Api, action: Action): JsonSchema {
  * Whether a PATCH may send null for a field: a nullable one, and any optional one other than the owner field. For a
  * field that is not nullable, null removes its value as leaving it out of a PUT does: its default, or NULL.
  */
-export const patchTakesNull = (field: Field, owner: string | undefined): boolean =>
-  field.nullable || (!field.required && field.name !== owner);
+export const patchTakesNull = (field: Field, owners: readonly string[]): boolean =>
+  field.nullable || (!field.required && !owners.includes(field.name));

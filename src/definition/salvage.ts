@@ -47,7 +47,8 @@ export interface SalvagedResource {
   name: string;
   id: IdKind;
   /** undefined when absent or invalid */
-  owner?: string;
+  /** the owner fields (`owner: x` or `owner: [x, y]`), none when undeclared or malformed */
+  owners: string[];
   ownerDeclared: boolean;
   fields: SalvagedFields;
   /** the ref fields with a valid `to`, in file order */
@@ -110,12 +111,15 @@ export function salvage(data: unknown): Salvaged {
   };
 }
 
+const ownersOf = (owner: string | string[] | undefined): string[] =>
+  owner === undefined ? [] : typeof owner === 'string' ? [owner] : owner;
+
 function salvageResource(name: string, raw: Record<string, unknown>): SalvagedResource {
   const shape = parts.resource;
   return {
     name,
     id: part(shape.id, raw.id) ?? 'uuid',
-    owner: part(shape.owner, raw.owner),
+    owners: ownersOf(part(shape.owner, raw.owner)),
     ownerDeclared: raw.owner !== undefined,
     fields: salvageFields(raw.fields),
     refs: validEntries(raw.fields, salvageRef),

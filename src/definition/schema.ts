@@ -183,9 +183,12 @@ const resourceSchema = z
       .optional()
       .describe('uuid (default, generated as UUIDv7) or integer (auto-increment).'),
     owner: z
-      .string()
+      .union([z.string(), z.array(z.string()).min(1)])
       .optional()
-      .describe('The field (or `id`) compared with the token subject by the `owner` access rule.'),
+      .describe(
+        'The field (or `id`) compared with the token subject by the `owner` access rule, or several fields ' +
+          '(e.g. [patientId, doctorId]): the rule admits a caller who is any of them.',
+      ),
     fields: namedMap(fieldName, fieldSchema).describe(
       'The fields of a record. Every record also has id, createdAt and updatedAt.',
     ),

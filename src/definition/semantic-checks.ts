@@ -72,7 +72,7 @@ function checkResource(ctx: CheckContext, resource: SalvagedResource): void {
     path: [...base, 'fields'],
     declared: resource.fields.declared,
     fields: resource.fields.valid,
-    owner: resource.owner,
+    owner: resource.owners[0],
   });
   checkOwner(ctx, resource);
   for (const site of operationSites(resource)) checkSite(ctx, site);
@@ -81,16 +81,45 @@ function checkResource(ctx: CheckContext, resource: SalvagedResource): void {
 }
 
 function checkOwner(ctx: CheckContext, resource: SalvagedResource): void {
-  const owner = resource.owner;
-  if (owner === undefined || owner === 'id') return;
-  const path: PathSeg[] = ['resources', resource.name, 'owner'];
-  if (!resource.fields.declared.includes(owner)) {
-    const hint = didYouMean(owner, [...resource.fields.declared, 'id']);
-    ctx.report(path, `owner "${owner}" is not a field of "${resource.name}"${hint}`);
-    return;
-  }
-  const field = resource.fields.valid.get(owner);
-  if (field !== undefined && !OWNER_TYPES.includes(field.type)) {
-    ctx.report(path, `the owner field must be of type string, uuid or ref; "${owner}" is ${field.type}`);
-  }
+  const owners = resource.owners;
+  const base: PathSeg[] = ['resources', resource.name, 'owner'];
+  const kinds = new Map<string, string>();
+  owners.forEach((owner, i) => {
+    const path = owners.length > 1 ? [...base, i] : base;
+    if (owners.indexOf(owner) !== i) {
+      ctx.report(path, `"${owner}" is listed twice`);
+      return;
+    }
+    if (owner === 'id') {
+      if (owners.length > 1) ctx.report(path, 'id cannot be one of several owner fields: name fields only');
+      return;
+    }
+    if (!resource.fields.declared.includes(owner)) {
+      const hint = didYouMean(owner, [...resource.fields.declared, 'id']);
+      ctx.report(path, `owner "${owner}" is not a field of "${resource.name}"${hint}`);
+      return;
+    }
+    const field = resource.fields.valid.get(owner);
+    if (field === undefined) return;
+    if (!OWNER_TYPES.includes(field.type)) {
+      ctx.report(path, `the owner field must be of type string, uuid or ref; "${owner}" is ${field.type}`);
+      return;
+    }
+    if (field.readOnly === true && i > 0) {
+      ctx.report(
+        path,
+        `"${owner}" is readOnly: the server sets it to the caller on create, so it must be the first owner field`,
+      );
+    }
+    const kind = field.type === 'ref' ? (ctx.idKindOf(field.to) ?? 'uuid') : field.type;
+    const other = [...kinds].find(([, k]) => (k === 'integer') !== (kind === 'integer'));
+    if (other !== undefined) {
+      ctx.report(
+        path,
+        `owner fields hold one token subject, so they must all hold the same kind of value: "${owner}" holds ` +
+          `${kind === 'integer' ? 'integer ids' : 'text'}, "${other[0]}" ${other[1] === 'integer' ? 'integer ids' : 'text'}`,
+      );
+    }
+    kinds.set(owner, kind);
+  });
 }

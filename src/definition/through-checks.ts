@@ -124,7 +124,7 @@ function otherSide(
 function checkLinkable(ctx: CheckContext, join: SalvagedResource, sides: string[], path: PathSeg[]): void {
   const missing = [...join.fields.valid].filter(
     ([name, field]) =>
-      !sides.includes(name) && name !== join.owner && field.required === true && field.default === undefined,
+      !sides.includes(name) && !join.owners.includes(name) && field.required === true && field.default === undefined,
   );
   if (missing.length === 0) return;
   const listed = missing.map(([name]) => name).join(', ');

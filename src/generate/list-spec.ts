@@ -2,16 +2,16 @@ import type { Api, Relation, Resource } from '../model.js';
 import type { JsonSchema } from '../contract/json-schemas.js';
 import { listables } from '../contract/listing.js';
 import { joinOf, targetOf } from '../contract/relations.js';
-import { ownerColumn } from './sql/statements.js';
+import { ownerColumns } from './sql/statements.js';
 
 /** The ListSpec of the generated store (see the generated http/listing.ts). */
 export function listSpec(resource: Resource, api: Api, selectList: string): JsonSchema {
-  const owner = ownerColumn(resource);
+  const owners = ownerColumns(resource);
   return {
     table: resource.table,
     selectList,
     columns: columnsOf(api, resource),
-    ...(owner !== undefined && { ownerColumn: owner }),
+    ...(owners.length > 0 && { ownerColumns: owners }),
     ...(resource.relations.length > 0 && {
       relations: Object.fromEntries(resource.relations.map((r) => [r.name, relationSpec(api, r)])),
     }),

@@ -33,6 +33,9 @@ export interface NestedCreateView {
   /** the target's References (see NestedView.references), and the create that goes through it */
   references: string;
   problems: string;
+  /** whether `input` checks owner fields (and is settled before the refs are) */
+  owned: boolean;
+  input: string;
   write: string;
   /** the new record's path, inside a template literal */
   location: string;
@@ -222,7 +225,7 @@ function linkView(
   const otherId = linkParameterName(resource, target);
   const owner = ownerView(api, join);
   const guarded = guardedOperations(join, owner);
-  const owned = owner?.writable === true;
+  const owned = (owner?.defaulted.length ?? 0) > 0;
   const access = (op: 'create' | 'delete'): string => {
     if (!guarded[op]) return '';
     imports.add(`${folder}/access.js`, `access as ${alias}Access`);
@@ -248,7 +251,7 @@ function linkView(
     join: js(join.name),
     joinCamel: alias,
     ends: `${relation.names.camel}Ends`,
-    input: owned ? `${alias}Owned(${input}, request.scope, true)` : input,
+    input: owned ? `${alias}Owned(${input}, request.scope)` : input,
     createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
     ...(has.put && {
       put: { options: `{ schema: { params: ${js(params)} }, config: ${alias}Problems${access('create')} }` },
@@ -282,7 +285,7 @@ function nestedList(target: Resource, guarded: boolean, imports: Imports): Neste
     page: `${alias}Page`,
     listQueryType: `${target.typeName}ListQuery`,
     guard: guarded ? guardOf(target, 'list', imports) : '',
-    owner: target.owner === undefined ? '' : guarded ? ', request.scope.owner' : ', null',
+    owner: target.owners.length === 0 ? '' : guarded ? ', request.scope.owner' : ', null',
   };
 }
 
@@ -298,13 +301,13 @@ function nestedCreate(
   // the name of the to-one relation on the target: the body is the target's input under that record
   const under = capitalise(target.fields.find((f) => f.name === relation.field)?.ref?.as ?? relation.field);
   const owner = ownerView(api, target);
-  const owned = owner?.writable === true;
+  const owned = (owner?.defaulted.length ?? 0) > 0;
   const body = `${alias}InputUnder${under}`;
   imports.add(`${folder}/schemas.js`, `record as ${alias}Record`, `inputUnder${under} as ${body}`);
   imports.add(`${folder}/model.js`, `type ${target.typeName}InputUnder${under}`);
   imports.add(`${folder}/routes.js`, ...(owned ? [`owned as ${alias}Owned`] : []), `problems as ${alias}Problems`);
   const placed = `underParent(request.body, ${js(relation.field)}, request.params.id)`;
-  const input = owned ? `${alias}Owned(${placed}, request.scope, true)` : placed;
+  const input = owned ? `${alias}Owned(${placed}, request.scope)` : placed;
   const createOwner = owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '';
   const guard = guarded ? guardOf(target, 'create', imports) : '';
   return {
@@ -312,7 +315,9 @@ function nestedCreate(
     options: `{ schema: { params, body: ${body}, response: { 201: ${alias}Record } }, config: { ...${alias}Problems, idempotent: true, notFound: notFoundMessage }${guard} }`,
     references: `${alias}References`,
     problems: `${alias}Problems`,
-    write: `${alias}References.write(request, () => stores.${target.names.camel}.create(${input}${createOwner}))`,
+    owned,
+    input,
+    write: `${alias}References.write(request, () => stores.${target.names.camel}.create(${owned ? 'input' : input}${createOwner}))`,
     location: inTemplateLiteral(`/${target.name}`),
   };
 }

@@ -1,31 +1,31 @@
 import type { Api, Resource } from '../model.js';
-import { ownerColumn } from './sql/statements.js';
+import { defaultedOwners, ownerFields } from '../schema/columns.js';
 import { idType, inputType, valueType } from './typescript.js';
 
-/** The field that `owner` rules compare with the token subject, as the routes and the store need it. */
+/** The fields that `owner` rules compare with the token subject, as the routes and the store need them. */
 export interface OwnerView {
-  key: string;
-  /** the TypeScript type of the field's value in a request body (with null where the field is nullable) */
-  type: string;
-  /** a field a client writes (else the server sets it, or it is the id) */
-  writable: boolean;
+  /** every owner field, in the definition's order (`id` for a resource owned by its id) */
+  keys: string[];
+  /** the owner fields a create may leave out, the first of which then takes the caller (see auth/owner.ts) */
+  defaulted: { key: string; type: string; required: boolean }[];
+  /** client-written owner fields: an update may change them only as auth/owner.ts says */
+  givable: boolean;
+  /** the first owner field is server-set (readOnly): a create sets it to the caller */
   readOnly: boolean;
-  required: boolean;
-  /** an integer id: subjects are converted with subjectAsId */
+  /** the owner fields hold integer ids: subjects are converted with subjectAsId */
   integer: boolean;
 }
 
 export function ownerView(api: Api, resource: Resource): OwnerView | undefined {
-  const column = ownerColumn(resource);
-  if (resource.owner === undefined || column === undefined) return undefined;
-  const field = resource.fields.find((f) => f.name === resource.owner);
-  const type = field === undefined ? idType(resource.id) : valueType(api, field);
+  if (resource.owners.length === 0) return undefined;
+  const fields = ownerFields(resource);
+  const first = fields[0];
+  const type = first === undefined ? idType(resource.id) : valueType(api, first);
   return {
-    key: resource.owner,
-    type: field === undefined ? type : inputType(api, field),
-    writable: field !== undefined && !field.readOnly,
-    readOnly: field?.readOnly ?? false,
-    required: field?.required ?? false,
+    keys: resource.owners,
+    defaulted: defaultedOwners(resource).map((f) => ({ key: f.name, type: inputType(api, f), required: f.required })),
+    givable: fields.some((f) => !f.readOnly),
+    readOnly: resource.owners[0] !== 'id' && first?.readOnly === true,
     integer: type === 'number',
   };
 }

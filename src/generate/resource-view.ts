@@ -144,13 +144,13 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       { key: 'createdAt', type: 'string', doc: 'when the record was created (ISO 8601, UTC)' },
       { key: 'updatedAt', type: 'string', doc: 'when the record was last written (ISO 8601, UTC)' },
     ],
-    // the owner field may be left out: it defaults to the caller on create and keeps its value on PUT
+    // an owner field may be left out: it defaults to the caller on create and keeps its value on PUT
     inputProperties: writable.map((f) => ({
       key: f.name,
       type: inputType(api, f),
-      optional: !f.required || f.name === resource.owner,
+      optional: !f.required || resource.owners.includes(f.name),
     })),
-    patchProperties: writable.map((f) => ({ key: f.name, type: patchType(api, f, resource.owner) })),
+    patchProperties: writable.map((f) => ({ key: f.name, type: patchType(api, f, resource.owners) })),
     writeOnlyProperties: resource.fields
       .filter((f) => f.writeOnly)
       .map((f) => ({ key: f.name, type: outputType(api, f) })),

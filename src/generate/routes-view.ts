@@ -16,8 +16,10 @@ export interface RouteView {
   options: string;
   /** the owner argument of store calls: `, request.scope.owner` (a guarded route), `, null`, or nothing (no owner) */
   owner: string;
-  /** the body as the store takes it (the owner field checked against the caller where a client writes it) */
+  /** the body as the store takes it (the owner fields checked against the caller where a client writes them) */
   input: string;
+  /** create: whether `input` checks owner fields (and is settled before the refs are) */
+  owned: boolean;
   /**
    * create, PUT, PATCH: the store's write, inside References' check of the refs the body sends where the resource
    * has ref fields
@@ -25,6 +27,8 @@ export interface RouteView {
   write: string;
   /** PUT and PATCH: the body's variable */
   body: string;
+  /** PUT and PATCH: `, () => problem` where the write's own conditions may refuse it (see writeIfMatch) */
+  refused: string;
   /** create: the path of a new record, inside a template literal */
   location: string;
   /** list and read: whether the route embeds the relations `include` names */
@@ -40,8 +44,11 @@ export interface RoutesView {
   versionOf: boolean;
   /** whether a route answers 404 */
   missing: boolean;
-  /** whether a route checks the owner field of a body against the caller (and needs `owned`) */
+  /** whether a create checks the owner fields of a body against the caller (and needs `owned`) */
   owned: boolean;
+  /** what `owned` takes: an object type with the owner fields a create may leave out, and those fields */
+  ownedType: string;
+  ownedFields: string;
   /** the owner field's value for the caller's subject */
   fromSubject: string;
   /** the routes function's embedder parameter, where the resource has relations */
@@ -84,10 +91,10 @@ const KINDS: Record<
 
 /**
  * Which routes run the access guard: a public rule admits everyone and restricts no one, so its route needs no guard,
- * unless it needs the caller: a create that sets the owner field.
+ * unless it needs the caller: a create that sets an owner field.
  */
 export function guardedOperations(resource: Resource, owner: OwnerView | undefined): Record<Operation, boolean> {
-  const needsCaller = owner?.writable === true || owner?.readOnly === true;
+  const needsCaller = (owner?.defaulted.length ?? 0) > 0 || owner?.readOnly === true;
   const guarded = (op: Operation): boolean => !isPublic(resource.access[op]) || (op === 'create' && needsCaller);
   return {
     list: guarded('list'),
@@ -111,9 +118,11 @@ export function routesView(
   const deprecated = resource.deprecated === undefined ? '' : ', onRequest: deprecated';
   const path = `/${resource.name}`;
   const embeds = resource.relations.length > 0;
-  // only an update guarded by a rule (not public) checks the owner field that a client writes
-  const ownedOn = (op: Operation): boolean =>
-    owner?.writable === true && (op === 'create' || (op === 'update' && !isPublic(resource.access.update)));
+  // a create checks the owner fields a client writes (see auth/owner.ts); an update guarded by a rule (not public)
+  // has its statement check that a caller who may not give records away keeps being one of the owners
+  const ownedOn = (op: Operation): boolean => op === 'create' && (owner?.defaulted.length ?? 0) > 0;
+  const gives = owner?.givable === true && guarded.update;
+  const giver = gives ? ', giverOf(request.scope)' : owner?.givable === true ? ', null' : '';
   const uses: (Code | Symbol)[] = [];
   // routes.ts registers the collection's routes, then the item's
   const order: Operation[] = ['list', 'create', 'read', 'update', 'delete'];
@@ -131,12 +140,12 @@ export function routesView(
             : 'problems';
       const ownerArg = owner === undefined ? '' : guarded[op] ? ', request.scope.owner' : ', null';
       const createOwner = owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '';
-      const input = ownedOn(op) ? `owned(request.body, request.scope, ${op === 'create'})` : 'request.body';
+      const input = ownedOn(op) ? 'owned(request.body, request.scope)' : 'request.body';
       const writeOf = (method: RouteView['method']): string => {
         const call =
           method === 'post'
-            ? `store.create(${input}${createOwner})`
-            : `store.${method === 'put' ? 'replace' : 'patch'}(id, ${method === 'put' ? 'input' : 'patch'}${ownerArg}, expected)`;
+            ? `store.create(${ownedOn(op) ? 'input' : input}${createOwner})`
+            : `store.${method === 'put' ? 'replace' : 'patch'}(id, ${method === 'put' ? 'input' : 'patch'}${ownerArg}, expected${giver})`;
         return refers ? `references.write(request, () => ${call})` : call;
       };
       return kind.methods.map((method, i): RouteView => ({
@@ -150,7 +159,9 @@ export function routesView(
         options: `{ schema: ${kind.schema[i]}, config: ${config}${guarded[op] ? `, preParsing: authorizer.guard(access.${op})` : ''}${deprecated} }`,
         owner: ownerArg,
         input,
+        owned: ownedOn(op),
         write: writeOf(method),
+        refused: op === 'update' && gives ? `, () => gaveAway(${js(owner?.keys ?? [])})` : '',
         body: method === 'put' ? 'input' : 'patch',
         location: inTemplateLiteral(path),
         embeds: embeds && (op === 'list' || op === 'read'),
@@ -158,9 +169,10 @@ export function routesView(
       }));
     });
   const owned = resource.operations.some(ownedOn);
-  const ownedUses = !owned
-    ? []
-    : [rt.Scope, rt.withOwner, ...(owner?.integer === true ? [rt.codec('subjectAsId')] : [])];
+  const ownedUses = [
+    ...(owned ? [rt.Scope, rt.withOwners, ...(owner?.integer === true ? [rt.codec('subjectAsId')] : [])] : []),
+    ...(gives && resource.operations.includes('update') ? [rt.giverOf, rt.gaveAway] : []),
+  ];
   const has = (op: Operation): boolean => resource.operations.includes(op);
   return {
     imports: importsOf([
@@ -183,6 +195,11 @@ export function routesView(
     versionOf: has('update') || has('delete'),
     missing: has('read') || has('update') || has('delete'),
     owned,
+    ownedType: `{ ${(owner?.defaulted ?? []).map((o) => `${o.key}?: ${o.type}`).join('; ')} }`,
+    ownedFields: js({
+      keys: owner?.defaulted.map((o) => o.key) ?? [],
+      required: owner?.defaulted.filter((o) => o.required).map((o) => o.key) ?? [],
+    }),
     fromSubject: owner?.integer === true ? 'subjectAsId(scope.caller.subject)' : 'scope.caller.subject',
   };
 }

@@ -1,8 +1,8 @@
 import type { Api, Field, Resource } from '../model.js';
-import { serverFields, writableFields } from '../schema/columns.js';
+import { defaultedOwners, serverFields, writableFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
-import { fieldNamed, ownerColumn, resourceStatements, type StatementText } from './sql/statements.js';
+import { fieldNamed, ownerColumns, resourceStatements, type StatementText } from './sql/statements.js';
 import type { OwnerView } from './owner-view.js';
 import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patchExpressions } from './typescript.js';
 import { sqlBlock } from './sql/block.js';
@@ -24,6 +24,12 @@ export interface StoreView {
   ownerArg: string;
   /** create takes the owner where the server sets the owner field (to the caller) */
   createOwnerParam: string;
+  /**
+   * `, giver: string | null` where replace and patch take the caller who may not give records away (see
+   * auth/owner.ts; null: one who may), else nothing
+   */
+  giverParam: string;
+  giverArg: string;
   /** `patch`, or `#patchRow` where `patch` merges json objects first */
   patchMethod: string;
   /** the condition under which a PATCH merges nothing: no json field was sent an object */
@@ -38,7 +44,7 @@ export interface StoreView {
     idKind: 'text' | 'integer';
     /** the columns embedding reads, in order (see valueDecoders) */
     columns: string[];
-    owner?: { column: string; kind: 'text' | 'integer' };
+    owner?: { columns: string[]; kind: 'text' | 'integer' };
   };
 }
 
@@ -50,7 +56,8 @@ const objectOf = (entries: readonly Code[]): Code => code`{ ${join(entries, ', '
 
 export function storeView(api: Api, resource: Resource, owner: OwnerView | undefined, typeName: string): StoreView {
   const statements = resourceStatements(resource);
-  const optionalOwner = (f: Field): Field => (f.name === resource.owner ? { ...f, required: false } : f);
+  const defaulted = defaultedOwners(resource);
+  const optionalOwner = (f: Field): Field => (defaulted.includes(f) ? { ...f, required: false } : f);
   const writable = writableFields(resource).map((f) => entry(f.name, encodeExpression(optionalOwner(f), 'input')));
   // each field's decoder, from the row object (`row.title`) or, for embedding, from the row's values (`values[1]`) in
   // the order of the columns embedding reads: id, the fields but write-only ones, created_at, updated_at
@@ -71,6 +78,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
         : plain('owner');
   const byId = owner === undefined ? [plain('id')] : [plain('id'), plain('owner_scope: ownerValue(owner)')];
   const versioned = [...byId, plain('if_version: expected')];
+  const giver = owner?.givable === true ? [plain('giver: ownerValue(giver)')] : [];
   const at = code`${rt.codec('now')}()`;
 
   const binds: Record<string, Code[]> = {
@@ -79,12 +87,15 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       ...(resource.id === 'uuid' ? [code`id: ${rt.uuidv7}()`] : []),
       plain('...writable(input)'),
       ...serverFields(resource).map((f) =>
-        entry(f.name, plain(f.name === resource.owner ? 'ownerValue(owner)' : insertDefault(f))),
+        entry(
+          f.name,
+          plain(owner?.readOnly === true && f.name === owner.keys[0] ? 'ownerValue(owner)' : insertDefault(f)),
+        ),
       ),
       plain('created_at: at'),
       plain('updated_at: at'),
     ],
-    update: [plain('...writable(input)'), code`updated_at: ${at}`, ...versioned],
+    update: [plain('...writable(input)'), code`updated_at: ${at}`, ...versioned, ...giver],
     patch: [
       ...writableFields(resource).flatMap((f) => {
         const { given, value } = patchExpressions(f, 'patch');
@@ -92,6 +103,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       }),
       code`updated_at: ${at}`,
       ...versioned,
+      ...giver,
     ],
     delete: versioned,
   };
@@ -168,6 +180,8 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     ownerParam: owner === undefined ? '' : ', owner: string | null',
     ownerArg: owner === undefined ? '' : ', owner',
     createOwnerParam: owner?.readOnly === true ? ', owner: string | null' : '',
+    giverParam: owner?.givable === true ? ', giver: string | null' : '',
+    giverArg: owner?.givable === true ? ', giver' : '',
     patchMethod: jsonFields.length > 0 ? '#patchRow' : 'patch',
     mergeNone: jsonFields.map((f) => `!merges(patch.${f})`).join(' && '),
     statements: Object.fromEntries(crud.map(([key, s]) => [key, { ...s, bind: s.bind.text }])),
@@ -177,7 +191,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       idKind: resource.id === 'integer' ? 'integer' : 'text',
       columns: ['id', ...embedded.map((f) => f.column), 'created_at', 'updated_at'],
       ...(owner !== undefined && {
-        owner: { column: ownerColumn(resource) ?? '', kind: owner.integer ? 'integer' : 'text' },
+        owner: { columns: ownerColumns(resource), kind: owner.integer ? 'integer' : 'text' },
       }),
     },
   };

@@ -39,8 +39,8 @@ export const inputType = (api: Api, field: Field): string =>
   field.nullable ? orNull(valueType(api, field)) : valueType(api, field);
 
 /** The type of a field in a PATCH body. */
-export const patchType = (api: Api, field: Field, owner: string | undefined): string =>
-  patchTakesNull(field, owner) ? orNull(valueType(api, field)) : valueType(api, field);
+export const patchType = (api: Api, field: Field, owners: readonly string[]): string =>
+  patchTakesNull(field, owners) ? orNull(valueType(api, field)) : valueType(api, field);
 
 const codec = rt.codec;
 

@@ -47,7 +47,7 @@ export function addNested(api: Api, r: Resource, route: Route, names: SchemaName
       const under = target.relations.find((t) => t.kind === 'one' && t.field === relation.field);
       const schema = `inputUnder:${target.name}.${under?.name ?? ''}`;
       const withRecord = { ETag: ref('headers', 'ETag'), ...limitHeaders(api) };
-      const { [relation.field]: _parent, ...example } = exampleBody(api, writableFields(target), target.owner);
+      const { [relation.field]: _parent, ...example } = exampleBody(api, writableFields(target), target.owners[0]);
       route(path, 'post', {
         tags: [r.name],
         security: security(target.access.create),

@@ -48,7 +48,7 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
   const limited = limitHeaders(api);
   const withRecord = { ETag: ref('headers', 'ETag'), ...limited };
   // POST and PUT take the same body: one example serves both
-  const input = exampleBody(api, writableFields(r), r.owner);
+  const input = exampleBody(api, writableFields(r), r.owners[0]);
   const body = (schema: string, example: JsonSchema, media = ['application/json']): JsonSchema => ({
     required: true,
     content: Object.fromEntries(media.map((m) => [m, { schema: names.ref(`${schema}:${r.name}`), example }])),

@@ -152,7 +152,7 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
     typeName: typeNameOf(name),
     table: names(name).snake,
     id: def.id ?? 'uuid',
-    ...optional('owner', def.owner),
+    owners: def.owner === undefined ? [] : typeof def.owner === 'string' ? [def.owner] : def.owner,
     fields: Object.entries(def.fields).map(([fieldName, field]) => normaliseField(fieldName, field, name)),
     access: {
       list: ruleOf(def.access?.list),

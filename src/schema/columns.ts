@@ -11,3 +11,18 @@ export function isNotNull(field: Field): boolean {
   if (field.nullable) return false;
   return field.required || (field.default !== undefined && field.default !== null);
 }
+
+/** The owner fields that exist as columns (every one but `id`), in the definition's order. */
+export const ownerFields = (resource: Resource): Field[] =>
+  resource.owners.flatMap((name) => resource.fields.filter((f) => f.name === name));
+
+/**
+ * The owner fields a create may leave out, the first of which then takes the caller (see the generated
+ * auth/owner.ts): the client-written ones, unless the first owner is server-set (readOnly, or `id`), which already
+ * makes the caller an owner.
+ */
+export function defaultedOwners(resource: Resource): Field[] {
+  const fields = ownerFields(resource);
+  if (resource.owners[0] === 'id' || fields[0]?.readOnly !== false) return [];
+  return fields.filter((f) => !f.readOnly);
+}

@@ -52,10 +52,11 @@ function tableOf(api: Api, resource: Resource): TableSnapshot {
     name: resource.table,
     resource: resource.name,
     id: resource.id,
-    // the owner column is indexed: every owner-scoped read and listing filters on it
+    // owner columns are indexed: every owner-scoped read and listing filters on them (an OR of several owner
+    // columns is answered from the index of each)
     columns: resource.fields.map((f) => {
       const column = columnOf(api, f);
-      return f.name === resource.owner && !column.unique ? { ...column, index: true } : column;
+      return resource.owners.includes(f.name) && !column.unique ? { ...column, index: true } : column;
     }),
     indexOrder: 'id',
     ...(resource.unique.length > 0 && {

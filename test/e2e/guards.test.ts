@@ -96,7 +96,7 @@ class Records {
     const n = this.#next();
     const body: Record<string, JsonValue> = {};
     for (const field of resource.fields) {
-      if (field.readOnly || field.name === resource.owner || field.default !== undefined) continue;
+      if (field.readOnly || resource.owners.includes(field.name) || field.default !== undefined) continue;
       if (field.ref !== undefined) {
         if (!field.required) continue;
         const target = this.resource(field.ref.to);
@@ -117,7 +117,7 @@ class Records {
 
   /** The subject a caller of this name has for `resource`: an id of the target when the owner field is a ref. */
   async subject(resource: Resource, caller: string): Promise<string> {
-    const ownerField = resource.fields.find((f) => f.name === resource.owner);
+    const ownerField = resource.fields.find((f) => f.name === resource.owners[0]);
     const key = `${ownerField?.ref?.to ?? '-'}:${caller}`;
     const known = this.#subjects.get(key);
     if (known !== undefined) return known;
@@ -136,7 +136,7 @@ class Records {
   ): Promise<{ id: string | number; subject: string }> {
     const body = await this.body(resource);
     const subject = await this.subject(resource, ownerCaller);
-    const ownerField = resource.fields.find((f) => f.name === resource.owner);
+    const ownerField = resource.fields.find((f) => f.name === resource.owners[0]);
     if (ownerField !== undefined && !ownerField.readOnly)
       body[ownerField.name] =
         ownerField.ref === undefined ? subject : idValue(this.resource(ownerField.ref.to), subject);
@@ -144,7 +144,7 @@ class Records {
     const r = await http('POST', `${this.base}/${resource.name}`, body, { authorization: `Bearer ${bearer}` });
     if (r.status !== 201) throw new Error(`could not create ${resource.name}: ${r.status} ${r.text}`);
     const id = (r.body as { id: string | number }).id;
-    return { id, subject: resource.owner === 'id' ? String(id) : subject };
+    return { id, subject: resource.owners[0] === 'id' ? String(id) : subject };
   }
 }
 

@@ -27,6 +27,7 @@ export function resource(name: string, fields: Field[], extra: Partial<Resource>
     typeName: typeNameOf(name),
     table: names(name).snake,
     id: 'uuid',
+    owners: [],
     fields,
     access: {
       list: authenticated,

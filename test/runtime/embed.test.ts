@@ -8,7 +8,7 @@ const target = (read: AccessRule, owned = true): RelationTarget => ({
   columns: ['id'],
   idKind: 'text',
   read,
-  ...(owned && { owner: { column: 'owner_id', kind: 'integer' as const, value: (s: string) => Number(s) } }),
+  ...(owned && { owner: { columns: ['owner_id'], kind: 'integer' as const, value: (s: string) => Number(s) } }),
   decode: (row) => row,
   cursorAfter: () => '',
 });

@@ -2,14 +2,21 @@ import Sqlite from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SqlValue } from '../../runtime/src/db/database.js';
-import { keysetParams, listSql, shapeKey, type ListColumn, type ListShape } from '../../runtime/src/db/list-sql.js';
+import {
+  keysetParams,
+  listSql,
+  shapeKey,
+  type ListColumn,
+  type ListShape,
+  type OwnerColumns,
+} from '../../runtime/src/db/list-sql.js';
 
 const title: ListColumn = { column: 'title', kind: 'text' };
 const views: ListColumn = { column: 'views', kind: 'integer' };
 const id: ListColumn = { column: 'id', kind: 'integer' };
 /** the primary key as the stores describe it: never NULL */
 const key: ListColumn = { column: 'id', kind: 'integer', notNull: true };
-const owner: ListColumn = { column: 'author_id', kind: 'text' };
+const owner: OwnerColumns = { columns: ['author_id'], kind: 'text' };
 
 /** The SQL of a listing is a function of its shape alone: given shapes, want statements, in both dialects. */
 describe('the SQL of a listing shape', () => {
@@ -36,6 +43,18 @@ describe('the SQL of a listing shape', () => {
         'jsonb_array_elements_text($2::text::jsonb) AS value) AND "views" >= $3::bigint ORDER BY "id" ASC NULLS FIRST LIMIT $4::bigint',
     ],
     [
+      'the records of one of several owners, after a cursor: an OR over the owner columns, a parameter for each',
+      {
+        owner: { columns: ['patient_id', 'doctor_id'], kind: 'integer' },
+        filters: [],
+        sort: [{ column: id, descending: false }],
+        afterNulls: [false],
+      },
+      'SELECT * FROM "posts" WHERE ("patient_id" = ? OR "doctor_id" = ?) AND (("id" > ?)) ORDER BY "id" ASC NULLS FIRST LIMIT ?',
+      'SELECT * FROM "posts" WHERE ("patient_id" = $1::bigint OR "doctor_id" = $2::bigint) AND (("id" > $3::bigint)) ' +
+        'ORDER BY "id" ASC NULLS FIRST LIMIT $4::bigint',
+    ],
+    [
       'ne keeps NULLs; contains ignores ASCII case',
       {
         filters: [
@@ -57,8 +76,8 @@ describe('the SQL of a listing shape', () => {
             column: { column: 'name', kind: 'text' },
             op: 'eq',
             via: [
-              { local: 'id', table: 'post_tags', remote: 'post_id', owner: { column: 'added_by', kind: 'text' } },
-              { local: 'tag_id', table: 'tags', remote: 'id', owner: { column: 'owner_id', kind: 'integer' } },
+              { local: 'id', table: 'post_tags', remote: 'post_id', owner: { columns: ['added_by'], kind: 'text' } },
+              { local: 'tag_id', table: 'tags', remote: 'id', owner: { columns: ['owner_id'], kind: 'integer' } },
             ],
           },
         ],
@@ -116,6 +135,7 @@ describe('the SQL of a listing shape', () => {
       [
         base,
         { ...base, owner },
+        { ...base, owner: { ...owner, columns: ['author_id', 'editor_id'] } },
         { ...base, filters: [{ column: views, op: 'lt' }] },
         { ...base, sort: [{ column: id, descending: true }] },
         { ...base, afterNulls: [false] },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ListColumn } from '../../runtime/src/db/list-sql.js';
+import type { OwnerColumns } from '../../runtime/src/db/list-sql.js';
 import { hopsThrough, type RelatedScopes, type RelationFilterSpec } from '../../runtime/src/http/related.js';
 
-const ownerColumn: ListColumn = { column: 'owner_id', kind: 'text' };
+const ownerColumn: OwnerColumns = { columns: ['owner_id'], kind: 'text' };
 const tags: RelationFilterSpec = {
   target: 'tags',
   join: 'post-tags',

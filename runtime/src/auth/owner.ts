@@ -1,32 +1,64 @@
 import { badRequest, type FieldError } from '../http/problem.js';
 import { forbidden, type Scope } from './authorize.js';
 
+/** The owner fields a client writes, in the definition's order, and those of them every record must have. */
+export interface OwnerFields<K extends string> {
+  keys: readonly K[];
+  required: readonly K[];
+}
+
 /**
- * The owner field of a body: it defaults to the caller when left out of a create (and keeps its value when left
- * out of a PUT). Only the administrator and staff — callers admitted by a role the rule names — may create a record
- * for someone else; a caller admitted only as the owner may not give a record away.
+ * The owner fields of a create's body. When the caller is none of the owners sent, the first owner field left out
+ * takes the caller — unless the caller acts for others (the administrator, or staff: admitted by a role the rule
+ * names) and named some owner: a receptionist who sends `patientId` does not become the doctor. A caller who is not
+ * the administrator or staff must be one of the record's owners: they cannot create a record for someone else.
  */
-export function withOwner<T extends object, K extends keyof T & string>(
+export function withOwners<T extends object, K extends keyof T & string>(
   input: T,
-  key: K,
-  /** the caller's subject as a value of the owner field; undefined without a caller */
+  owners: OwnerFields<K>,
+  /** the caller's subject as a value of the owner fields; undefined without a caller */
   subject: T[K] | undefined,
   scope: Scope,
-  options: { creating: boolean; required: boolean },
 ): T {
-  const value = input[key];
-  if (value === undefined) {
-    if (subject === undefined && options.creating && options.required) {
-      const missing: FieldError = { path: `/${key}`, message: 'is required' };
-      throw badRequest('the body is not valid', [missing]);
-    }
-    return options.creating && subject !== undefined ? { ...input, [key]: subject } : input;
+  const actsForOthers = scope.admin || scope.staff;
+  const sent = owners.keys.filter((key) => input[key] !== undefined);
+  let result = input;
+  if (
+    subject !== undefined &&
+    !sent.some((key) => input[key] === subject) &&
+    !(actsForOthers && sent.length > 0)
+  ) {
+    const free = owners.keys.find((key) => input[key] === undefined);
+    if (free !== undefined) result = { ...input, [free]: subject };
   }
-  const mayGiveAway = scope.admin || scope.staff || (!options.creating && scope.owner === null);
-  if (!mayGiveAway && value !== subject) {
+  const missing: FieldError[] = owners.required
+    .filter((key) => result[key] === undefined)
+    .map((key) => ({ path: `/${key}`, message: 'is required' }));
+  if (missing.length > 0) throw badRequest('the body is not valid', missing);
+  if (!actsForOthers && !owners.keys.some((key) => result[key] === subject)) {
     throw forbidden(
-      `only an administrator, or a role this operation's rule names, may make someone else the ${key} of a record`,
+      owners.keys.length === 1
+        ? `only an administrator, or a role this operation's rule names, may make someone else the ${owners.keys[0]} of a record`
+        : `a record you create must name you as its ${owners.keys.join(' or ')}: only an administrator, or a role ` +
+            "this operation's rule names, may create one for others",
     );
   }
-  return input;
+  return result;
+}
+
+/** Who may not give records away, as the store's replace and patch take it: null for the administrator and staff. */
+export const giverOf = (scope: Scope): string | null =>
+  scope.admin || scope.staff ? null : (scope.caller?.subject ?? null);
+
+/**
+ * The 403 of an update refused because it changed a record's owners so that they no longer include the caller: only
+ * the administrator and staff give records away (the write's statement checks it, see the store's replace).
+ */
+export function gaveAway(keys: readonly string[]): Error {
+  return forbidden(
+    keys.length === 1
+      ? `only an administrator, or a role this operation's rule names, may make someone else the ${keys[0]} of a record`
+      : `a record you change must keep you as its ${keys.join(' or ')}: only an administrator, or a role this ` +
+          "operation's rule names, may give it to others",
+  );
 }

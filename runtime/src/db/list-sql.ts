@@ -3,7 +3,7 @@ import type { Dialect, SqlValue } from './database.js';
 /**
  * The SQL of listings (see http/listing.ts). A listing's text depends only on its shape: which filters with how
  * many values, the sort, which cursor values are NULL, and whether it is restricted to an owner. Values are always
- * parameters, in this order: owner, filter values (each filter's, then the owners of its hops from the last),
+ * parameters, in this order: owner (once per owner column), filter values (each filter's, then the owners of its hops from the last),
  * cursor values (see keysetParams), limit.
  */
 export type Operator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains';
@@ -29,8 +29,24 @@ export interface Hop {
   local: string;
   table: string;
   remote: string;
-  owner?: ListColumn;
+  owner?: OwnerColumns;
 }
+
+/** The owner columns of a table, and the kind of their values: a row is an owner's when any of them holds it. */
+export interface OwnerColumns {
+  columns: readonly string[];
+  kind: ValueKind;
+}
+
+/** The condition that a row is one owner's: `a = ?`, or `(a = ? OR b = ?)` (one parameter per column). */
+export function ownedBy(owner: OwnerColumns, param: (kind: ValueKind) => string): string {
+  const terms = owner.columns.map((column) => `${q(column)} = ${param(owner.kind)}`);
+  return terms.length === 1 ? (terms[0] ?? '') : `(${terms.join(' OR ')})`;
+}
+
+/** The parameters of ownedBy: the owner's value once per column. */
+export const ownerParams = (owner: OwnerColumns, value: SqlValue): SqlValue[] =>
+  owner.columns.map(() => value);
 
 export interface ListFilterShape {
   /** the column compared: of the listed table, or of the table of the last hop */
@@ -40,8 +56,8 @@ export interface ListFilterShape {
 }
 
 export interface ListShape {
-  /** the owner column when the listing is restricted to one owner's records */
-  owner?: ListColumn;
+  /** the owner columns when the listing is restricted to one owner's records */
+  owner?: OwnerColumns;
   /** in the canonical order of shapeKey: by filterKey */
   filters: ListFilterShape[];
   sort: { column: ListColumn; descending: boolean }[];
@@ -54,7 +70,7 @@ export function shapeKey(shape: ListShape): string {
   const filters = shape.filters.map(filterKey).join(',');
   const sort = shape.sort.map((s) => `${s.descending ? '-' : ''}${s.column.column}`).join(',');
   const after = shape.afterNulls?.map((isNull) => (isNull ? '0' : '1')).join('') ?? '';
-  return `${shape.owner?.column ?? ''}|${filters}|${sort}|${after}`;
+  return `${shape.owner?.columns.join('+') ?? ''}|${filters}|${sort}|${after}`;
 }
 
 /** What tells filters apart, and orders them: the hops to the column, the column, the operator. */
@@ -104,7 +120,7 @@ export function listSql(table: string, selectList: string, shape: ListShape, dia
   let n = 0;
   const param = (kind: ValueKind): string => (dialect === 'sqlite' ? '?' : `$${++n}::${PG_TYPES[kind]}`);
   const where: string[] = [];
-  if (shape.owner !== undefined) where.push(`${q(shape.owner.column)} = ${param(shape.owner.kind)}`);
+  if (shape.owner !== undefined) where.push(ownedBy(shape.owner, param));
   for (const { column, op, via } of shape.filters) {
     const c = q(column.column);
     let condition: string;
@@ -116,7 +132,7 @@ export function listSql(table: string, selectList: string, shape: ListShape, dia
     else condition = `${c} ${COMPARISONS[op]} ${param(column.kind)}`;
     // from the last hop out: each one's owner parameter follows the condition inside it, as in the text
     for (const hop of [...(via ?? [])].reverse()) {
-      const owned = hop.owner === undefined ? '' : ` AND ${q(hop.owner.column)} = ${param(hop.owner.kind)}`;
+      const owned = hop.owner === undefined ? '' : ` AND ${ownedBy(hop.owner, param)}`;
       condition = `${q(hop.local)} IN (SELECT ${q(hop.remote)} FROM ${q(hop.table)} WHERE ${condition}${owned})`;
     }
     where.push(condition);

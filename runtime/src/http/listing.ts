@@ -4,11 +4,13 @@ import {
   filterKey,
   keysetParams,
   listSql,
+  ownerParams,
   shapeKey,
   type Hop,
   type ListColumn,
   type ListShape,
   type Operator,
+  type OwnerColumns,
 } from '../db/list-sql.js';
 import { badRequest } from './problem.js';
 import { hopsThrough, type RelatedScopes, type RelationFilterSpec } from './related.js';
@@ -32,7 +34,8 @@ export interface ListSpec {
   selectList: string;
   /** by API field name: the fields a listing can filter and sort on (id, createdAt and updatedAt included) */
   columns: Record<string, ListColumn>;
-  ownerColumn?: string;
+  /** the owner columns: a listing restricted to an owner shows the records where any of them holds the owner */
+  ownerColumns?: readonly string[];
   /** by relation name: how filters through it (`?author.country=FR`) reach the related records */
   relations?: Record<string, RelationFilterSpec>;
 }
@@ -57,7 +60,7 @@ export type Parent =
         table: string;
         near: ListColumn;
         far: string;
-        owner?: { column: ListColumn; value: SqlValue };
+        owner?: { columns: OwnerColumns; value: SqlValue };
       };
       id: SqlValue;
     };
@@ -84,8 +87,8 @@ export class Listing {
   readonly #statements = new Map<string, Statement>();
   /** the shapes whose statements are named on PostgreSQL (at most MAX_NAMED_SHAPES, never dropped) */
   readonly #named = new Set<string>();
-  /** the owner column, with the kind of its values */
-  readonly #owner: ListColumn | undefined;
+  /** the owner columns, with the kind of their values */
+  readonly #owner: OwnerColumns | undefined;
   /** the cursors' key, prepared once (an HMAC keyed with a Buffer prepares the key again each time) */
   readonly #key: KeyObject;
 
@@ -95,11 +98,9 @@ export class Listing {
     key: Buffer,
   ) {
     this.#key = createSecretKey(key);
-    const owner = spec.ownerColumn;
-    this.#owner =
-      owner === undefined
-        ? undefined
-        : (Object.values(spec.columns).find((c) => c.column === owner) ?? { column: owner, kind: 'text' });
+    const owners = spec.ownerColumns;
+    const first = Object.values(spec.columns).find((c) => c.column === owners?.[0]);
+    this.#owner = owners === undefined ? undefined : { columns: owners, kind: first?.kind ?? 'text' };
   }
 
   /**
@@ -130,10 +131,10 @@ export class Listing {
     const sortText = sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',');
     const after =
       typeof query.cursor === 'string' ? this.#decode(query.cursor, sortText, sort.length) : undefined;
-    const restricted = owner !== null && this.#owner !== undefined;
+    const restricted = owner !== null ? this.#owner : undefined;
 
     const shape: ListShape = {
-      owner: restricted ? this.#owner : undefined,
+      owner: restricted,
       filters: filters.map((f) => ({
         column: f.column,
         op: f.op,
@@ -142,7 +143,8 @@ export class Listing {
       sort,
       afterNulls: after?.map((value) => value === null),
     };
-    const params: SqlValue[] = restricted ? [owner] : [];
+    const params: SqlValue[] =
+      restricted === undefined || owner === null ? [] : ownerParams(restricted, owner);
     for (const f of filters) {
       params.push(...(f.op === 'in' ? [JSON.stringify(f.values)] : f.values));
       if (f.owners !== undefined) params.push(...f.owners);
@@ -176,14 +178,14 @@ export class Listing {
         local: 'id',
         table,
         remote: far,
-        ...(owner !== undefined && { owner: owner.column }),
+        ...(owner !== undefined && { owner: owner.columns }),
       };
       return {
         column: near,
         op: 'eq',
         values: [parent.id],
         via: [hop],
-        owners: owner === undefined ? [] : [owner.value],
+        owners: owner === undefined ? [] : ownerParams(owner.columns, owner.value),
       };
     }
     const column = this.spec.columns[parent.field];

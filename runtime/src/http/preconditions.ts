@@ -55,16 +55,24 @@ export async function expectedVersion(
 
 /**
  * A conditional write: `write` runs with the version `If-Match` asks for; when it changes nothing, the answer is
- * 412 if the record exists (at another version) and `missing()` if it does not. `current` reads its version.
+ * `missing()` if the record does not exist, 412 if it exists at another version than the one asked for, and else
+ * what `refused` says: the write's own conditions refused it (a state it may not be written in, an owner it may not
+ * give away). `current` reads the record's version.
  */
 export async function writeIfMatch<T>(
   header: string | undefined,
   current: () => Promise<number | undefined>,
   write: (expected: number | null) => Promise<T | undefined>,
   missing: () => HttpProblem,
+  refused?: () => Error | Promise<Error>,
 ): Promise<T> {
   const ifMatch = parseIfMatch(header);
-  const written = await write(await expectedVersion(ifMatch, current));
+  const expected = await expectedVersion(ifMatch, current);
+  const written = await write(expected);
   if (written !== undefined) return written;
-  throw ifMatch !== null && (await current()) !== undefined ? preconditionFailed() : missing();
+  const version = await current();
+  if (version === undefined) throw missing();
+  if (expected !== null && version !== expected) throw preconditionFailed();
+  if (refused === undefined) throw ifMatch !== null ? preconditionFailed() : missing();
+  throw await refused();
 }

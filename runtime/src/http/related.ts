@@ -1,5 +1,5 @@
 import type { SqlValue } from '../db/database.js';
-import type { Hop, ListColumn } from '../db/list-sql.js';
+import { ownerParams, type Hop, type ListColumn, type OwnerColumns } from '../db/list-sql.js';
 
 /**
  * Filters through relations (`?author.country=FR`, `?tags.name=sci-fi`): each is the condition on a related table's
@@ -23,7 +23,7 @@ export interface RelationFilterSpec {
  * The rows of `resource` a caller may look at through a relation, by its `read` rule (see relations/embed.ts):
  * false, none; null, every row; else those whose owner column holds `scope`.
  */
-export type RelatedScopes = (resource: string) => { scope: false | null | SqlValue; owner?: ListColumn };
+export type RelatedScopes = (resource: string) => { scope: false | null | SqlValue; owner?: OwnerColumns };
 
 /** The hops of a filter through `relation`, each scoped by its read rule; null when one is closed to the caller. */
 export function hopsThrough(
@@ -40,7 +40,7 @@ export function hopsThrough(
     if (scope === false) return null;
     if (scope !== null && owner !== undefined) {
       via.push({ ...hop, owner });
-      owners.unshift(scope); // the owners' parameters come from the last hop out
+      owners.unshift(...ownerParams(owner, scope)); // the owners' parameters come from the last hop out
     } else via.push(hop);
   }
   return { via, owners };

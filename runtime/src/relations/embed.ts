@@ -2,7 +2,18 @@ import type { AccessRule } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import type { Database, SqlValue } from '../db/database.js';
 import type { Parent, RelatedScopes } from '../http/listing.js';
-import { byId, inList, ownerColumn, param, q, selectList, Statements, toManySql } from './sql.js';
+import {
+  byId,
+  inList,
+  numbered,
+  ownedBy,
+  ownerValues,
+  param,
+  q,
+  selectList,
+  Statements,
+  toManySql,
+} from './sql.js';
 
 /**
  * Embedding (`?include=author,books.tags`): each included relation costs one query per request, whatever the page
@@ -21,8 +32,11 @@ export interface RelationTarget {
   idKind: 'text' | 'integer';
   /** its `read` rule */
   read: AccessRule;
-  /** the owner column and the value a token subject takes in it, when the resource has an owner */
-  owner?: { column: string; kind: 'text' | 'integer'; value: (subject: string) => SqlValue };
+  /**
+   * the owner columns (a record is an owner's when any of them holds the owner) and the value a token subject takes
+   * in them, when the resource has an owner
+   */
+  owner?: { columns: readonly string[]; kind: 'text' | 'integer'; value: (subject: string) => SqlValue };
   /**
    * A row read as values in the order of `columns` (see Statement.values), as the API returns the record (write-only
    * fields left out)
@@ -134,11 +148,12 @@ export class Embedder {
 
   async #found(target: RelationTarget, id: SqlValue, scope: false | null | SqlValue): Promise<boolean> {
     if (scope === false) return false;
-    const d = this.db.dialect;
+    const params: SqlValue[] = [id];
+    const next = numbered(this.db.dialect, params);
     const sql =
-      `SELECT 1 AS ${q('found')} FROM ${q(target.table)} WHERE ${q('id')} = ${param(d, 1, target.idKind)}` +
-      (scope === null ? '' : ` AND ${ownerColumn(target)} = ${param(d, 2, target.owner?.kind)}`);
-    const row = await this.#statements.of(sql).get(scope === null ? [id] : [id, scope]);
+      `SELECT 1 AS ${q('found')} FROM ${q(target.table)} WHERE ${q('id')} = ${param(this.db.dialect, 1, target.idKind)}` +
+      (scope === null ? '' : ` AND ${ownedBy(target, scope, next)}`);
+    const row = await this.#statements.of(sql).get(params);
     return row !== undefined;
   }
 
@@ -158,7 +173,7 @@ export class Embedder {
       const owner = target.owner;
       return {
         scope: readScope(who, target, this.adminRole),
-        ...(owner !== undefined && { owner: { column: owner.column, kind: owner.kind } }),
+        ...(owner !== undefined && { owner: { columns: owner.columns, kind: owner.kind } }),
       };
     };
   }
@@ -179,7 +194,7 @@ export class Embedder {
     const owner =
       scope === null || join.owner === undefined
         ? undefined
-        : { column: { column: join.owner.column, kind: join.owner.kind }, value: scope };
+        : { columns: { columns: join.owner.columns, kind: join.owner.kind }, value: scope };
     return {
       through: {
         table: join.table,
@@ -228,10 +243,10 @@ export class Embedder {
         return (
           `SELECT ${selectList(target)} FROM ${q(target.table)} ` +
           `WHERE ${q('id')} IN (${inList(d, target.idKind, 1)})` +
-          (scope === null ? '' : ` AND ${ownerColumn(target)} = ${param(d, 2, target.owner?.kind)}`)
+          (scope === null ? '' : ` AND ${ownedBy(target, scope, numbered(d, [null]))}`)
         );
       });
-      const params: SqlValue[] = [JSON.stringify([...keys]), ...(scope === null ? [] : [scope])];
+      const params = [JSON.stringify([...keys]), ...(scope === null ? [] : ownerValues(target, scope))];
       // ids as the records hold them: numbers for integer ids, UUID text otherwise, on both databases
       for (const values of await this.#statements.of(sql).values(params)) {
         found.set(values[0], target.decode(values) as ApiRecord);

@@ -1,6 +1,6 @@
 import type { Database, SqlValue } from '../db/database.js';
 import type { RelationMap, RelationTarget } from './embed.js';
-import { ownerColumn, param, q, Statements } from './sql.js';
+import { numbered, ownedBy, param, q, Statements } from './sql.js';
 
 /**
  * The links of many-to-many relations (`PUT /books/{id}/tags/{tagId}` and its DELETE): a link is a record of the
@@ -42,10 +42,11 @@ export class Links {
     const { join, near, far, kinds } = this.#through(resource, relation);
     const d = this.db.dialect;
     const scope = owner === null || join.owner === undefined ? undefined : join.owner.value(owner);
+    const params: SqlValue[] = [id, otherId];
     const sql =
       `DELETE FROM ${q(join.table)} WHERE ${q(near)} = ${param(d, 1, kinds[0])} AND ${q(far)} = ${param(d, 2, kinds[1])}` +
-      (scope === undefined ? '' : ` AND ${ownerColumn(join)} = ${param(d, 3, join.owner?.kind)}`);
-    return this.#statements.of(sql).run(scope === undefined ? [id, otherId] : [id, otherId, scope]);
+      (scope === undefined ? '' : ` AND ${ownedBy(join, scope, numbered(d, params))}`);
+    return this.#statements.of(sql).run(params);
   }
 
   #through(resource: string, relation: string) {

@@ -23,10 +23,35 @@ export class Statements {
 /** The pieces of SQL that embedding and links write, per dialect (identifiers are the generator's, never a client's). */
 export const q = (identifier: string): string => `"${identifier}"`;
 
-/** A target is only ever scoped to an owner when it has an owner column (see readScope). */
-export function ownerColumn(target: RelationTarget): string {
-  if (target.owner === undefined) throw new Error(`${target.table} has no owner column`);
-  return q(target.owner.column);
+/**
+ * The condition that a row of `target` is `value`'s: one of its owner columns holds it (a target is only ever scoped
+ * to an owner when it has owner columns, see readScope). `next` writes each column's parameter, in text order.
+ */
+export function ownedBy(
+  target: RelationTarget,
+  value: SqlValue,
+  next: (value: SqlValue, kind?: 'text' | 'integer') => string,
+  alias = '',
+): string {
+  const owner = target.owner;
+  if (owner === undefined) throw new Error(`${target.table} has no owner column`);
+  const terms = owner.columns.map((column) => `${alias}${q(column)} = ${next(value, owner.kind)}`);
+  return terms.length === 1 ? (terms[0] ?? '') : `(${terms.join(' OR ')})`;
+}
+
+/** The parameters of ownedBy: `value` once per owner column. */
+export const ownerValues = (target: RelationTarget, value: SqlValue): SqlValue[] =>
+  (target.owner?.columns ?? []).map(() => value);
+
+/** Writes parameters numbered after those already in `params`, pushing their values onto it (see ownedBy). */
+export function numbered(
+  dialect: Dialect,
+  params: SqlValue[],
+): (value: SqlValue, kind?: 'text' | 'integer') => string {
+  return (value, kind) => {
+    params.push(value);
+    return param(dialect, params.length, kind);
+  };
 }
 
 /** The columns embedding reads of a target, as SQL. */
@@ -75,13 +100,9 @@ export function toManySql(
   },
 ): { sql: string; params: SqlValue[]; parentColumn: string } {
   const params: SqlValue[] = [keys];
-  const next = (value: SqlValue, kind?: 'text' | 'integer'): string => {
-    params.push(value);
-    return param(d, params.length, kind);
-  };
+  const next = numbered(d, params);
   const { scope, join, joinScope } = options;
-  const owned = (alias = ''): string =>
-    scope === null ? '' : ` AND ${alias}${ownerColumn(target)} = ${next(scope, target.owner?.kind)}`;
+  const owned = (alias = ''): string => (scope === null ? '' : ` AND ${ownedBy(target, scope, next, alias)}`);
   if ((link.through === undefined || join === undefined) && d === 'sqlite') {
     const fk = q(link.column);
     const x = q('rs_x');
@@ -104,9 +125,7 @@ export function toManySql(
     // the target's rows that a link leads to: distinct pairs, of the links the caller may read
     const { near, far } = link.through;
     const ownLinks =
-      joinScope === null || joinScope === false
-        ? ''
-        : ` AND ${ownerColumn(join)} = ${next(joinScope, join.owner?.kind)}`;
+      joinScope === null || joinScope === false ? '' : ` AND ${ownedBy(join, joinScope, next)}`;
     parentColumn = 'rs_parent';
     from =
       `${q(target.table)} JOIN (SELECT DISTINCT ${q(near)} AS ${q('rs_parent')}, ${q(far)} AS ${q('rs_far')} ` +

@@ -39,11 +39,11 @@ export function selectListOf(resource: Resource): string {
     .join(', ');
 }
 
-/** The column an `owner` rule compares with the token subject, if the resource has one. */
-export function ownerColumn(resource: Resource): string | undefined {
-  if (resource.owner === undefined) return undefined;
-  if (resource.owner === 'id') return 'id';
-  return resource.fields.find((f) => f.name === resource.owner)?.column;
+/** The columns an `owner` rule compares with the token subject (any of which admits); none without an owner. */
+export function ownerColumns(resource: Resource): string[] {
+  return resource.owners.flatMap((name) =>
+    name === 'id' ? ['id'] : resource.fields.filter((f) => f.name === name).map((f) => f.column),
+  );
 }
 
 /**
@@ -54,15 +54,40 @@ export function ownerColumn(resource: Resource): string | undefined {
 export function resourceStatements(resource: Resource): StatementText[] {
   const table = ident(resource.table);
   const selectList = selectListOf(resource);
-  const owner = ownerColumn(resource);
+  const owners = ownerColumns(resource);
   const version = ident('version');
-  /** `id = :id`, and where there is an owner, `owner IS NOT DISTINCT FROM coalesce(:owner_scope, owner)` */
+  /**
+   * `id = :id`, and where there is an owner, `owner IS NOT DISTINCT FROM coalesce(:owner_scope, owner)`; with several
+   * owner columns, `(a = :owner_scope OR b = :owner_scope OR :owner_scope IS NULL)`. (PostgreSQL types a parameter
+   * where it first appears: never first in `IS NULL`.)
+   */
   const byId = (param: (name: string) => string): string[] => [
     `${ident('id')} = ${param('id')}`,
-    ...(owner === undefined
+    ...(owners.length === 0
       ? []
-      : [`${ident(owner)} IS NOT DISTINCT FROM coalesce(${param('owner_scope')}, ${ident(owner)})`]),
+      : owners.length === 1
+        ? [
+            `${ident(owners[0] ?? '')} IS NOT DISTINCT FROM coalesce(${param('owner_scope')}, ${ident(owners[0] ?? '')})`,
+          ]
+        : [
+            `(${[...owners.map((c) => `${ident(c)} = ${param('owner_scope')}`), `${param('owner_scope')} IS NULL`].join(' OR ')})`,
+          ]),
   ];
+  // a caller who may not give records away (`:giver`, else NULL) may change owner fields only so that the record
+  // still names them as one of its owners (see the generated auth/owner.ts)
+  const givable = resource.fields.filter((f) => resource.owners.includes(f.name) && !f.readOnly);
+  const keepsOwners = (param: (name: string) => string, valueOf: (f: Field) => string): string[] => {
+    if (givable.length === 0) return [];
+    const newValue = (name: string): string => {
+      const field = fieldNamed(resource, name);
+      return field.readOnly ? ident(field.column) : valueOf(field);
+    };
+    const unchanged = givable.map((f) => `${valueOf(f)} IS NOT DISTINCT FROM ${ident(f.column)}`);
+    const giver = param('giver');
+    return [
+      `(${giver} IN (${resource.owners.map(newValue).join(', ')})\n    OR ${giver} IS NULL\n    OR (${unchanged.join(' AND ')}))`,
+    ];
+  };
   /** one condition per line */
   const where = (conditions: string[]): string => `WHERE ${conditions.join('\n  AND ')}`;
   const atVersion = (param: (name: string) => string): string =>
@@ -94,28 +119,28 @@ export function resourceStatements(resource: Resource): StatementText[] {
 
   const replace = parameters();
   // an owner field left out of a PUT keeps its owner (NULL parameter)
+  const replaced = (f: Field): string => `coalesce(${replace.param(f.name)}, ${ident(f.column)})`;
   const replaceSql = update(
     [
       ...writableFields(resource).map((f) =>
-        f.column === owner
-          ? `${ident(f.column)} = coalesce(${replace.param(f.name)}, ${ident(f.column)})`
+        owners.includes(f.column)
+          ? `${ident(f.column)} = ${replaced(f)}`
           : `${ident(f.column)} = ${replace.param(f.name)}`,
       ),
       `${ident('updated_at')} = ${replace.param('updated_at')}`,
     ],
-    [...byId(replace.param), atVersion(replace.param)],
+    [...byId(replace.param), atVersion(replace.param), ...keepsOwners(replace.param, replaced)],
   );
 
   const patch = parameters();
+  const patched = (f: Field): string =>
+    `CASE WHEN ${patch.param(`given_${f.name}`)} = 1 THEN ${patch.param(f.name)} ELSE ${ident(f.column)} END`;
   const patchSql = update(
     [
-      ...writableFields(resource).map((f) => {
-        const column = ident(f.column);
-        return `${column} = CASE WHEN ${patch.param(`given_${f.name}`)} = 1 THEN ${patch.param(f.name)} ELSE ${column} END`;
-      }),
+      ...writableFields(resource).map((f) => `${ident(f.column)} = ${patched(f)}`),
       `${ident('updated_at')} = ${patch.param('updated_at')}`,
     ],
-    [...byId(patch.param), atVersion(patch.param)],
+    [...byId(patch.param), atVersion(patch.param), ...keepsOwners(patch.param, patched)],
   );
 
   const remove = parameters();

@@ -135,7 +135,7 @@ describe('normalise: resources', () => {
     );
     const want: Resource = resource('posts', [field('authorId', 'string')], {
       id: 'integer',
-      owner: 'authorId',
+      owners: ['authorId'],
       operations: ['list', 'read', 'delete'],
       access: {
         list: [{ kind: 'public' }],

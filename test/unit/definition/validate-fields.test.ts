@@ -133,6 +133,37 @@ const fields: Row[] = [
       'api.yaml:9:12  resources.tags.owner  the owner field must be of type string, uuid or ref; "count" is integer',
     ],
   },
+  {
+    name: 'several owners: fields of one kind of value, no id, no duplicate, a readOnly one first',
+    given: withResources(`
+      people:
+        id: integer
+        fields: {}
+      visits:
+        owner: [patientId, doctorName, id, patientId, pateintId]
+        fields:
+          patientId: { type: ref, to: people }
+          doctorName: string
+      notes:
+        owner: [editorId, createdBy]
+        fields:
+          editorId: string
+          createdBy: { type: string, readOnly: true, nullable: true }
+      empty:
+        owner: []
+        fields: {}
+    `),
+    want: [
+      'api.yaml:8:24  resources.visits.owner[1]  owner fields hold one token subject, so they must all hold the same ' +
+        'kind of value: "doctorName" holds text, "patientId" integer ids',
+      'api.yaml:8:36  resources.visits.owner[2]  id cannot be one of several owner fields: name fields only',
+      'api.yaml:8:40  resources.visits.owner[3]  "patientId" is listed twice',
+      'api.yaml:8:51  resources.visits.owner[4]  owner "pateintId" is not a field of "visits" (did you mean "patientId"?)',
+      'api.yaml:13:23  resources.notes.owner[1]  "createdBy" is readOnly: the server sets it to the caller on create, ' +
+        'so it must be the first owner field',
+      'api.yaml:18:12  resources.empty.owner  must not be empty',
+    ],
+  },
 ];
 
 describe.each([['fields', fields]])('validate: %s', (_, rows) => {

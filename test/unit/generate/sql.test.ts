@@ -119,7 +119,7 @@ describe('statements', () => {
   });
 
   it("restricts to the owner's records NULL-safely, in SQL both databases read", () => {
-    const owned = resource('notes', [field('ownerId', 'string', { readOnly: true })], { owner: 'ownerId' });
+    const owned = resource('notes', [field('ownerId', 'string', { readOnly: true })], { owners: ['ownerId'] });
     const get = resourceStatements(owned).find((s) => s.key === 'get');
     expect(get?.sql).toBe(
       [

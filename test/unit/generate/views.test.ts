@@ -14,7 +14,7 @@ const owners: AccessRule = [{ kind: 'owner' }];
 
 /** notes with these rules; `owner`: ownerId is their owner, set by the server */
 const withAccess = (access: Partial<Record<Operation, AccessRule>>, extra: Partial<Resource> = {}): Resource => {
-  const ownerId = field('ownerId', 'string', { readOnly: extra.owner !== undefined });
+  const ownerId = field('ownerId', 'string', { readOnly: extra.owners !== undefined });
   const base = resource('notes', [field('title', 'string'), ownerId], extra);
   return { ...base, access: { ...base.access, ...access } };
 };
@@ -26,7 +26,7 @@ describe('guarded routes', () => {
     ['public reads need no guard', withAccess({ list: everyone, read: everyone }), ['create', 'update', 'delete']],
     [
       'a public create that sets a read-only owner field needs the caller',
-      withAccess({ create: everyone }, { owner: 'ownerId' }),
+      withAccess({ create: everyone }, { owners: ['ownerId'] }),
       ['list', 'create', 'read', 'update', 'delete'],
     ],
     [
@@ -43,7 +43,7 @@ describe('guarded routes', () => {
 /** Where the owner field is written by clients: which routes check it against the caller, and whom stores restrict to. */
 describe('owned writes', () => {
   const writableOwner = (update: AccessRule): Resource => ({
-    ...resource('notes', [field('ownerId', 'string')], { owner: 'ownerId' }),
+    ...resource('notes', [field('ownerId', 'string')], { owners: ['ownerId'] }),
     access: { list: owners, read: everyone, create: signedIn, update, delete: owners },
   });
   const routes = (given: Resource) => {
@@ -52,13 +52,14 @@ describe('owned writes', () => {
   };
 
   it.each<[string, AccessRule, string]>([
-    ['an update for owners checks the owner field', owners, 'owned(request.body, request.scope, false)'],
-    ['a public update does not (no caller to compare with)', everyone, 'request.body'],
+    ['an update for owners has its statement check who gives the record away', owners, ', giverOf(request.scope))'],
+    ['a public update does not (no caller to compare with)', everyone, ', null)'],
   ])('%s', (_, update, want) => {
     const byMethod = routes(writableOwner(update));
-    expect(byMethod.put?.input).toBe(want);
-    expect(byMethod.patch?.input).toBe(want);
-    expect(byMethod.post?.input).toBe('owned(request.body, request.scope, true)');
+    expect(byMethod.put?.input).toBe('request.body');
+    expect(byMethod.put?.write.endsWith(`expected${want}`)).toBe(true);
+    expect(byMethod.patch?.write.endsWith(`expected${want}`)).toBe(true);
+    expect(byMethod.post?.input).toBe('owned(request.body, request.scope)');
   });
 
   it('restricts guarded routes to the scope, and unguarded ones to no one', () => {
@@ -68,10 +69,23 @@ describe('owned writes', () => {
   });
 
   it('types the owner field of a body as the body has it: null where the field is nullable', () => {
-    const nullable = resource('notes', [field('ownerId', 'string', { nullable: true })], { owner: 'ownerId' });
-    expect(ownerView(api([nullable]), nullable)?.type).toBe('string | null');
-    const plainOwner = resource('notes', [field('ownerId', 'string')], { owner: 'ownerId' });
-    expect(ownerView(api([plainOwner]), plainOwner)?.type).toBe('string');
+    const nullable = resource('notes', [field('ownerId', 'string', { nullable: true })], { owners: ['ownerId'] });
+    expect(ownerView(api([nullable]), nullable)?.defaulted[0]?.type).toBe('string | null');
+    const plainOwner = resource('notes', [field('ownerId', 'string')], { owners: ['ownerId'] });
+    expect(ownerView(api([plainOwner]), plainOwner)?.defaulted[0]?.type).toBe('string');
+  });
+
+  it('with several owner fields, lets a create leave out any of them, unless a server-set one comes first', () => {
+    const [patientId, doctorId] = [field('patientId', 'string'), field('doctorId', 'string', { required: true })];
+    const both = resource('visits', [patientId, doctorId], { owners: ['patientId', 'doctorId'] });
+    expect(ownerView(api([both]), both)?.defaulted.map((o) => [o.key, o.required])).toEqual([
+      ['patientId', false],
+      ['doctorId', true],
+    ]);
+    const createdBy = field('createdBy', 'string', { readOnly: true });
+    const serverFirst = resource('visits', [createdBy, doctorId], { owners: ['createdBy', 'doctorId'] });
+    const view = ownerView(api([serverFirst]), serverFirst);
+    expect([view?.defaulted, view?.readOnly, view?.givable]).toEqual([[], true, true]);
   });
 
   it('passes no owner where the resource has none', () => {

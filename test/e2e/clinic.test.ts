@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateFresh, ROOT, type RunningServer, startServer, typecheckAndBuild } from '../helpers/project.js';
+import { as, SECRET, token } from '../helpers/tokens.js';
+import { databaseUrl } from '../helpers/database.js';
+
+/**
+ * The clinic of examples/clinic.yaml over real HTTP: receptionists act for patients, and an appointment belongs to
+ * its patient and its doctor at once (`owner: [patientId, doctorId]`), with no hand-written access code.
+ */
+let server: RunningServer;
+let base: string;
+type Caller = ReturnType<typeof as>;
+let admin: Caller;
+let receptionist: Caller;
+type Rec = Record<string, unknown>;
+
+const url = (path: string): string => `${base}/api${path}`;
+
+beforeAll(async () => {
+  const dir = await generateFresh(`${ROOT}/examples/clinic.yaml`, 'e2e-clinic');
+  await typecheckAndBuild(dir);
+  const env = { DATABASE_URL: await databaseUrl('clinic'), JWT_SECRET: SECRET };
+  server = await startServer(dir, env, '/api/healthz');
+  base = server.url;
+  admin = as(await token('admin-1', { roles: ['admin'] }));
+  receptionist = as(await token('desk-1', { roles: ['receptionist'] }));
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+let counter = 0;
+
+async function created(caller: Caller, path: string, body: Rec): Promise<Rec> {
+  const r = await caller('POST', url(path), body);
+  expect(r.status, r.text).toBe(201);
+  return r.body as Rec;
+}
+
+/** A patient record and a caller signed in as that patient (their token's subject is their id). */
+async function patient(): Promise<{ id: string; as: Caller }> {
+  counter += 1;
+  const record = await created(receptionist, '/patients', { name: `Patient ${counter}`, birthDate: '1990-01-01' });
+  const id = String(record.id);
+  return { id, as: as(await token(id, { roles: ['patient'] })) };
+}
+
+async function doctor(): Promise<{ id: string; as: Caller }> {
+  counter += 1;
+  const record = await created(admin, '/doctors', { name: `Doctor ${counter}`, specialty: 'general' });
+  const id = String(record.id);
+  return { id, as: as(await token(id, { roles: ['doctor'] })) };
+}
+
+const slot = (): string => `2026-12-01T${String(8 + (counter++ % 10)).padStart(2, '0')}:00:00.000Z`;
+
+async function ids(caller: Caller, path: string): Promise<string[]> {
+  const found: string[] = [];
+  let next: string | null = path;
+  for (let pages = 0; next !== null && pages < 50; pages += 1) {
+    const r = await caller('GET', url(next));
+    expect(r.status, r.text).toBe(200);
+    const page = r.body as { items: Rec[]; nextCursor: string | null };
+    found.push(...page.items.map((item) => String(item.id)));
+    const separator = path.includes('?') ? '&' : '?';
+    next = page.nextCursor === null ? null : `${path}${separator}cursor=${encodeURIComponent(page.nextCursor)}`;
+  }
+  return found;
+}
+
+describe('staff act for others', () => {
+  it('a receptionist books for any patient with any doctor, and becomes neither', async () => {
+    const [p, d] = [await patient(), await doctor()];
+    const booked = await created(receptionist, '/appointments', {
+      patientId: p.id,
+      doctorId: d.id,
+      startsAt: slot(),
+    });
+    expect([booked.patientId, booked.doctorId, booked.status]).toEqual([p.id, d.id, 'booked']);
+  });
+
+  it('a receptionist who leaves a required owner out gets a 400 naming it, not a record in their own name', async () => {
+    const p = await patient();
+    const r = await receptionist('POST', url('/appointments'), { patientId: p.id, startsAt: slot() });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body).toMatchObject({ errors: [{ path: '/doctorId', message: 'is required' }] });
+  });
+
+  it('a receptionist may move an appointment to another patient (staff change owners)', async () => {
+    const [p, q, d] = [await patient(), await patient(), await doctor()];
+    const booked = await created(receptionist, '/appointments', { patientId: p.id, doctorId: d.id, startsAt: slot() });
+    const r = await receptionist('PATCH', url(`/appointments/${String(booked.id)}`), { patientId: q.id });
+    expect(r.status, r.text).toBe(200);
+    expect((r.body as Rec).patientId).toBe(q.id);
+  });
+});
+
+describe('several owner fields', () => {
+  it('a patient books for themselves: the patientId left out takes the caller', async () => {
+    const [p, d] = [await patient(), await doctor()];
+    const booked = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
+    expect([booked.patientId, booked.doctorId]).toEqual([p.id, d.id]);
+  });
+
+  it('a patient may not book for another patient (403), and nothing is written', async () => {
+    const [p, q, d] = [await patient(), await patient(), await doctor()];
+    const r = await p.as('POST', url('/appointments'), { patientId: q.id, doctorId: d.id, startsAt: slot() });
+    expect(r.status, r.text).toBe(403);
+    expect((r.body as Rec).detail).toMatch(/must name you as its patientId or doctorId/);
+    expect(await ids(q.as, '/appointments')).toEqual([]);
+  });
+
+  it('the patient and the doctor both read and list it; another patient or doctor gets 404 and an empty list', async () => {
+    const [p, d, stranger, otherDoctor] = [await patient(), await doctor(), await patient(), await doctor()];
+    const booked = await created(receptionist, '/appointments', { patientId: p.id, doctorId: d.id, startsAt: slot() });
+    const path = `/appointments/${String(booked.id)}`;
+    for (const owner of [p, d]) {
+      expect((await owner.as('GET', url(path))).status).toBe(200);
+      expect(await ids(owner.as, '/appointments')).toEqual([booked.id]);
+    }
+    for (const outsider of [stranger, otherDoctor]) {
+      expect((await outsider.as('GET', url(path))).status).toBe(404);
+      expect((await outsider.as('PATCH', url(path), { reason: 'mine now' })).status).toBe(404);
+      expect(await ids(outsider.as, '/appointments')).toEqual([]);
+    }
+  });
+
+  it("a doctor pages through exactly their appointments, whoever the patient, and no one else's", async () => {
+    const [d, other] = [await doctor(), await doctor()];
+    const mine: string[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      const p = await patient();
+      const booked = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
+      mine.push(String(booked.id));
+      await created(p.as, '/appointments', { doctorId: other.id, startsAt: slot() });
+    }
+    const paged = await ids(d.as, '/appointments?limit=2');
+    expect(paged.sort()).toEqual([...mine].sort());
+    expect(new Set(paged).size).toBe(paged.length);
+    const sorted = await ids(d.as, '/appointments?limit=3&sort=-startsAt');
+    expect(sorted.sort()).toEqual([...mine].sort());
+  });
+
+  it('a patient may change the doctor (still an owner), but not give the appointment to another patient', async () => {
+    const [p, q, d, e] = [await patient(), await patient(), await doctor(), await doctor()];
+    const booked = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
+    const path = url(`/appointments/${String(booked.id)}`);
+    const moved = await p.as('PATCH', path, { doctorId: e.id });
+    expect(moved.status, moved.text).toBe(200);
+    expect((moved.body as Rec).doctorId).toBe(e.id);
+
+    // another patient is not even a record this patient may name (the 409 of a ref to a record one cannot read)
+    const given = await p.as('PATCH', path, { patientId: q.id });
+    expect(given.status, given.text).toBe(409);
+    // a doctor, an owner only through doctorId, cannot hand the appointment to another doctor: they would not be one
+    const handed = await e.as('PATCH', path, { doctorId: d.id });
+    expect(handed.status, handed.text).toBe(403);
+    expect((handed.body as Rec).detail).toMatch(/must keep you as its patientId or doctorId/);
+    const replaced = await e.as('PUT', path, { patientId: p.id, doctorId: d.id, startsAt: slot() });
+    expect(replaced.status, replaced.text).toBe(403);
+    const stored = await admin('GET', path);
+    expect([(stored.body as Rec).patientId, (stored.body as Rec).doctorId]).toEqual([p.id, e.id]);
+    // with If-Match at the current version the refusal is still a 403, not a 412
+    const etag = stored.headers.get('etag') ?? '';
+    const conditional = await e.as('PATCH', path, { doctorId: d.id }, { 'if-match': etag });
+    expect(conditional.status, conditional.text).toBe(403);
+  });
+
+  it('a PUT that sends the owners it found changes no owner and is no give-away', async () => {
+    const [p, d] = [await patient(), await doctor()];
+    const booked = await created(receptionist, '/appointments', { patientId: p.id, doctorId: d.id, startsAt: slot() });
+    const r = await d.as('PUT', url(`/appointments/${String(booked.id)}`), {
+      patientId: p.id,
+      doctorId: d.id,
+      startsAt: booked.startsAt,
+      reason: 'follow-up',
+    });
+    expect(r.status, r.text).toBe(200);
+  });
+});
+
+describe('a staff role of one resource is not staff of another', () => {
+  it('a doctor writes a prescription for any patient; a patient cannot write one', async () => {
+    const [p, d] = [await patient(), await doctor()];
+    const written = await created(d.as, '/prescriptions', {
+      patientId: p.id,
+      doctorId: d.id,
+      drug: 'amoxicillin',
+      dosage: '500 mg, three times a day',
+    });
+    expect((await p.as('GET', url(`/prescriptions/${String(written.id)}`))).status).toBe(200);
+    const r = await p.as('POST', url('/prescriptions'), { doctorId: d.id, drug: 'x', dosage: 'y' });
+    expect(r.status).toBe(403);
+  });
+});

@@ -80,6 +80,9 @@ export interface Field {
 /** A value an action's `set` writes: a literal, or the server's clock. */
 export type SetValue = { kind: 'literal'; value: JsonValue } | { kind: 'now' };
 
+/** A condition on the stored record: each field holds one of its values. */
+export type When = { field: string; values: JsonValue[] }[];
+
 export interface Action {
   name: string;
   names: Names;
@@ -88,7 +91,7 @@ export interface Action {
   method: 'post' | 'get';
   access: AccessRule;
   /** precondition on the stored record: field name → the values it may hold */
-  when: { field: string; values: JsonValue[] }[];
+  when: When;
   /** assignments applied atomically with the `when` check; empty for a handler action */
   set: { field: string; value: SetValue }[];
   /** fields of the request body; empty when the action takes no input */
@@ -148,6 +151,10 @@ export interface Resource {
   owners: string[];
   fields: Field[];
   access: Record<Operation, AccessRule>;
+  /** the resource's previous collection name: its table is renamed, keeping rows and the refs to it */
+  renamedFrom?: string;
+  /** the states in which a record may be updated or deleted (`update: { access, when }`); empty: any */
+  writableWhen: { update: When; delete: When };
   /** the operations switched on, in OPERATIONS order */
   operations: Operation[];
   actions: Action[];

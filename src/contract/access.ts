@@ -1,4 +1,4 @@
-import type { AccessRule, Api, Resource } from '../model.js';
+import type { AccessRule, Api, Operation, Resource, When } from '../model.js';
 
 /** Whether a rule admits anyone, token or not. */
 export const isPublic = (rule: AccessRule): boolean => rule.some((term) => term.kind === 'public');
@@ -35,9 +35,19 @@ export function ruleText(rule: AccessRule): string {
 }
 
 /** Who may do what, for the generated README: one row per operation and action. */
+/** The states a `when` allows: `status is "booked" or "waiting" and paid is true`. */
+export const statesOf = (when: When): string =>
+  when.map((w) => `${w.field} is ${w.values.map((v) => JSON.stringify(v)).join(' or ')}`).join(' and ');
+
+/** `; only while status is "booked"` where an update or delete rule carries a `when`. */
+function statesText(resource: Resource, op: Operation): string {
+  const when = op === 'update' || op === 'delete' ? resource.writableWhen[op] : [];
+  return when.length === 0 ? '' : `; only while ${statesOf(when)} (else 409)`;
+}
+
 export function accessSummary(resource: Resource): { what: string; who: string }[] {
   return [
-    ...resource.operations.map((op) => ({ what: op, who: ruleText(resource.access[op]) })),
+    ...resource.operations.map((op) => ({ what: op, who: ruleText(resource.access[op]) + statesText(resource, op) })),
     ...resource.actions.map((a) => ({ what: `${a.name} (action)`, who: ruleText(a.access) })),
   ];
 }

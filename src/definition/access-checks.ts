@@ -4,7 +4,7 @@ import type { CheckContext } from './check-context.js';
 import { didYouMean } from './did-you-mean.js';
 import type { PathSeg } from './positions.js';
 import type { SalvagedResource } from './salvage.js';
-import type { AccessRuleDef } from './schema.js';
+import { splitAccess, type AccessRuleDef } from './schema.js';
 
 const KEYWORDS = ['public', 'authenticated', 'owner'] as const;
 const AUTH_DEFAULT: PathSeg[] = ['auth', 'default'];
@@ -45,13 +45,18 @@ export function checkAuth(ctx: CheckContext): void {
 
 /** Every operation of a resource, switched on or given a rule. */
 export function operationSites(resource: SalvagedResource): RuleSite[] {
-  return OPERATIONS.filter((op) => resource.operations.includes(op) || resource.access[op] !== undefined).map((op) => ({
-    resource,
-    own: resource.access[op],
-    ownPath: ['resources', resource.name, 'access', op],
-    what: `operation ${op}`,
-    hasRecord: true,
-  }));
+  return OPERATIONS.filter((op) => resource.operations.includes(op) || resource.access[op] !== undefined).map((op) => {
+    const entry = resource.access[op];
+    const { rule } = splitAccess(entry);
+    const path: PathSeg[] = ['resources', resource.name, 'access', op];
+    return {
+      resource,
+      own: rule,
+      ownPath: rule === entry ? path : [...path, 'access'],
+      what: `operation ${op}`,
+      hasRecord: true,
+    };
+  });
 }
 
 /** Checks the rule that applies at a site: its own, or auth.default when it has none. */

@@ -7,6 +7,7 @@ import type { FieldObject } from './field-schema.js';
 import type { PathSeg } from './positions.js';
 import type { SalvagedAction, SalvagedResource } from './salvage.js';
 import { valueProblem } from './values.js';
+import type { WhenDef } from './schema.js';
 import { names as namesOf } from '../naming.js';
 import { OPERATIONS } from '../model.js';
 
@@ -66,7 +67,12 @@ function checkWhen(ctx: CheckContext, resource: SalvagedResource, action: Salvag
     ctx.report(at('when'), 'when needs on: item: a collection action has no stored record to test', 'key');
     return;
   }
-  for (const [name, expected] of Object.entries(action.when)) {
+  checkWhenFields(ctx, resource, action.when, at);
+}
+
+/** The fields a `when` tests (of an item action, or of an update or delete rule): testable, with valid values. */
+export function checkWhenFields(ctx: CheckContext, resource: SalvagedResource, when: WhenDef, at: At): void {
+  for (const [name, expected] of Object.entries(when)) {
     const field = fieldFor(ctx, resource, name, at('when', name));
     if (field === undefined) continue;
     if (field.type === 'json') {

@@ -109,6 +109,7 @@ function mapKind(path: readonly PathSeg[]): MapKind | undefined {
   if (first !== 'resources') return undefined;
   if (path.length === 2) return 'resource';
   if (path.length === 3 && last === 'access') return 'access';
+  if (path.length === 4 && third === 'access' && (last === 'update' || last === 'delete')) return 'guardedAccess';
   if (path.length === 4 && third === 'actions') return 'action';
   if (path.length === 5 && third === 'actions' && last === 'input') return 'input';
   if (path.length === 4 && third === 'relations') return 'relation';

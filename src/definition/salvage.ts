@@ -46,7 +46,6 @@ export type SalvagedAction = Omit<ActionDef, 'input'> & { input?: SalvagedFields
 export interface SalvagedResource {
   name: string;
   id: IdKind;
-  /** undefined when absent or invalid */
   /** the owner fields (`owner: x` or `owner: [x, y]`), none when undeclared or malformed */
   owners: string[];
   ownerDeclared: boolean;
@@ -64,6 +63,8 @@ export interface SalvagedResource {
   declaredRelations: string[];
   /** the unique keys that are valid lists of names */
   unique: string[][];
+  /** the resource's previous name, when valid */
+  renamedFrom?: string;
 }
 
 export interface Salvaged {
@@ -111,6 +112,16 @@ export function salvage(data: unknown): Salvaged {
   };
 }
 
+/** Each operation's rule on its own: one broken rule does not hide the problems of the others. */
+function salvageAccess(raw: unknown): SalvagedResource['access'] {
+  if (!isRecord(raw)) return {};
+  const entries = OPERATIONS.flatMap((op) => {
+    const rule = part(parts.access[op], raw[op]);
+    return rule === undefined ? [] : [[op, rule] as const];
+  });
+  return Object.fromEntries(entries);
+}
+
 const ownersOf = (owner: string | string[] | undefined): string[] =>
   owner === undefined ? [] : typeof owner === 'string' ? [owner] : owner;
 
@@ -120,10 +131,11 @@ function salvageResource(name: string, raw: Record<string, unknown>): SalvagedRe
     name,
     id: part(shape.id, raw.id) ?? 'uuid',
     owners: ownersOf(part(shape.owner, raw.owner)),
+    ...(part(shape.renamedFrom, raw.renamedFrom) !== undefined && { renamedFrom: raw.renamedFrom as string }),
     ownerDeclared: raw.owner !== undefined,
     fields: salvageFields(raw.fields),
     refs: validEntries(raw.fields, salvageRef),
-    access: part(shape.access, raw.access) ?? {},
+    access: salvageAccess(raw.access),
     operations: part(shape.operations, raw.operations) ?? OPERATIONS,
     actions: validEntries(raw.actions, salvageAction),
     declaredActions: isRecord(raw.actions) ? Object.keys(raw.actions) : [],

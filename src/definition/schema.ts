@@ -75,13 +75,33 @@ export const accessRuleSchema = z
 const operationAccess = (op: string) =>
   accessRuleSchema.optional().describe(`Access rule for ${op} (default: auth.default).`);
 
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** `when` of an item action, or of an update or delete rule: field → the value, or the values, it must hold. */
+const whenSchema = namedMap(fieldName, z.union([scalar, z.array(scalar).min(1)]));
+
+/** update and delete: a rule, or a rule with a condition on the stored record (`{ access, when }`). */
+const guardedAccess = (op: string) =>
+  z
+    .union([
+      accessRuleSchema,
+      z.strictObject({
+        access: accessRuleSchema.optional().describe(`Who may ${op} (default: auth.default).`),
+        when: whenSchema.describe(
+          `The states in which a record may be written: field → value or values it must hold, else 409 (checked in the same statement as the write).`,
+        ),
+      }),
+    ])
+    .optional()
+    .describe(`Access rule for ${op} (default: auth.default), or { access, when } to allow it only in some states.`);
+
 const accessSchema = z
   .strictObject({
     list: operationAccess('GET /{collection}'),
     read: operationAccess('GET /{collection}/{id}'),
     create: operationAccess('POST /{collection}'),
-    update: operationAccess('PUT and PATCH /{collection}/{id}'),
-    delete: operationAccess('DELETE /{collection}/{id}'),
+    update: guardedAccess('PUT and PATCH /{collection}/{id}'),
+    delete: guardedAccess('DELETE /{collection}/{id}'),
   })
   .describe('Access rule per operation.');
 
@@ -122,8 +142,6 @@ const deprecationSchema = z
 
 // ── actions ──────────────────────────────────────────────────────────────────────────────────────────
 
-const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-
 const actionSchema = z
   .strictObject({
     on: z
@@ -136,7 +154,7 @@ const actionSchema = z
         'post (default): a POST with a JSON body; get: a read-only GET, its input as query parameters, answered by a handler.',
       ),
     access: accessRuleSchema.optional().describe('Who may run the action (default: auth.default).'),
-    when: namedMap(fieldName, z.union([scalar, z.array(scalar).min(1)]))
+    when: whenSchema
       .optional()
       .describe('Precondition on the stored record: field → value or list of values it must hold, else 409.'),
     set: namedMap(fieldName, z.json())
@@ -211,6 +229,11 @@ const resourceSchema = z
       .describe('Unique keys over several fields, e.g. [[bookId, tagId]].'),
     description: z.string().optional().describe('Documentation, copied into the OpenAPI document.'),
     deprecated: deprecationSchema.optional(),
+    renamedFrom: z
+      .string()
+      .regex(RESOURCE_NAME, { error: 'a resource name: lowercase letters, digits and -, starting with a letter' })
+      .optional()
+      .describe('The previous name of the resource: its table, rows and the refs to it are kept, renamed.'),
   })
   .describe('A resource, served at /{collection}.');
 
@@ -338,6 +361,7 @@ export type Definition = z.output<typeof definitionSchema>;
 export type ResourceDef = z.output<typeof resourceSchema>;
 export type ActionDef = z.output<typeof actionSchema>;
 export type AccessRuleDef = z.output<typeof accessRuleSchema>;
+export type AccessDef = z.output<typeof accessSchema>;
 export type AuthDef = z.output<typeof authSchema>;
 export type LimitsDef = z.output<typeof limitsSchema>;
 export type ThroughRelationDef = z.output<typeof throughRelationSchema>;
@@ -348,6 +372,7 @@ export const parts = {
   resource: resourceSchema.shape,
   action: actionSchema.shape,
   relation: throughRelationSchema.shape,
+  access: accessSchema.shape,
 } as const;
 
 /** Keys each kind of map accepts, for "did you mean" on unknown keys. */
@@ -361,7 +386,17 @@ export const KNOWN_KEYS = {
   rateLimit: ['max', 'window'],
   resource: Object.keys(resourceSchema.shape),
   access: Object.keys(accessSchema.shape),
+  guardedAccess: ['access', 'when'],
   action: Object.keys(actionSchema.shape),
   input: ['fields'],
   relation: Object.keys(throughRelationSchema.shape),
 } as const;
+
+type AccessEntry = AccessDef[keyof AccessDef];
+export type WhenDef = z.output<typeof whenSchema>;
+
+/** An operation's access entry, a rule or `{ access, when }`, as its rule and its condition on the stored record. */
+export function splitAccess(entry: AccessEntry): { rule: AccessRuleDef | undefined; when: WhenDef | undefined } {
+  if (entry === undefined || typeof entry === 'string' || Array.isArray(entry)) return { rule: entry, when: undefined };
+  return { rule: entry.access, when: entry.when };
+}

@@ -2,9 +2,9 @@
  * Rules zod cannot express because they relate several parts of a definition. They run on the parts
  * that are valid (see salvage.ts), so that they report alongside zod's problems, never instead of them.
  */
-import { RESERVED_TYPE_NAMES, RESERVED_WORDS, typeNameOf } from '../naming.js';
+import { names, RESERVED_TYPE_NAMES, RESERVED_WORDS, typeNameOf } from '../naming.js';
 import { checkAuth, checkSite, operationSites } from './access-checks.js';
-import { checkActions } from './action-checks.js';
+import { checkActions, checkWhenFields } from './action-checks.js';
 import { CheckContext, collisionKey, reportCollisions } from './check-context.js';
 import { didYouMean } from './did-you-mean.js';
 import { checkFields } from './field-checks.js';
@@ -12,7 +12,7 @@ import type { Located, PathSeg } from './positions.js';
 import { checkRelations } from './relation-checks.js';
 import { checkUniqueKeys } from './through-checks.js';
 import { salvage, type SalvagedResource } from './salvage.js';
-import { RESOURCE_NAME } from './schema.js';
+import { RESOURCE_NAME, splitAccess } from './schema.js';
 
 /** Collection names the generated server uses for its own routes. */
 export const SERVER_ROUTES = ['healthz', 'docs', 'openapi.json'] as const;
@@ -25,6 +25,7 @@ export function semanticProblems(data: unknown): Located[] {
   checkAuth(ctx);
   checkLimits(ctx);
   checkResourceNames(ctx);
+  checkResourceRenames(ctx);
   for (const resource of ctx.definition.resources) checkResource(ctx, resource);
   checkRelations(ctx);
   return ctx.problems;
@@ -34,6 +35,23 @@ function checkLimits(ctx: CheckContext): void {
   const pageSize = ctx.definition.pageSize;
   if (pageSize?.default !== undefined && pageSize.max !== undefined && pageSize.default > pageSize.max) {
     ctx.report(['limits', 'pageSize', 'default'], `default (${pageSize.default}) is more than max (${pageSize.max})`);
+  }
+}
+
+/** `renamedFrom` of resources: a name no current resource has, each previous name claimed once. */
+function checkResourceRenames(ctx: CheckContext): void {
+  const renamedBy = new Map<string, string>();
+  const tableOf = (name: string): string => names(name).snake;
+  for (const resource of ctx.definition.resources) {
+    const from = resource.renamedFrom;
+    if (from === undefined) continue;
+    const at: PathSeg[] = ['resources', resource.name, 'renamedFrom'];
+    const current = ctx.definition.declaredResources.find((name) => tableOf(name) === tableOf(from));
+    if (from === resource.name) ctx.report(at, `"${from}" is the resource's own name`);
+    else if (current !== undefined) ctx.report(at, `"${from}" is the name of a current resource ("${current}")`);
+    else if (renamedBy.has(tableOf(from))) {
+      ctx.report(at, `"${renamedBy.get(tableOf(from))}" is already renamed from "${from}"`);
+    } else renamedBy.set(tableOf(from), resource.name);
   }
 }
 
@@ -76,6 +94,10 @@ function checkResource(ctx: CheckContext, resource: SalvagedResource): void {
   });
   checkOwner(ctx, resource);
   for (const site of operationSites(resource)) checkSite(ctx, site);
+  for (const op of ['update', 'delete'] as const) {
+    const { when } = splitAccess(resource.access[op]);
+    if (when !== undefined) checkWhenFields(ctx, resource, when, (...rest) => [...base, 'access', op, ...rest]);
+  }
   checkActions(ctx, resource);
   checkUniqueKeys(ctx, resource);
 }

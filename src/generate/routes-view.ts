@@ -4,6 +4,7 @@ import { importsOf, usesOf, type Code, type Symbol } from './code.js';
 import type { OwnerView } from './owner-view.js';
 import { local, rt } from './symbols.js';
 import { js } from './typescript.js';
+import { anOrA, nounOf } from '../naming.js';
 import { inTemplateLiteral } from './sql/block.js';
 
 /** One route of routes.ts: the partial that prints it (templates/partials/route-*.hbs) and its holes. */
@@ -46,6 +47,8 @@ export interface RoutesView {
   missing: boolean;
   /** whether a create checks the owner fields of a body against the caller (and needs `owned`) */
   owned: boolean;
+  /** update and delete refused by their own conditions: the options of whyRefused (see http/states.ts) */
+  refusals: { op: 'update' | 'delete'; options: string }[];
   /** what `owned` takes: an object type with the owner fields a create may leave out, and those fields */
   ownedType: string;
   ownedFields: string;
@@ -124,6 +127,17 @@ export function routesView(
   const gives = owner?.givable === true && guarded.update;
   const giver = gives ? ', giverOf(request.scope)' : owner?.givable === true ? ', null' : '';
   const uses: (Code | Symbol)[] = [];
+  // why a write's own conditions refused it: the states its rule allows (`update: { access, when }`), an owner given
+  // away (see writeIfMatch and http/states.ts)
+  const noun = nounOf(resource.typeName);
+  const refusals = (['update', 'delete'] as const).flatMap((op) => {
+    const when = resource.writableWhen[op];
+    const owners = op === 'update' && gives ? owner?.keys : undefined;
+    if (!resource.operations.includes(op) || (when.length === 0 && owners === undefined)) return [];
+    const what = `${anOrA(noun)} ${noun} can be ${op}d`;
+    const otherwise = owners === undefined ? '' : `, otherwise: () => gaveAway(${js(owners)})`;
+    return [{ op, options: `{ when: ${js(when)}, what: ${js(what)}${otherwise} }` }];
+  });
   // routes.ts registers the collection's routes, then the item's
   const order: Operation[] = ['list', 'create', 'read', 'update', 'delete'];
   const routes = order
@@ -161,7 +175,7 @@ export function routesView(
         input,
         owned: ownedOn(op),
         write: writeOf(method),
-        refused: op === 'update' && gives ? `, () => gaveAway(${js(owner?.keys ?? [])})` : '',
+        refused: refusals.some((r) => r.op === op) ? `, () => ${op}Refused(id${ownerArg})` : '',
         body: method === 'put' ? 'input' : 'patch',
         location: inTemplateLiteral(path),
         embeds: embeds && (op === 'list' || op === 'read'),
@@ -172,6 +186,7 @@ export function routesView(
   const ownedUses = [
     ...(owned ? [rt.Scope, rt.withOwners, ...(owner?.integer === true ? [rt.codec('subjectAsId')] : [])] : []),
     ...(gives && resource.operations.includes('update') ? [rt.giverOf, rt.gaveAway] : []),
+    ...(refusals.length > 0 ? [rt.whyRefused] : []),
   ];
   const has = (op: Operation): boolean => resource.operations.includes(op);
   return {
@@ -195,6 +210,7 @@ export function routesView(
     versionOf: has('update') || has('delete'),
     missing: has('read') || has('update') || has('delete'),
     owned,
+    refusals,
     ownedType: `{ ${(owner?.defaulted ?? []).map((o) => `${o.key}?: ${o.type}`).join('; ')} }`,
     ownedFields: js({
       keys: owner?.defaulted.map((o) => o.key) ?? [],

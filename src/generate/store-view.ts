@@ -1,4 +1,4 @@
-import type { Api, Field, Resource } from '../model.js';
+import type { Api, Field, Resource, When } from '../model.js';
 import { defaultedOwners, serverFields, writableFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
@@ -79,6 +79,14 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
   const byId = owner === undefined ? [plain('id')] : [plain('id'), plain('owner_scope: ownerValue(owner)')];
   const versioned = [...byId, plain('if_version: expected')];
   const giver = owner?.givable === true ? [plain('giver: ownerValue(giver)')] : [];
+  /** the values of a `when` (an action's, or an update or delete rule's), as the store binds them */
+  const whenBinds = (when: When): Code[] =>
+    when.flatMap((w) =>
+      w.values
+        .filter((v) => v !== null)
+        .map((v, i) => entry(`when_${w.field}_${i + 1}`, plain(encodeLiteral(fieldNamed(resource, w.field), v)))),
+    );
+  const updateWhen = whenBinds(resource.writableWhen.update);
   const at = code`${rt.codec('now')}()`;
 
   const binds: Record<string, Code[]> = {
@@ -95,7 +103,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       plain('created_at: at'),
       plain('updated_at: at'),
     ],
-    update: [plain('...writable(input)'), code`updated_at: ${at}`, ...versioned, ...giver],
+    update: [plain('...writable(input)'), code`updated_at: ${at}`, ...versioned, ...updateWhen, ...giver],
     patch: [
       ...writableFields(resource).flatMap((f) => {
         const { given, value } = patchExpressions(f, 'patch');
@@ -103,9 +111,10 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       }),
       code`updated_at: ${at}`,
       ...versioned,
+      ...updateWhen,
       ...giver,
     ],
-    delete: versioned,
+    delete: [...versioned, ...whenBinds(resource.writableWhen.delete)],
   };
   const printed = (s: StatementText, bind: readonly Code[]) => ({
     doc: s.doc,
@@ -129,11 +138,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
         ),
         plain('updated_at: at'),
         ...versioned,
-        ...action.when.flatMap((w) =>
-          w.values
-            .filter((v) => v !== null)
-            .map((v, i) => entry(`when_${w.field}_${i + 1}`, plain(encodeLiteral(field(w.field), v)))),
-        ),
+        ...whenBinds(action.when),
       ];
       const path = `/${resource.name}/{id}/${action.name}`;
       return { camel: action.names.camel, summary: action.description ?? `POST ${path}`, ...printed(statement, bind) };

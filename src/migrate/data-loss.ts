@@ -64,9 +64,14 @@ export interface Loss {
 
 /** Everything a migration would lose, one sentence each; empty when it keeps every row and value. */
 export function lossesOf(diff: Diff, before: Snapshot): Loss[] {
+  // a resource removed while another is created may be a rename that does not say so
+  const created = diff.created.map((t) => t.resource);
   const losses: Loss[] = diff.dropped.map((t) => ({
     message: `the table of ${t.resource} is dropped: every ${t.resource} record would be deleted${cascades(before, t.name)}`,
-    keep: `keep the resource ${t.resource} in the definition`,
+    keep:
+      created.length > 0
+        ? `if ${created.join(' or ')} is ${t.resource} renamed, say \`renamedFrom: ${t.resource}\` on it; else keep ${t.resource}`
+        : `keep the resource ${t.resource} in the definition`,
   }));
   for (const change of diff.changed) {
     const { before: old, after } = change;

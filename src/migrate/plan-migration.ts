@@ -1,7 +1,7 @@
 import { UserError } from '../errors.js';
 import type { Api } from '../model.js';
 import { lossesOf, type Loss } from './data-loss.js';
-import { diff, isEmpty, renamesOf, type Diff, type Step } from './diff.js';
+import { diff, isEmpty, renamesOf, tableRenamesOf, type Diff, type Step } from './diff.js';
 import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from '../schema/snapshot.js';
 import { postgresMigration } from './postgres.js';
 import { sqliteMigration } from './sqlite.js';
@@ -74,7 +74,7 @@ export function planMigration(
   existing: readonly string[],
   allowDataLoss: boolean,
 ): PlannedMigration | undefined {
-  const changes = diff(previous ?? EMPTY_SNAPSHOT, snapshotOf(api), renamesOf(api));
+  const changes = diff(previous ?? EMPTY_SNAPSHOT, snapshotOf(api), renamesOf(api), tableRenamesOf(api));
   if (isEmpty(changes)) return undefined;
   const losses = lossesOf(changes, snapshotOf(api));
   if (losses.length > 0 && !allowDataLoss) throw new DataLossError(losses);
@@ -122,6 +122,9 @@ export function describe(changes: Diff): string[] {
       c.before.id !== c.after.id
         ? [`recreate the table of ${c.after.resource} (new id kind)`]
         : [
+            ...(c.before.name === c.after.name
+              ? []
+              : [`rename ${c.before.resource} to ${c.after.resource} (its rows and the refs to it kept)`]),
             ...c.steps.map((s) => step(c.after.resource, s)),
             ...(JSON.stringify(c.before.keys ?? []) === JSON.stringify(c.after.keys ?? [])
               ? []

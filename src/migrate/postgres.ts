@@ -94,12 +94,28 @@ function changeStatements(change: TableChange, after: Snapshot): string[] {
   const table = d.ident(change.after.name);
   if (before.id !== change.after.id) {
     // every record is deleted (a data loss --allow-data-loss accepted); foreign keys to it go with it
-    return [`DROP TABLE ${table} CASCADE`, ...createTables([change.after])];
+    return [`DROP TABLE ${d.ident(before.name)} CASCADE`, ...createTables([change.after])];
   }
+  // a renamed resource: foreign keys follow the table (they name none); its own are renamed to stay findable by
+  // name, its indexes (named after the table) are made again below
+  const renamed =
+    before.name === change.after.name
+      ? []
+      : [
+          `ALTER TABLE ${d.ident(before.name)} RENAME TO ${table}`,
+          ...before.columns
+            .filter((c) => c.ref !== undefined)
+            .map(
+              (c) =>
+                `ALTER TABLE ${table} RENAME CONSTRAINT ${d.ident(foreignKeyName(before.name, c.name))} TO ` +
+                d.ident(foreignKeyName(change.after.name, c.name)),
+            ),
+        ];
   const key = (i: IndexSnapshot): string => `${i.name}:${i.unique}:${i.columns.join(',')}`;
   const oldIndexes = indexesOf(before);
   const newIndexes = indexesOf(change.after);
   return [
+    ...renamed,
     ...oldIndexes
       .filter((i) => !newIndexes.some((n) => key(n) === key(i)))
       .map((i) => `DROP INDEX IF EXISTS ${d.ident(i.name)}`),

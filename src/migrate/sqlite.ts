@@ -61,6 +61,9 @@ function alterStatements({ before, after, steps }: TableChange): string[] {
   const dropped = oldIndexes.filter((i) => !newIndexes.some((n) => key(n) === key(i)));
   const added = newIndexes.filter((i) => !oldIndexes.some((o) => key(o) === key(i)));
   return [
+    // a renamed resource: the table keeps its rows, and the REFERENCES of other tables follow it (SQLite ≥ 3.26);
+    // its indexes, named after the table, are made again under the new name
+    ...(before.name === after.name ? [] : [`ALTER TABLE ${d.ident(before.name)} RENAME TO ${table}`]),
     ...dropped.map((i) => `DROP INDEX ${d.ident(i.name)}`),
     ...steps.flatMap((step) => {
       if (step.kind === 'renameColumn')

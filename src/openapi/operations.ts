@@ -1,4 +1,5 @@
-import type { AccessRule, Action, Api, Resource } from '../model.js';
+import type { AccessRule, Action, Api, Resource, When } from '../model.js';
+import { statesOf } from '../contract/access.js';
 import { idSchema, inputFieldSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
 import {
@@ -15,6 +16,12 @@ import { actionOperation, enumRef, exampleBody, examplePatch, type SchemaNames }
 
 /** The 409 of a create or a change. */
 export const TAKEN = problem('A unique value taken, or a reference to a missing record');
+
+/** The 409 of a change, with the states its rule allows it in (`update: { access, when }`). */
+function inStates(when: When, description: string): JsonSchema {
+  if (when.length === 0) return problem(description);
+  return problem(`${description}; or the record is not in a state that allows it (only while ${statesOf(when)})`);
+}
 
 export type Route = (path: string, method: string, operation: JsonSchema) => void;
 
@@ -115,7 +122,7 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
           200: json(record, 'The changed record', withRecord),
           400: ref('responses', 'BadRequest'),
           404: ref('responses', 'NotFound'),
-          409: TAKEN,
+          409: inStates(r.writableWhen.update, 'A unique value taken, or a reference to a missing record'),
           412: ref('responses', 'PreconditionFailed'),
           ...bodyResponses(),
           ...commonResponses(api, r.access.update),
@@ -138,7 +145,7 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
         204: { description: 'Deleted', ...(Object.keys(limited).length > 0 && { headers: limited }) },
         400: problem('An If-Match that is not * or ETags'),
         404: ref('responses', 'NotFound'),
-        409: problem('Other records still refer to it'),
+        409: inStates(r.writableWhen.delete, 'Other records still refer to it'),
         412: ref('responses', 'PreconditionFailed'),
         ...commonResponses(api, r.access.delete),
       },

@@ -15,10 +15,19 @@ import {
   type Relation,
   type Resource,
   type SetValue,
+  type When,
 } from '../model.js';
 import { names, relationNameOf, typeNameOf } from '../naming.js';
 import { expandField, type FieldDef } from '../definition/field-schema.js';
-import type { AccessRuleDef, ActionDef, Definition, LimitsDef, ResourceDef } from '../definition/schema.js';
+import {
+  splitAccess,
+  type AccessRuleDef,
+  type ActionDef,
+  type Definition,
+  type LimitsDef,
+  type ResourceDef,
+  type WhenDef,
+} from '../definition/schema.js';
 import { parseDuration, parseSize } from '../definition/units.js';
 
 export const DEFAULTS = {
@@ -158,8 +167,12 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
       list: ruleOf(def.access?.list),
       read: ruleOf(def.access?.read),
       create: ruleOf(def.access?.create),
-      update: ruleOf(def.access?.update),
-      delete: ruleOf(def.access?.delete),
+      update: ruleOf(splitAccess(def.access?.update).rule),
+      delete: ruleOf(splitAccess(def.access?.delete).rule),
+    },
+    writableWhen: {
+      update: whenOf(splitAccess(def.access?.update).when),
+      delete: whenOf(splitAccess(def.access?.delete).when),
     },
     operations: OPERATIONS.filter((op) => switchedOn.has(op)),
     actions: Object.entries(def.actions ?? {}).map(([actionName, action]) =>
@@ -169,6 +182,7 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
     unique: def.unique ?? [],
     ...optional('description', def.description),
     ...optional('deprecated', def.deprecated),
+    ...optional('renamedFrom', def.renamedFrom),
   };
 }
 
@@ -222,6 +236,9 @@ export function normaliseField(name: string, def: FieldDef, collection = ''): Fi
   }
 }
 
+const whenOf = (when: WhenDef | undefined): When =>
+  Object.entries(when ?? {}).map(([field, value]) => ({ field, values: Array.isArray(value) ? value : [value] }));
+
 function normaliseAction(name: string, def: ActionDef, access: AccessRule): Action {
   return {
     name,
@@ -229,10 +246,7 @@ function normaliseAction(name: string, def: ActionDef, access: AccessRule): Acti
     on: def.on,
     method: def.method ?? 'post',
     access,
-    when: Object.entries(def.when ?? {}).map(([field, value]) => ({
-      field,
-      values: Array.isArray(value) ? value : [value],
-    })),
+    when: whenOf(def.when),
     set: Object.entries(def.set ?? {}).map(([field, value]) => ({ field, value: setValue(value) })),
     input: Object.entries(def.input?.fields ?? {}).map(([fieldName, field]) => normaliseField(fieldName, field)),
     ...optional('description', def.description),

@@ -46,6 +46,7 @@ export const RUNTIME = [
   'src/http/etag.ts',
   'src/http/methods.ts',
   'src/http/preconditions.ts',
+  'src/http/states.ts',
   'src/http/rate-limit.ts',
   'src/http/request-log.ts',
   'src/http/docs.ts',

@@ -180,6 +180,51 @@ describe('several owner fields', () => {
   });
 });
 
+describe('writes only in some states (update: { access, when })', () => {
+  it('a cancelled appointment cannot be changed: 409 naming the rule and its state, with or without If-Match', async () => {
+    const [p, d] = [await patient(), await doctor()];
+    const booked = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
+    const path = url(`/appointments/${String(booked.id)}`);
+    expect((await p.as('PATCH', path, { reason: 'checkup' })).status).toBe(200);
+    expect((await p.as('POST', `${path}/cancel`)).status).toBe(200);
+    const current = await p.as('GET', path);
+    const etag = current.headers.get('etag') ?? '';
+    const detail = 'an appointment can be updated only while status is "booked"; its status is "cancelled"';
+    for (const [method, body, headers] of [
+      ['PATCH', { reason: 'too late' }, {}],
+      ['PUT', { doctorId: d.id, startsAt: slot(), reason: 'too late' }, {}],
+      ['PATCH', { reason: 'too late' }, { 'if-match': etag }],
+    ] as const) {
+      const r = await receptionist(method, path, body, headers);
+      expect(r.status, r.text).toBe(409);
+      expect((r.body as Rec).detail).toBe(detail);
+    }
+    // a stale ETag is still a 412: the record changed since it was read
+    expect((await receptionist('PATCH', path, { reason: 'x' }, { 'if-match': '"1"' })).status).toBe(412);
+    const after = (await p.as('GET', path)).body as Rec;
+    expect([after.reason, after.status, current.headers.get('etag')]).toEqual(['checkup', 'cancelled', etag]);
+    // an outsider still gets the 404 of a record they cannot see, not the 409 that would reveal its state
+    const stranger = await patient();
+    expect((await stranger.as('PATCH', path, { reason: 'x' })).status).toBe(404);
+  });
+
+  it('deletes only booked or cancelled appointments: a done one is a 409, and stays', async () => {
+    const [p, d] = [await patient(), await doctor()];
+    const cancelled = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
+    await p.as('POST', url(`/appointments/${String(cancelled.id)}/cancel`));
+    expect((await admin('DELETE', url(`/appointments/${String(cancelled.id)}`))).status).toBe(204);
+
+    const done = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
+    expect((await d.as('POST', url(`/appointments/${String(done.id)}/complete`))).status).toBe(200);
+    const r = await admin('DELETE', url(`/appointments/${String(done.id)}`));
+    expect(r.status, r.text).toBe(409);
+    expect((r.body as Rec).detail).toBe(
+      'an appointment can be deleted only while status is one of "booked", "cancelled"; its status is "done"',
+    );
+    expect((await admin('GET', url(`/appointments/${String(done.id)}`))).status).toBe(200);
+  });
+});
+
 describe('a staff role of one resource is not staff of another', () => {
   it('a doctor writes a prescription for any patient; a patient cannot write one', async () => {
     const [p, d] = [await patient(), await doctor()];

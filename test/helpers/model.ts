@@ -36,6 +36,7 @@ export function resource(name: string, fields: Field[], extra: Partial<Resource>
       update: authenticated,
       delete: authenticated,
     },
+    writableWhen: { update: [], delete: [] },
     operations: ['list', 'read', 'create', 'update', 'delete'],
     actions: [],
     relations: [],

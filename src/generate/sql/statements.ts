@@ -1,4 +1,4 @@
-import type { Action, Field, Resource } from '../../model.js';
+import type { Action, Field, Resource, When } from '../../model.js';
 import { serverFields, writableFields } from '../../schema/columns.js';
 import { sqlite } from '../../schema/dialect.js';
 
@@ -7,7 +7,8 @@ import { sqlite } from '../../schema/dialect.js';
  * appear. Parameters of fields are named as the field is (camelCase); the others are names no field can have (`id` is
  * not a field's name; the rest hold an underscore): `id`, `owner_scope` (the token subject a request is restricted to,
  * or NULL for none), `if_version` (the version an If-Match expects, or NULL for any), `created_at`, `updated_at`, per
- * PATCHed field `given_<field>`, and per value of an action's `when` `when_<field>_<n>`.
+ * PATCHed field `given_<field>`, per value of an action's `when` (or of an update or delete rule's) `when_<field>_<n>`,
+ * and `giver` (see keepsOwners).
  */
 export interface StatementText {
   key: string;
@@ -92,6 +93,9 @@ export function resourceStatements(resource: Resource): StatementText[] {
   const where = (conditions: string[]): string => `WHERE ${conditions.join('\n  AND ')}`;
   const atVersion = (param: (name: string) => string): string =>
     `${version} = coalesce(${param('if_version')}, ${version})`;
+  /** the states the definition allows a write in (`update: { access, when }`), in its WHERE: one atomic check */
+  const inState = (when: When, param: (name: string) => string): string[] =>
+    when.map((w) => whenCondition(ident(fieldNamed(resource, w.field).column), w.field, w.values, param));
   const update = (set: string[], conditions: string[]): string =>
     [
       `UPDATE ${table}`,
@@ -129,7 +133,12 @@ export function resourceStatements(resource: Resource): StatementText[] {
       ),
       `${ident('updated_at')} = ${replace.param('updated_at')}`,
     ],
-    [...byId(replace.param), atVersion(replace.param), ...keepsOwners(replace.param, replaced)],
+    [
+      ...byId(replace.param),
+      atVersion(replace.param),
+      ...inState(resource.writableWhen.update, replace.param),
+      ...keepsOwners(replace.param, replaced),
+    ],
   );
 
   const patch = parameters();
@@ -140,11 +149,19 @@ export function resourceStatements(resource: Resource): StatementText[] {
       ...writableFields(resource).map((f) => `${ident(f.column)} = ${patched(f)}`),
       `${ident('updated_at')} = ${patch.param('updated_at')}`,
     ],
-    [...byId(patch.param), atVersion(patch.param), ...keepsOwners(patch.param, patched)],
+    [
+      ...byId(patch.param),
+      atVersion(patch.param),
+      ...inState(resource.writableWhen.update, patch.param),
+      ...keepsOwners(patch.param, patched),
+    ],
   );
 
   const remove = parameters();
-  const removeSql = [`DELETE FROM ${table}`, where([...byId(remove.param), atVersion(remove.param)])].join('\n');
+  const removeSql = [
+    `DELETE FROM ${table}`,
+    where([...byId(remove.param), atVersion(remove.param), ...inState(resource.writableWhen.delete, remove.param)]),
+  ].join('\n');
 
   return [
     { key: 'get', doc: 'One record by id.', sql: getSql, names: get.names },

@@ -118,6 +118,31 @@ const actions: Row[] = [
     ],
   },
   {
+    name: 'update and delete may carry when: fields of their type, a known rule, no other keys',
+    given: withResources(`
+      posts:
+        fields:
+          status: { type: enum, values: [draft, published], default: draft }
+          secret: { type: string, writeOnly: true }
+        access:
+          update: { access: [editor], when: { status: [draft, live], stat: draft } }
+          delete: { when: { secret: x } }
+          read: { access: admin, when: { status: draft } }
+      tags:
+        fields: {}
+        access: { delete: { acess: admin, when: {} } }
+    `),
+    want: [
+      'api.yaml:9:26  resources.posts.access.update.access[0]  unknown role "editor" (declare it in auth.roles)',
+      'api.yaml:9:59  resources.posts.access.update.when.status[1]  "live" is not one of "draft" or "published"',
+      'api.yaml:9:66  resources.posts.access.update.when.stat  unknown field "stat" of "posts" (did you mean "status"?)',
+      'api.yaml:10:25  resources.posts.access.delete.when.secret  "secret" is writeOnly: when cannot test it, since ' +
+        'the 409 it answers would reveal its value',
+      'api.yaml:11:13  resources.posts.access.read  expected a string or a list, got a map',
+      'api.yaml:14:25  resources.tags.access.delete.acess  unknown key "acess" (did you mean "access"?)',
+    ],
+  },
+  {
     name: 'when and set must name fields and hold values of their type',
     given: withResources(`
       posts:

@@ -134,6 +134,33 @@ const fields: Row[] = [
     ],
   },
   {
+    name: 'renamedFrom of resources: a free previous name, claimed once',
+    given: withResources(`
+      physicians:
+        renamedFrom: doctors
+        fields: {}
+      medics:
+        renamedFrom: doctors
+        fields: {}
+      nurses:
+        renamedFrom: nurses
+        fields: {}
+      carers:
+        renamedFrom: physicians
+        fields: {}
+      aides:
+        renamedFrom: Aides_2
+        fields: {}
+    `),
+    want: [
+      'api.yaml:8:18  resources.medics.renamedFrom  "physicians" is already renamed from "doctors"',
+      'api.yaml:11:18  resources.nurses.renamedFrom  "nurses" is the resource\'s own name',
+      'api.yaml:14:18  resources.carers.renamedFrom  "physicians" is the name of a current resource ("physicians")',
+      'api.yaml:17:18  resources.aides.renamedFrom  "Aides_2" is not a valid renamedFrom: a resource name: lowercase ' +
+        'letters, digits and -, starting with a letter',
+    ],
+  },
+  {
     name: 'several owners: fields of one kind of value, no id, no duplicate, a readOnly one first',
     given: withResources(`
       people:

@@ -149,4 +149,25 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
       'ALTER TABLE "posts" ADD CONSTRAINT "posts_userId_fkey" FOREIGN KEY',
     ]);
   });
+
+  it('renames a table (renamedFrom): its own foreign keys and indexes follow, the refs to it are unchanged', () => {
+    const ref = (table: string) => ({
+      type: 'ref' as const,
+      ref: { table, idKind: 'uuid' as const, onDelete: 'restrict' as const },
+    });
+    const snapshot = (name: string): Snapshot => ({
+      tables: [
+        { name: 'users', resource: 'users', id: 'uuid', columns: [] },
+        { name, resource: name, id: 'uuid', columns: [column('userId', { ...ref('users'), index: true })] },
+        { name: 'visits', resource: 'visits', id: 'uuid', columns: [column('noteId', { ...ref(name), index: true })] },
+      ],
+    });
+    const after = snapshot('memos');
+    expect(postgresMigration(diff(snapshot('notes'), after, new Map(), new Map([['notes', 'memos']])), after)).toEqual([
+      'ALTER TABLE "notes" RENAME TO "memos"',
+      'ALTER TABLE "memos" RENAME CONSTRAINT "notes_userId_fkey" TO "memos_userId_fkey"',
+      'DROP INDEX IF EXISTS "notes_userId_idx"',
+      'CREATE INDEX "memos_userId_idx" ON "memos" ("userId")',
+    ]);
+  });
 });

@@ -1,0 +1,43 @@
+import type { JsonValue } from '../types.js';
+import { HttpProblem } from './problem.js';
+
+/**
+ * The states in which a record may be written (`update: { access, when }` in the definition): each field holds one
+ * of its values. The write's own statement checks it (see the store); this only explains a refusal.
+ */
+export type States = readonly { field: string; values: readonly JsonValue[] }[];
+
+const quoted = (values: readonly JsonValue[]): string => values.map((v) => JSON.stringify(v)).join(', ');
+
+/** `status is "booked"`, `status is one of "booked", "waiting"`, joined by `and`. */
+const describe = (when: States): string =>
+  when.map((w) => `${w.field} is ${w.values.length === 1 ? '' : 'one of '}${quoted(w.values)}`).join(' and ');
+
+/**
+ * Why a write whose statement changed nothing, although the record exists at the version asked for, was refused: a
+ * 409 naming the states its rule allows and the record's, when it is in none of them; else `otherwise` (an owner
+ * given away, see auth/owner.ts); else the record changed between the write and this read (or went): a 409 to try
+ * again.
+ */
+export function whyRefused(
+  record: object | undefined,
+  options: { when: States; what: string; otherwise?: () => Error },
+): Error {
+  const changed = new HttpProblem(
+    409,
+    'Conflict',
+    'the record changed while it was being written: read it, try again',
+  );
+  if (record === undefined) return changed;
+  const current = record as Record<string, JsonValue | undefined>;
+  const outside = options.when.filter((w) => !w.values.includes(current[w.field] ?? null));
+  if (outside.length > 0) {
+    const state = outside.map((w) => `${w.field} is ${JSON.stringify(current[w.field] ?? null)}`).join(', ');
+    return new HttpProblem(
+      409,
+      'Conflict',
+      `${options.what} only while ${describe(options.when)}; its ${state}`,
+    );
+  }
+  return options.otherwise?.() ?? changed;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { HttpProblem } from '../../runtime/src/http/problem.js';
+import { whyRefused, type States } from '../../runtime/src/http/states.js';
+
+/** Why a write its own statement refused was refused: given the record and the rule's states, want the answer. */
+describe('whyRefused', () => {
+  const booked: States = [{ field: 'status', values: ['booked'] }];
+  const what = 'an appointment can be updated';
+  const gaveAway = () => new HttpProblem(403, 'Forbidden', 'given away');
+
+  it.each<[string, object | undefined, States, (() => Error) | undefined, number, string]>([
+    [
+      'out of its states: 409 naming the rule and the state',
+      { status: 'cancelled' },
+      booked,
+      gaveAway,
+      409,
+      'an appointment can be updated only while status is "booked"; its status is "cancelled"',
+    ],
+    [
+      'several fields and values, a missing value read as null',
+      { status: 'done' },
+      [
+        { field: 'status', values: ['booked', 'waiting'] },
+        { field: 'paid', values: [false] },
+      ],
+      undefined,
+      409,
+      'an appointment can be updated only while status is one of "booked", "waiting" and paid is false; its status is "done", paid is null',
+    ],
+    ['in its states: the other reason', { status: 'booked' }, booked, gaveAway, 403, 'given away'],
+    [
+      'in its states, no other reason: it changed in between',
+      { status: 'booked' },
+      booked,
+      undefined,
+      409,
+      'the record changed while it was being written: read it, try again',
+    ],
+    [
+      'gone in between',
+      undefined,
+      booked,
+      gaveAway,
+      409,
+      'the record changed while it was being written: read it, try again',
+    ],
+  ])('%s', (_, record, when, otherwise, status, detail) => {
+    const problem = whyRefused(record, { when, what, ...(otherwise !== undefined && { otherwise }) });
+    expect(problem).toBeInstanceOf(HttpProblem);
+    expect([(problem as HttpProblem).status, (problem as HttpProblem).detail]).toEqual([status, detail]);
+  });
+});

@@ -12,6 +12,7 @@ import {
 import type { Database } from './db/database.js';
 import { installContentTypes } from './http/content-types.js';
 import { installCors } from './http/cors.js';
+import { CustomRoutes } from './http/custom-routes.js';
 import { installDocs } from './http/docs.js';
 import { installIdempotency } from './http/idempotency.js';
 import { routeEveryMethod } from './http/methods.js';
@@ -27,6 +28,7 @@ import {
 import { installValidators } from './http/validator.js';
 import { registerHooks } from './hooks.js';
 import { makeStores, registerResources } from './resources/index.js';
+import { registerRoutes } from './routes.js';
 import { ADMIN_ROLE, BODY_LIMIT, CORS, PREFIX, RATE_LIMIT_MAX } from './settings.js';
 
 // the definition's prefix and administrator role, where the generated tests (and yours) have always found them
@@ -109,8 +111,15 @@ export async function buildApp({
           return { status: 'ok' };
         },
       );
-      await installDocs(api, PREFIX);
-      registerResources(api, { db, stores, authorizer, prefix: PREFIX });
+      // the user's routes with a schema join the generated document (see http/custom-routes.ts, src/routes.ts)
+      const custom = new CustomRoutes();
+      await installDocs(api, PREFIX, (document) => custom.merged(document));
+      const dependencies = { db, stores, authorizer, prefix: PREFIX };
+      registerResources(api, dependencies);
+      await api.register(async (own) => {
+        custom.watch(own, PREFIX);
+        await registerRoutes(own, dependencies);
+      });
     },
     { prefix: PREFIX },
   );

@@ -32,6 +32,8 @@ export interface ProjectView {
   includeDepth: number;
   /** a filter through a relation of this API, for the README: `/books?author.country=FR` */
   filterExample: string;
+  /** the README's example of a route of the user's own: a report over a resource that has a listing */
+  customRoute?: { name: string; camel: string; ownerArg: string };
 }
 
 export function projectView(
@@ -62,7 +64,16 @@ export function projectView(
     hasLinks: api.resources.some((r) => r.relations.some((relation) => relation.through !== undefined)),
     includeDepth: api.limits.includeDepth,
     filterExample: filterExample(api),
+    ...customRoute(api),
   };
+}
+
+/** The resource the README's own-route example reports on: the first with a listing. */
+function customRoute(api: Api): Pick<ProjectView, 'customRoute'> {
+  const resource = api.resources.find((r) => r.operations.includes('list'));
+  if (resource === undefined) return {};
+  const ownerArg = resource.owners.length > 0 ? ', request.scope.owner' : '';
+  return { customRoute: { name: resource.name, camel: resource.names.camel, ownerArg } };
 }
 
 /**

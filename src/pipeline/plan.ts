@@ -47,6 +47,8 @@ export const RUNTIME = [
   'src/http/methods.ts',
   'src/http/preconditions.ts',
   'src/http/states.ts',
+  'src/http/custom-routes.ts',
+  'src/extend.ts',
   'src/http/rate-limit.ts',
   'src/http/request-log.ts',
   'src/http/docs.ts',
@@ -145,6 +147,7 @@ export function runtimeFiles(): PlannedFile[] {
   return [
     { path: 'src/main.ts', owner: 'user', runtime: 'src/main.ts' },
     { path: 'src/hooks.ts', owner: 'user', runtime: 'src/hooks.ts' },
+    { path: 'src/routes.ts', owner: 'user', runtime: 'src/routes.ts' },
     ...RUNTIME.map((path): PlannedFile => ({ path, owner: 'generator', runtime: path })),
   ];
 }

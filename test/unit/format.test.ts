@@ -169,7 +169,7 @@ describe('the runtime copied into projects', () => {
 
   it('is every file of runtime/src: listed in RUNTIME, a starter of a user-owned file, or a stand-in saying so', () => {
     const files = [...filesUnder(join(runtime, 'src'))].map((f) => `src/${f}`).sort();
-    expect(files).toEqual([...RUNTIME, 'src/main.ts', 'src/hooks.ts', ...STAND_INS].sort());
+    expect(files).toEqual([...RUNTIME, 'src/main.ts', 'src/hooks.ts', 'src/routes.ts', ...STAND_INS].sort());
     for (const standIn of STAND_INS.filter((f) => f.endsWith('.ts'))) {
       expect(readFileSync(join(runtime, standIn), 'utf8')).toMatch(/^\/\/ A STAND-IN, never copied into a project/);
     }

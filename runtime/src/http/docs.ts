@@ -25,9 +25,19 @@ export function originOf(protocol: string, host: string): string | undefined {
  * X-Forwarded-Proto / X-Forwarded-Host when TRUST_PROXY admits the proxy). The docs page reads it with the prefix
  * alone, which the browser resolves against the page: it calls this server however it was reached.
  */
-export async function installDocs(app: FastifyInstance, prefix = ''): Promise<void> {
+export async function installDocs(
+  app: FastifyInstance,
+  prefix = '',
+  extend: (generated: typeof document) => typeof document = (generated) => generated,
+): Promise<void> {
   const relative = prefix === '' ? '/' : prefix;
-  const withServer = (url: string) => ({ ...document, servers: [{ url, description: 'This server' }] });
+  // the generated document and the routes registered after it (see http/custom-routes.ts): complete once the app is
+  // ready, which is before any request
+  let complete: typeof document | undefined;
+  const withServer = (url: string) => ({
+    ...(complete ??= extend(document)),
+    servers: [{ url, description: 'This server' }],
+  });
   const served = (request: FastifyRequest, reply: FastifyReply) => {
     // it names the request's host: a shared cache must not hand one client's copy to another
     const vary = reply.getHeader('vary');

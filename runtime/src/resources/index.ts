@@ -17,4 +17,7 @@ export interface RouteDependencies {
   prefix: string;
 }
 
+/** Each resource's access rules, for the guards of the user's own routes (see src/extend.ts). */
+export const access = {};
+
 export function registerResources(_app: FastifyInstance, _dependencies: RouteDependencies): void {}

@@ -149,7 +149,10 @@ export interface Resource {
    * empty when the resource has no owner
    */
   owners: string[];
+  /** the stored fields, in definition order (computed ones are in `computed`) */
   fields: Field[];
+  /** `computed: true` fields: never stored or accepted, valued by the user's function (nullable) */
+  computed: Field[];
   access: Record<Operation, AccessRule>;
   /** the resource's previous collection name: its table is renamed, keeping rows and the refs to it */
   renamedFrom?: string;

@@ -20,8 +20,13 @@ export type ActionOutcome<T> =
   | { kind: 'stale' }
   | { kind: 'refused'; record: T };
 
-/** What an action handler answers: a status (default 200) and a JSON body (default null). */
+/**
+ * What an action handler answers: a status (default 200) and a JSON body (default null) — a record as the store
+ * returns it is one. `version`, the version of the record the body is (`Versioned.version`), sends its ETag; an item
+ * action's handler that answers with the record it was given unchanged sends that record's ETag by itself.
+ */
 export interface ActionResult {
   status?: number;
   body?: JsonValue;
+  version?: number;
 }

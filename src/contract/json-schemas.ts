@@ -98,7 +98,8 @@ const timestamp: JsonSchema = { type: 'string', format: 'date-time' };
  * as fast as the record itself; deeper ones go through JSON.stringify.
  */
 export function recordSchema(api: Api, resource: Resource, typedRelations = true): JsonSchema {
-  const fields = resource.fields.filter((f) => !f.writeOnly);
+  // computed fields follow the stored ones: returned always, null until the user's function says otherwise
+  const fields = [...resource.fields.filter((f) => !f.writeOnly), ...resource.computed];
   return {
     type: 'object',
     properties: {

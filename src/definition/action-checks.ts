@@ -75,6 +75,10 @@ export function checkWhenFields(ctx: CheckContext, resource: SalvagedResource, w
   for (const [name, expected] of Object.entries(when)) {
     const field = fieldFor(ctx, resource, name, at('when', name));
     if (field === undefined) continue;
+    if (field.computed === true) {
+      ctx.report(at('when', name), `"${name}" is computed: when tests stored values`, 'key');
+      continue;
+    }
     if (field.type === 'json') {
       ctx.report(at('when', name), `a json field cannot be tested in when`, 'key');
       continue;
@@ -102,6 +106,10 @@ function checkSet(ctx: CheckContext, resource: SalvagedResource, action: Salvage
   for (const [name, value] of Object.entries(action.set)) {
     const field = fieldFor(ctx, resource, name, at('set', name));
     if (field === undefined) continue;
+    if (field.computed === true) {
+      ctx.report(at('set', name), `"${name}" is computed: set writes stored values`, 'key');
+      continue;
+    }
     const problem =
       value === NOW
         ? field.type === 'date' || field.type === 'datetime'

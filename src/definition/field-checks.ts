@@ -21,7 +21,10 @@ export interface FieldScope {
 }
 
 /** Options that describe storage, meaningless for the body of an action. */
-const STORAGE_OPTIONS = ['unique', 'index', 'renamedFrom', 'readOnly', 'writeOnly', 'onDelete'] as const;
+const STORAGE_OPTIONS = ['unique', 'index', 'renamedFrom', 'readOnly', 'writeOnly', 'onDelete', 'computed'] as const;
+
+/** Options that say how a value is stored or sent: a computed field is neither (it is always returned, maybe null). */
+const NOT_COMPUTED = ['required', 'default', 'unique', 'index', 'readOnly', 'writeOnly', 'renamedFrom'] as const;
 
 export function checkFields(ctx: CheckContext, scope: FieldScope): void {
   checkFieldNames(ctx, scope);
@@ -86,6 +89,15 @@ function checkField(ctx: CheckContext, scope: FieldScope, name: string, field: F
     if (field.minLength > field.maxLength) {
       ctx.report(at('maxLength'), `maxLength (${field.maxLength}) is less than minLength (${field.minLength})`);
     }
+  }
+  if (field.computed === true && scope.kind === 'resource') {
+    if (field.type === 'ref') {
+      ctx.report(at('computed'), 'a ref cannot be computed: its value must be a stored id the database checks', 'key');
+    }
+    for (const option of NOT_COMPUTED.filter((o) => field[o] !== undefined && field[o] !== false)) {
+      ctx.report(at(option), `option ${option} does not apply to a computed field: it is never stored or sent`, 'key');
+    }
+    return;
   }
   checkDefault(ctx, scope, name, field);
   if (field.type === 'ref') checkRef(ctx, at, field);

@@ -46,6 +46,12 @@ const commonOptions = {
   renamedFrom: fieldName
     .optional()
     .describe('The previous name of this field, so that the migration renames the column and keeps its data.'),
+  computed: z
+    .boolean()
+    .optional()
+    .describe(
+      'Never stored or accepted: its value (or null) comes from your function in src/computed/<collection>.ts (default false).',
+    ),
 };
 
 function fieldOf<T extends FieldType, S extends z.ZodType, O extends z.ZodRawShape>(

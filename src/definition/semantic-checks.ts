@@ -123,6 +123,10 @@ function checkOwner(ctx: CheckContext, resource: SalvagedResource): void {
     }
     const field = resource.fields.valid.get(owner);
     if (field === undefined) return;
+    if (field.computed === true) {
+      ctx.report(path, `"${owner}" is computed: an owner field must be stored`);
+      return;
+    }
     if (!OWNER_TYPES.includes(field.type)) {
       ctx.report(path, `the owner field must be of type string, uuid or ref; "${owner}" is ${field.type}`);
       return;

@@ -148,6 +148,8 @@ export function checkUniqueKeys(ctx: CheckContext, resource: SalvagedResource): 
         );
       } else if (resource.fields.valid.get(field)?.type === 'json') {
         ctx.report([...path, j], `"${field}" is a json field: a key compares values, not documents`);
+      } else if (resource.fields.valid.get(field)?.computed === true) {
+        ctx.report([...path, j], `"${field}" is computed: a key compares stored values`);
       }
     });
     const sorted = [...key].sort().join(',');

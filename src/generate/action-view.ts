@@ -150,7 +150,7 @@ export function actionImports(
       : []),
     ...(set.length > 0 || handlers.some((a) => a.item) || orphans ? [local.model(typeName)] : []),
     ...(handlers.some((a) => a.item) ? [rt.notFound] : []),
-    ...(handlers.length > 0 ? [rt.Caller, rt.ActionResult] : []),
+    ...(handlers.length > 0 ? [rt.Caller, rt.ActionResult, rt.etagOf] : []),
     ...(orphans || resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? [rt.JsonValue] : []),
     ...(resource.deprecated !== undefined || actions.some((a) => a.deprecation !== undefined)
       ? [rt.announceDeprecation]

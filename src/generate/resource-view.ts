@@ -38,6 +38,8 @@ export interface ResourceView {
   article: string;
   operations: Record<Operation, boolean>;
   recordProperties: { key: string; type: string; doc?: string }[];
+  /** `computed: true` fields: their values come from src/computed/<collection>.ts (see the store's toRecord) */
+  computedProperties: { key: string; type: string; doc: string }[];
   inputProperties: { key: string; type: string; optional: boolean }[];
   patchProperties: { key: string; type: string }[];
   writeOnlyProperties: { key: string; type: string }[];
@@ -116,6 +118,11 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
   const readQuery = readQuerySchema(api, resource);
   const nested = nestedView(api, resource, `no ${lower} has this id`);
 
+  const computed = resource.computed.map((f) => ({
+    key: f.name,
+    type: outputType(api, f),
+    doc: `${f.description === undefined ? '' : `${f.description} `}(computed by src/computed/${resource.names.kebab}.ts)`,
+  }));
   return {
     name: resource.name,
     camel: names.camel,
@@ -141,6 +148,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
           doc:
             [f.description, f.deprecated === true ? '@deprecated' : undefined].filter(Boolean).join(' ') || undefined,
         })),
+      ...computed,
       { key: 'createdAt', type: 'string', doc: 'when the record was created (ISO 8601, UTC)' },
       { key: 'updatedAt', type: 'string', doc: 'when the record was last written (ISO 8601, UTC)' },
     ],
@@ -154,7 +162,14 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     writeOnlyProperties: resource.fields
       .filter((f) => f.writeOnly)
       .map((f) => ({ key: f.name, type: outputType(api, f) })),
-    readOnlyNames: ['id', ...resource.fields.filter((f) => f.readOnly).map((f) => f.name), 'createdAt', 'updatedAt'],
+    readOnlyNames: [
+      'id',
+      ...resource.fields.filter((f) => f.readOnly).map((f) => f.name),
+      ...resource.computed.map((f) => f.name),
+      'createdAt',
+      'updatedAt',
+    ],
+    computedProperties: computed,
     uniqueMessage:
       uniqueFields.length > 0
         ? `${article} with this ${uniqueFields.join(' or ')} already exists`

@@ -170,6 +170,9 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     // the type of a write-only json field, in `Stored`
     ...(resource.fields.some((f) => f.writeOnly && f.type === 'json') ? [rt.JsonValue] : []),
     ...['', 'Input', 'ListQuery', 'Patch'].map((suffix) => local.model(typeName + suffix)),
+    ...(resource.computed.length > 0
+      ? [local.model(`${typeName}Stored`), local.computed(resource.names.kebab, `${resource.names.camel}Computed`)]
+      : []),
     ...(resource.relations.length > 0 ? [rt.RelationTarget, rt.Parent, rt.RelatedScopes, rt.access] : []),
   ]);
   return {

@@ -101,4 +101,6 @@ export const local = {
   schema: (name: string): Symbol => value.schemas(name),
   /** the store class, as a type */
   store: (name: string): Symbol => types.storeOf(name),
+  /** the user's functions of a resource's computed fields (src/computed/<kebab>.ts) */
+  computed: (kebab: string, name: string): Symbol => from(`../../computed/${kebab}.js`)(name),
 };

@@ -162,7 +162,12 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
     table: names(name).snake,
     id: def.id ?? 'uuid',
     owners: def.owner === undefined ? [] : typeof def.owner === 'string' ? [def.owner] : def.owner,
-    fields: Object.entries(def.fields).map(([fieldName, field]) => normaliseField(fieldName, field, name)),
+    fields: Object.entries(def.fields)
+      .filter(([, field]) => !isComputed(field))
+      .map(([fieldName, field]) => normaliseField(fieldName, field, name)),
+    computed: Object.entries(def.fields)
+      .filter(([, field]) => isComputed(field))
+      .map(([fieldName, field]) => ({ ...normaliseField(fieldName, field, name), nullable: true, readOnly: true })),
     access: {
       list: ruleOf(def.access?.list),
       read: ruleOf(def.access?.read),
@@ -235,6 +240,8 @@ export function normaliseField(name: string, def: FieldDef, collection = ''): Fi
       return base;
   }
 }
+
+const isComputed = (field: FieldDef): boolean => typeof field === 'object' && field.computed === true;
 
 const whenOf = (when: WhenDef | undefined): When =>
   Object.entries(when ?? {}).map(([field, value]) => ({ field, values: Array.isArray(value) ? value : [value] }));

@@ -139,6 +139,14 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
         template: 'project/src/handlers.ts.hbs',
         context: view,
       })),
+    ...project.resources
+      .filter((view) => view.computedProperties.length > 0)
+      .map((view): PlannedFile => ({
+        path: computedPath(view.kebab),
+        owner: 'user',
+        template: 'project/src/computed.ts.hbs',
+        context: view,
+      })),
   ];
 }
 
@@ -153,3 +161,4 @@ export function runtimeFiles(): PlannedFile[] {
 }
 
 export const handlersPath = (kebab: string): string => `src/handlers/${kebab}.ts`;
+export const computedPath = (kebab: string): string => `src/computed/${kebab}.ts`;

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Api } from '../model.js';
 import { names } from '../naming.js';
 import { projectFile } from './paths.js';
-import { handlersPath } from './plan.js';
+import { computedPath, handlersPath } from './plan.js';
 
 /**
  * What the user-owned handlers files of a project become in this run: the stubs they gain, the handlers and
@@ -28,6 +28,7 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
     manual: new Map(),
     orphanHandlers: new Map(),
   };
+  await scanComputedFiles(outDir, api, result);
   const handlersDir = projectFile(outDir, 'src/handlers');
   const existing = existsSync(handlersDir) ? readdirSync(handlersDir).filter((f) => f.endsWith('.ts')) : [];
   if (existing.length === 0) return result;
@@ -77,4 +78,44 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
     if (growth.kind === 'grown') result.grown.set(path, { text: growth.text, note: `adds ${growth.added.join(', ')}` });
   }
   return result;
+}
+
+/**
+ * The user-owned files of computed fields (src/computed/<collection>.ts): the stubs they gain, the files orphaned.
+ * A function whose field is gone still compiles (the generated interface takes any other function): it is named.
+ */
+async function scanComputedFiles(outDir: string, api: Api, result: UserFiles): Promise<void> {
+  const dir = projectFile(outDir, 'src/computed');
+  const existing = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.ts')) : [];
+  if (existing.length === 0) return;
+  const { growComputed, handlerNames } = await import('./user-files.js');
+  for (const fileName of existing) {
+    const kebab = fileName.slice(0, -3);
+    const path = computedPath(kebab);
+    const resource = api.resources.find((r) => r.names.kebab === kebab);
+    if (resource === undefined || resource.computed.length === 0) {
+      const why = resource === undefined ? 'its resource was removed' : 'its resource has no computed fields left';
+      result.orphans.set(
+        path,
+        `${why}: it is kept but left out of compilation; delete it when its code is no longer needed`,
+      );
+      continue;
+    }
+    const variable = `${resource.names.camel}Computed`;
+    const text = readFileSync(projectFile(outDir, path), 'utf8');
+    const stubs = resource.computed.map((f) => ({ name: f.name, doc: f.description ?? `${f.name} (computed)` }));
+    const present = handlerNames(text, variable);
+    if (present === undefined) {
+      const missing = stubs.filter((s) => !new RegExp(`\\b${s.name}\\s*[(:]`).test(text)).map((s) => s.name);
+      const reason = `restsmith cannot edit it (it has no \`export const ${variable} = { … }\` it can read)`;
+      if (missing.length > 0) result.manual.set(path, `${reason}: add by hand the functions ${missing.join(', ')}`);
+      else result.notes.set(path, reason);
+      continue;
+    }
+    const orphaned = present.filter((name) => !stubs.some((s) => s.name === name));
+    if (orphaned.length > 0)
+      result.notes.set(path, `its functions ${orphaned.join(', ')} have no computed field any more: delete them`);
+    const growth = growComputed(text, variable, stubs);
+    if (growth.kind === 'grown') result.grown.set(path, { text: growth.text, note: `adds ${growth.added.join(', ')}` });
+  }
 }

@@ -62,8 +62,39 @@ export function handlerNames(text: string, variable: string): string[] | undefin
   return names;
 }
 
-/** Adds a stub for every handler in `stubs` that the file does not have yet. */
+/** Adds a stub for every handler in `stubs` that the file does not have yet: it answers 501 until written. */
 export function growHandlers(text: string, variable: string, stubs: readonly HandlerStub[]): Growth {
+  return grow(text, variable, stubs, (object, stub) => {
+    object.addMethod({
+      name: stub.name,
+      isAsync: true,
+      docs: [stub.doc],
+      parameters: [{ name: '_context' }],
+      statements: [`throw notImplemented(${singleQuoted(stub.path)});`],
+    });
+    ensureImport(object.getSourceFile(), 'notImplemented', '../http/problem.js');
+  });
+}
+
+/** Adds a stub for every computed field in `stubs` that the file does not value yet: it gives null until written. */
+export function growComputed(text: string, variable: string, stubs: readonly { name: string; doc: string }[]): Growth {
+  return grow(text, variable, stubs, (object, stub) => {
+    object.addMethod({
+      name: stub.name,
+      docs: [stub.doc],
+      parameters: [{ name: '_record' }],
+      statements: ['return null;'],
+    });
+  });
+}
+
+/** The stubs the object `variable` lacks, added by `add`; every other byte of the file stays as it was. */
+function grow<S extends { name: string }>(
+  text: string,
+  variable: string,
+  stubs: readonly S[],
+  add: (object: ObjectLiteralExpression, stub: S) => void,
+): Growth {
   const file = parse(text);
   if (typeof file === 'string') return { kind: 'unreadable', reason: file };
   try {
@@ -71,16 +102,7 @@ export function growHandlers(text: string, variable: string, stubs: readonly Han
     if (object === undefined) return { kind: 'unreadable', reason: `it has no \`export const ${variable} = { … }\`` };
     const missing = stubs.filter((stub) => object.getProperty(stub.name) === undefined);
     if (missing.length === 0) return { kind: 'untouched' };
-    for (const stub of missing) {
-      object.addMethod({
-        name: stub.name,
-        isAsync: true,
-        docs: [stub.doc],
-        parameters: [{ name: '_context' }],
-        statements: [`throw notImplemented(${singleQuoted(stub.path)});`],
-      });
-    }
-    ensureImport(file, 'notImplemented', '../http/problem.js');
+    for (const stub of missing) add(object, stub);
     return { kind: 'grown', text: file.getFullText(), added: missing.map((s) => s.name) };
   } finally {
     project.removeSourceFile(file);

@@ -29,6 +29,7 @@ export function resource(name: string, fields: Field[], extra: Partial<Resource>
     id: 'uuid',
     owners: [],
     fields,
+    computed: [],
     access: {
       list: authenticated,
       read: authenticated,

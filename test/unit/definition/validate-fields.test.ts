@@ -134,6 +134,34 @@ const fields: Row[] = [
     ],
   },
   {
+    name: 'computed fields: neither stored nor sent, no ref, no owner, nothing that tests or writes them',
+    given: withResources(`
+      items:
+        owner: [ownerId, score]
+        fields:
+          ownerId: string
+          score: { type: number, computed: true, required: true, default: 1, index: true }
+          otherId: { type: ref, to: items, computed: true }
+          total: { type: integer, computed: true }
+        unique: [[ownerId, total]]
+        actions:
+          bump: { on: item, when: { total: 1 }, set: { total: 2 } }
+          ping: { on: collection, input: { fields: { note: { type: string, computed: true } } } }
+    `),
+    want: [
+      'api.yaml:5:22  resources.items.owner[1]  "score" is computed: an owner field must be stored',
+      ...['required:8:46', 'default:8:62', 'index:8:74'].map((at) => {
+        const [option, line, col] = at.split(':');
+        return `api.yaml:${line}:${col}  resources.items.fields.score.${option}  option ${option} does not apply to a computed field: it is never stored or sent`;
+      }),
+      'api.yaml:9:40  resources.items.fields.otherId.computed  a ref cannot be computed: its value must be a stored id the database checks',
+      'api.yaml:11:24  resources.items.unique[0][1]  "total" is computed: a key compares stored values',
+      'api.yaml:13:33  resources.items.actions.bump.when.total  "total" is computed: when tests stored values',
+      'api.yaml:13:52  resources.items.actions.bump.set.total  "total" is computed: set writes stored values',
+      'api.yaml:14:72  resources.items.actions.ping.input.fields.note.computed  option computed does not apply to action input fields',
+    ],
+  },
+  {
     name: 'renamedFrom of resources: a free previous name, claimed once',
     given: withResources(`
       physicians:

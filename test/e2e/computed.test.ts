@@ -1,0 +1,133 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { databaseUrl } from '../helpers/database.js';
+import { cli, http, startServer, typecheckAndBuild, WORK } from '../helpers/project.js';
+import { SECRET } from '../helpers/tokens.js';
+
+/**
+ * Computed fields (SPEC §9): never stored or accepted, valued by the user's typed function in
+ * src/computed/<collection>.ts — returned by reads, listings and embeds, documented, a 400 when sent or filtered on;
+ * the file grows a stub when a computed field is added and keeps the user's code, and a removed field's function
+ * still compiles. An item action's handler returns the record it was given, uncast, with its ETag.
+ */
+const V1 = `
+name: catalogue
+version: 1.0.0
+auth: { default: public }
+resources:
+  products:
+    id: integer
+    fields:
+      name: { type: string, required: true }
+      price: { type: number, required: true }
+      secret: { type: string, writeOnly: true }
+      priceWithVat: { type: number, computed: true, description: The price with 20% VAT. }
+    actions:
+      touch: { on: item }
+  reviews:
+    fields:
+      productId: { type: ref, to: products, required: true }
+      stars: { type: integer, min: 1, max: 5, required: true }
+`;
+const V2 = V1.replace('      priceWithVat:', '      label: { type: string, computed: true }\n      priceWithVat:');
+const V3 = V2.replace(/ {6}priceWithVat:[^\n]*\n/, '');
+
+const PRICE_WITH_VAT = 'return Math.round(record.price * 120) / 100;';
+const dir = join(WORK, 'computed');
+const definitionFile = join(WORK, 'computed-definition', 'catalogue.yaml');
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('values computed fields by the user function, everywhere a record is returned, and grows the file', async () => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(WORK, 'computed-definition'), { recursive: true });
+  const generate = async (yaml: string) => {
+    writeFileSync(definitionFile, yaml);
+    const result = await cli('generate', definitionFile, '--out', dir);
+    expect(result.code, result.err).toBe(0);
+    return result.out;
+  };
+  await generate(V1);
+  const computedFile = join(dir, 'src/computed/products.ts');
+  const stub = readFileSync(computedFile, 'utf8');
+  expect(stub).toContain('priceWithVat(_record) {\n    return null;');
+  writeFileSync(
+    computedFile,
+    stub.replace('priceWithVat(_record) {\n    return null;', `priceWithVat(record) {\n    ${PRICE_WITH_VAT}`),
+  );
+  const handlersFile = join(dir, 'src/handlers/products.ts');
+  const handlers = readFileSync(handlersFile, 'utf8')
+    .replace("import { notImplemented } from '../http/problem.js';\n", '')
+    .replace(/async touch\(_context\) \{\n[^\n]*\n/, 'async touch({ record }) {\n    return { body: record };\n');
+  writeFileSync(handlersFile, handlers);
+  await typecheckAndBuild(dir);
+  const env = { DATABASE_URL: await databaseUrl('computed', 'sqlite:./data/catalogue.db'), JWT_SECRET: SECRET };
+  const serve = async (use: (url: string) => Promise<void>): Promise<void> => {
+    const server = await startServer(dir, env);
+    try {
+      await use(server.url);
+    } finally {
+      await server.stop();
+    }
+  };
+
+  let productId = 0;
+  await serve(async (url) => {
+    const created = await http('POST', `${url}/products`, { name: 'Tea', price: 10, secret: 's' });
+    expect([created.status, created.body]).toMatchObject([201, { name: 'Tea', price: 10, priceWithVat: 12 }]);
+    productId = (created.body as { id: number }).id;
+    expect(created.body).not.toHaveProperty('secret');
+    const listed = (await http('GET', `${url}/products`)).body as { items: object[] };
+    expect(listed.items).toEqual([expect.objectContaining({ id: productId, priceWithVat: 12 })]);
+    await http('POST', `${url}/reviews`, { productId, stars: 5 });
+    const embedded = (await http('GET', `${url}/reviews?include=product`)).body as { items: { product: object }[] };
+    expect(embedded.items[0]?.product).toMatchObject({ id: productId, priceWithVat: 12 });
+
+    // never accepted, never a filter or a sort
+    for (const [method, path, body] of [
+      ['POST', '/products', { name: 'x', price: 1, priceWithVat: 2 }],
+      ['PATCH', `/products/${productId}`, { priceWithVat: 2 }],
+      ['GET', '/products?priceWithVat=12', undefined],
+      ['GET', '/products?sort=priceWithVat', undefined],
+    ] as const) {
+      const r = await http(method, `${url}${path}`, body);
+      expect(r.status, `${method} ${path}: ${r.text}`).toBe(400);
+    }
+
+    // a handler answers with the record it was given, uncast, and its ETag
+    const read = await http('GET', `${url}/products/${productId}`);
+    const touched = await http('POST', `${url}/products/${productId}/touch`);
+    expect([touched.status, touched.body]).toEqual([200, read.body]);
+    expect(touched.headers.get('etag')).toBe(read.headers.get('etag'));
+
+    const document = (await http('GET', `${url}/openapi.json`)).body as {
+      components: { schemas: Record<string, { properties: Record<string, { type: unknown }> }> };
+    };
+    expect(document.components.schemas.Product?.properties.priceWithVat?.type).toEqual(['number', 'null']);
+  });
+  const migrations = () => readdirSync(join(dir, 'src/db/migrations')).filter((f) => /^\d{4}-/.test(f));
+  expect(migrations()).toHaveLength(1);
+  expect(readFileSync(join(dir, 'src/db/migrations', migrations()[0] ?? ''), 'utf8')).not.toMatch(/vat/i);
+
+  // a second computed field: its stub is added, the first function kept as written, no migration
+  expect(await generate(V2)).toMatch(/src\/computed\/products\.ts.*adds label/);
+  const grown = readFileSync(computedFile, 'utf8');
+  expect(grown).toContain(PRICE_WITH_VAT);
+  expect(grown).toMatch(/label\(_record\) \{\n\s+return null;/);
+  expect(migrations()).toHaveLength(1);
+  await typecheckAndBuild(dir);
+  await serve(async (url) => {
+    const product = (await http('GET', `${url}/products/${productId}`)).body;
+    expect(product).toMatchObject({ label: null, priceWithVat: 12 });
+  });
+
+  // the field removed: its function stays, named, and still compiles
+  expect(await generate(V3)).toMatch(/priceWithVat have no computed field any more/);
+  await typecheckAndBuild(dir);
+  await serve(async (url) => {
+    const product = (await http('GET', `${url}/products/${productId}`)).body;
+    expect(product).toMatchObject({ label: null });
+    expect(product).not.toHaveProperty('priceWithVat');
+  });
+});

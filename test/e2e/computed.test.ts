@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
-import { cli, http, startServer, typecheckAndBuild, WORK } from '../helpers/project.js';
+import { evolvingProject, http, typecheckAndBuild } from '../helpers/project.js';
 import { SECRET } from '../helpers/tokens.js';
 
 /**
@@ -34,20 +34,12 @@ const V2 = V1.replace('      priceWithVat:', '      label: { type: string, compu
 const V3 = V2.replace(/ {6}priceWithVat:[^\n]*\n/, '');
 
 const PRICE_WITH_VAT = 'return Math.round(record.price * 120) / 100;';
-const dir = join(WORK, 'computed');
-const definitionFile = join(WORK, 'computed-definition', 'catalogue.yaml');
+const project = evolvingProject('computed', 'catalogue.yaml');
+const { dir, generate } = project;
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => project.remove());
 
 it('values computed fields by the user function, everywhere a record is returned, and grows the file', async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(WORK, 'computed-definition'), { recursive: true });
-  const generate = async (yaml: string) => {
-    writeFileSync(definitionFile, yaml);
-    const result = await cli('generate', definitionFile, '--out', dir);
-    expect(result.code, result.err).toBe(0);
-    return result.out;
-  };
   await generate(V1);
   const computedFile = join(dir, 'src/computed/products.ts');
   const stub = readFileSync(computedFile, 'utf8');
@@ -63,14 +55,7 @@ it('values computed fields by the user function, everywhere a record is returned
   writeFileSync(handlersFile, handlers);
   await typecheckAndBuild(dir);
   const env = { DATABASE_URL: await databaseUrl('computed', 'sqlite:./data/catalogue.db'), JWT_SECRET: SECRET };
-  const serve = async (use: (url: string) => Promise<void>): Promise<void> => {
-    const server = await startServer(dir, env);
-    try {
-      await use(server.url);
-    } finally {
-      await server.stop();
-    }
-  };
+  const serve = (use: (url: string) => Promise<void>): Promise<void> => project.serve(env, use);
 
   let productId = 0;
   await serve(async (url) => {

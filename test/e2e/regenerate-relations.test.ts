@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { cli, startServer, typecheckAndBuild, WORK } from '../helpers/project.js';
+import { evolvingProject, typecheckAndBuild } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 import { databaseUrl } from '../helpers/database.js';
 
@@ -46,18 +46,14 @@ const V2 = V1.replace(
 /** v3: the tags relation removed again (its join resource stays, an ordinary resource). */
 const V3 = V2.replace('      tags: { through: book-tags }\n', '');
 
-const dir = join(WORK, 'regen-relations');
-const definitionFile = join(WORK, 'regen-relations-definition', 'shelf.yaml');
+const project = evolvingProject('regen-relations', 'shelf.yaml');
+const dir = project.dir;
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => project.remove());
 
 it('adds, renames and removes relations, and makes a join resource of an existing one, keeping edits and rows', async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(WORK, 'regen-relations-definition'), { recursive: true });
   const generate = async (yaml: string) => {
-    writeFileSync(definitionFile, yaml);
-    const result = await cli('generate', definitionFile, '--out', dir);
-    expect(result.code, result.err).toBe(0);
+    await project.generate(yaml);
     await typecheckAndBuild(dir);
   };
   await generate(V1);
@@ -67,14 +63,7 @@ it('adds, renames and removes relations, and makes a join resource of an existin
 
   const env = { DATABASE_URL: await databaseUrl('regen-relations', 'sqlite:./data/shelf.db'), JWT_SECRET: SECRET };
   const admin = as(await token('root', { roles: ['admin'] }));
-  const serve = async <T>(use: (url: string) => Promise<T>): Promise<T> => {
-    const server = await startServer(dir, env);
-    try {
-      return await use(server.url);
-    } finally {
-      await server.stop();
-    }
-  };
+  const serve = <T>(use: (url: string) => Promise<T>): Promise<T> => project.serve(env, use);
   const id = (r: { body: unknown }) => (r.body as { id: string }).id;
   const seeded = await serve(async (url) => {
     const author = id(await admin('POST', `${url}/authors`, { name: 'Ann' }));

@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { cli, startServer, typecheckAndBuild, WORK } from '../helpers/project.js';
+import { evolvingProject, typecheckAndBuild } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 import { databaseUrl } from '../helpers/database.js';
 
@@ -32,32 +32,17 @@ const V2 = V1.replace('  doctors:\n', '  physicians:\n    renamedFrom: doctors\n
   'to: physicians,',
 );
 
-const dir = join(WORK, 'rename-resource');
-const definitionFile = join(WORK, 'rename-resource-definition', 'practice.yaml');
+const project = evolvingProject('rename-resource', 'practice.yaml');
+const { dir, generate } = project;
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => project.remove());
 
 it('renames a resource keeping its rows, the refs to it, its own refs and its unique index', async () => {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(WORK, 'rename-resource-definition'), { recursive: true });
-  const generate = async (yaml: string, ...flags: string[]) => {
-    writeFileSync(definitionFile, yaml);
-    const result = await cli('generate', definitionFile, '--out', dir, ...flags);
-    expect(result.code, result.err).toBe(0);
-    return result.out;
-  };
   await generate(V1);
   await typecheckAndBuild(dir);
   const env = { DATABASE_URL: await databaseUrl('rename-resource', 'sqlite:./data/practice.db'), JWT_SECRET: SECRET };
   const admin = as(await token('root', { roles: ['admin'] }));
-  const serve = async <T>(use: (url: string) => Promise<T>): Promise<T> => {
-    const server = await startServer(dir, env);
-    try {
-      return await use(server.url);
-    } finally {
-      await server.stop();
-    }
-  };
+  const serve = <T>(use: (url: string) => Promise<T>): Promise<T> => project.serve(env, use);
   const id = (r: { status: number; body: unknown; text: string }) => {
     expect(r.status, r.text).toBe(201);
     return (r.body as { id: string }).id;

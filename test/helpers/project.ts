@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -153,4 +153,34 @@ export async function http(
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/**
+ * A project regenerated from successive versions of one definition, as a user's project evolves: `generate` writes
+ * the definition (`file`, beside the project under .tmp/) and runs `restsmith generate` on the project (a fresh
+ * directory at first), throwing with its message when it fails; `serve` runs the built project for the time of `use`.
+ */
+export function evolvingProject(name: string, file: string) {
+  const dir = join(WORK, name);
+  const definitionFile = join(WORK, `${name}-definition`, file);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(WORK, `${name}-definition`), { recursive: true });
+  return {
+    dir,
+    async generate(yaml: string): Promise<string> {
+      writeFileSync(definitionFile, yaml);
+      const result = await cli('generate', definitionFile, '--out', dir);
+      if (result.code !== 0) throw new Error(`generate failed (${result.code}):\n${result.err}`);
+      return result.out;
+    },
+    async serve<T>(env: Record<string, string>, use: (url: string) => Promise<T>): Promise<T> {
+      const server = await startServer(dir, env);
+      try {
+        return await use(server.url);
+      } finally {
+        await server.stop();
+      }
+    },
+    remove: (): void => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -40,6 +40,8 @@ export interface ActionView {
   /** the route's request types, options, and owner argument of store calls */
   types: string;
   options: string;
+  /** `, <hook>`: the deprecation hook the path's 405 runs too, or nothing */
+  refuseHook: string;
   owner: string;
   /** the conditions of `when` in words, and the start of the 409 detail when it fails (from the definition: escape
    * wherever they are printed) */
@@ -101,6 +103,7 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),
+    refuseHook: announced(resource, action).replace(', onRequest: ', ', '),
   };
 }
 

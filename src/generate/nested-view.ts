@@ -141,15 +141,29 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
   }
   imports.add('../index.js', 'type Stores');
   imports.add('./model.js', `type ${resource.typeName}Params`);
+  // a path under a deprecated resource, or of a deprecated one, announces it too, 405s included (see
+  // http/deprecation.ts); the parent's deprecation first
+  const hookOf = (target: Resource): string | undefined => {
+    if (resource.deprecated !== undefined) {
+      imports.add('./routes.js', 'deprecated');
+      return 'deprecated';
+    }
+    if (target.deprecated === undefined) return undefined;
+    imports.add(`../${target.names.kebab}/routes.js`, `deprecated as ${target.names.camel}Deprecated`);
+    return `${target.names.camel}Deprecated`;
+  };
+  const announced = (options: string, hook: string | undefined): string =>
+    hook === undefined ? options : options.replace(/ \}$/, `, onRequest: ${hook} }`);
   imports.add('./schemas.js', 'params');
   const routes = relations.map((relation): NestedRouteView => {
     const target = targetOf(api, relation);
     const guarded = guardedOperations(target, ownerView(api, target));
     const list = listed.includes(relation) ? nestedList(target, guarded.list, imports) : undefined;
+    const hook = hookOf(target);
+    if (list !== undefined && hook !== undefined) list.guard += `, onRequest: ${hook}`;
     if (list !== undefined && relation.through !== undefined) list.linked = js(relation.name);
-    const create = created.includes(relation)
-      ? nestedCreate(api, relation, target, guarded.create, imports)
-      : undefined;
+    const found = created.includes(relation) ? nestedCreate(api, relation, target, guarded.create, imports) : undefined;
+    const create = found === undefined ? undefined : { ...found, options: announced(found.options, hook) };
     return {
       url: js(`/${resource.name}/:id/${relation.names.kebab}`),
       target: js(target.name),
@@ -157,7 +171,20 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
       field: js(relation.field),
       ...(list !== undefined && { list }),
       ...(create !== undefined && { create }),
-      methods: js([...(list ? ['GET'] : []), ...(create ? ['POST'] : [])]),
+      methods: js([...(list ? ['GET'] : []), ...(create ? ['POST'] : [])]) + (hook === undefined ? '' : `, ${hook}`),
+    };
+  });
+  // before imports are printed: a link route may import its target's deprecation
+  const linkRoutes = linked.map(({ relation, put, delete: del }) => {
+    const view = linkView(api, resource, relation, { put, delete: del }, imports);
+    const hook = hookOf(targetOf(api, relation));
+    return {
+      ...view,
+      methods: view.methods + (hook === undefined ? '' : `, ${hook}`),
+      ...(view.put !== undefined && { put: { ...view.put, options: announced(view.put.options, hook) } }),
+      ...(view.delete !== undefined && {
+        delete: { ...view.delete, options: announced(view.delete.options, hook) },
+      }),
     };
   });
   const creates = routes.flatMap((r) => (r.create === undefined ? [] : [r.create]));
@@ -203,9 +230,7 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
         ];
       }),
     ],
-    linkRoutes: linked.map(({ relation, put, delete: del }) =>
-      linkView(api, resource, relation, { put, delete: del }, imports),
-    ),
+    linkRoutes,
   };
 }
 

@@ -247,8 +247,12 @@ describe('deprecation', () => {
       await http('GET', `${api}/activity`),
       await http('GET', `${api}/activity/999999`),
       await http('POST', `${api}/activity`, { message: 'no task' }),
+      // a method the path does not take, and the nested route of its records under a task
+      await http('DELETE', `${api}/activity`),
+      await http('GET', `${api}/tasks/${task.id}/activity`),
+      await http('PATCH', `${api}/tasks/${task.id}/activity`),
     ];
-    expect(answers.map((r) => r.status)).toEqual([201, 200, 404, 400]);
+    expect(answers.map((r) => r.status)).toEqual([201, 200, 404, 400, 405, 200, 405]);
     for (const r of answers) {
       expect(r.headers.get('deprecation')).toBe('@1793491200');
       expect(r.headers.get('sunset')).toBe('Wed, 30 Jun 2027 00:00:00 GMT');

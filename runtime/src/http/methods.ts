@@ -1,5 +1,5 @@
 import { METHODS as NODE_METHODS } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { HttpProblem } from './problem.js';
 
 /** Every method Node's HTTP server parses, but HEAD (it comes with GET) and CONNECT (Node answers it itself). */
@@ -15,7 +15,13 @@ export function routeEveryMethod(app: FastifyInstance): void {
  * Answers the methods a known path does not take with 405 and an `Allow` header naming those it does: OPTIONS and
  * TRACE included. OPTIONS is left to a CORS plugin registered in hooks.ts (one that answers `OPTIONS *`).
  */
-export function refuseOtherMethods(app: FastifyInstance, url: string, allowed: readonly string[]): void {
+export function refuseOtherMethods(
+  app: FastifyInstance,
+  url: string,
+  allowed: readonly string[],
+  /** the path's own onRequest hook: a deprecated resource's 405 announces it too (see http/deprecation.ts) */
+  onRequest?: onRequestHookHandler,
+): void {
   const preflight =
     app.hasRoute({ method: 'OPTIONS', url: '*' }) || app.hasRoute({ method: 'OPTIONS', url: '/*' });
   const others = METHODS.filter(
@@ -26,6 +32,7 @@ export function refuseOtherMethods(app: FastifyInstance, url: string, allowed: r
   app.route({
     method: others,
     url,
+    ...(onRequest !== undefined && { onRequest }),
     handler: async (request) => {
       throw new HttpProblem(
         405,

@@ -99,17 +99,22 @@ const timestamp: JsonSchema = { type: 'string', format: 'date-time' };
  */
 export function recordSchema(api: Api, resource: Resource, typedRelations = true): JsonSchema {
   // computed fields follow the stored ones: returned always, null until the user's function says otherwise
-  const fields = [...resource.fields.filter((f) => !f.writeOnly), ...resource.computed];
+  const fields = resource.fields.filter((f) => !f.writeOnly);
+  const computed = resource.computed.map((f) => {
+    const description = f.description ?? 'Computed by the server from the record (null when it has no value).';
+    return [f.name, { ...outputFieldSchema(api, { ...f, description }), readOnly: true }] as const;
+  });
   return {
     type: 'object',
     properties: {
       id: idSchema(resource.id),
       ...Object.fromEntries(fields.map((f) => [f.name, outputFieldSchema(api, f)])),
+      ...Object.fromEntries(computed),
       createdAt: timestamp,
       updatedAt: timestamp,
       ...Object.fromEntries(resource.relations.map((r) => [r.name, embeddedSchema(api, r, typedRelations)])),
     },
-    required: ['id', ...fields.map((f) => f.name), 'createdAt', 'updatedAt'],
+    required: ['id', ...fields.map((f) => f.name), ...resource.computed.map((f) => f.name), 'createdAt', 'updatedAt'],
     additionalProperties: false,
   };
 }

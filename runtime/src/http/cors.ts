@@ -52,7 +52,8 @@ export async function installCors(app: FastifyInstance, settings: CorsSettings |
     exposedHeaders: CORS_EXPOSED_HEADERS,
     credentials: settings.credentials,
     maxAge: settings.maxAgeSeconds,
-    // an OPTIONS without Origin is not a preflight: answered 204 like one, not with the plugin's plain-text 400
+    // an OPTIONS that is no preflight of an allowed origin (no Origin, another origin) is a 404 problem, like any
+    // path and method the API does not serve, never the plugin's plain-text 400
     strictPreflight: false,
   });
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SqlValue } from '../../runtime/src/db/database.js';
 import {
   keysetParams,
+  listParams,
   listSql,
   shapeKey,
   type ListColumn,
@@ -43,16 +44,20 @@ describe('the SQL of a listing shape', () => {
         'jsonb_array_elements_text($2::text::jsonb) AS value) AND "views" >= $3::bigint ORDER BY "id" ASC NULLS FIRST LIMIT $4::bigint',
     ],
     [
-      'the records of one of several owners, after a cursor: an OR over the owner columns, a parameter for each',
+      'the records of one of several owners, after a cursor: a UNION of one ordered, limited page per owner column',
       {
         owner: { columns: ['patient_id', 'doctor_id'], kind: 'integer' },
         filters: [],
         sort: [{ column: id, descending: false }],
         afterNulls: [false],
       },
-      'SELECT * FROM "posts" WHERE ("patient_id" = ? OR "doctor_id" = ?) AND (("id" > ?)) ORDER BY "id" ASC NULLS FIRST LIMIT ?',
-      'SELECT * FROM "posts" WHERE ("patient_id" = $1::bigint OR "doctor_id" = $2::bigint) AND (("id" > $3::bigint)) ' +
-        'ORDER BY "id" ASC NULLS FIRST LIMIT $4::bigint',
+      'SELECT * FROM (SELECT * FROM (SELECT * FROM "posts" WHERE "patient_id" = ? AND (("id" > ?)) ORDER BY "id" ASC ' +
+        'NULLS FIRST LIMIT ?) AS "owner_0" UNION SELECT * FROM (SELECT * FROM "posts" WHERE "doctor_id" = ? AND (("id" > ?)) ' +
+        'ORDER BY "id" ASC NULLS FIRST LIMIT ?) AS "owner_1") AS "owned" ORDER BY "id" ASC NULLS FIRST LIMIT ?',
+      'SELECT * FROM (SELECT * FROM (SELECT * FROM "posts" WHERE "patient_id" = $1::bigint AND (("id" > $2::bigint)) ' +
+        'ORDER BY "id" ASC NULLS FIRST LIMIT $3::bigint) AS "owner_0" UNION SELECT * FROM (SELECT * FROM "posts" WHERE ' +
+        '"doctor_id" = $4::bigint AND (("id" > $5::bigint)) ORDER BY "id" ASC NULLS FIRST LIMIT $6::bigint) AS "owner_1") ' +
+        'AS "owned" ORDER BY "id" ASC NULLS FIRST LIMIT $7::bigint',
     ],
     [
       'ne keeps NULLs; contains ignores ASCII case',
@@ -195,6 +200,63 @@ describe('keyset paging', () => {
         },
       ),
       { seed: 20261123, numRuns: 200 },
+    );
+    db.close();
+  });
+
+  it('reads the rows of one of several owners once each, in order, whichever columns hold the owner', () => {
+    const db = new Sqlite(':memory:');
+    db.exec('CREATE TABLE "posts" ("id" INTEGER PRIMARY KEY, "views" INTEGER, "a" INTEGER, "b" INTEGER)');
+    const owner: OwnerColumns = { columns: ['a', 'b'], kind: 'integer' };
+    const row = fc.record({
+      views: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }),
+      a: fc.integer({ min: 0, max: 2 }),
+      b: fc.integer({ min: 0, max: 2 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(row, { maxLength: 30 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 4 }),
+        (rows, descending, size) => {
+          db.exec('DELETE FROM "posts"');
+          const insert = db.prepare('INSERT INTO "posts" ("views", "a", "b") VALUES (?, ?, ?)');
+          for (const r of rows) insert.run(r.views, r.a, r.b);
+          const sort = [
+            { column: views, descending },
+            { column: key, descending: false },
+          ];
+          const all = db
+            .prepare(
+              listSql('posts', '"id"', { filters: [], sort }, 'sqlite').replace(
+                ' ORDER',
+                ' WHERE "a" = 1 OR "b" = 1 ORDER',
+              ),
+            )
+            .all(1000) as { id: number }[];
+          const read: number[] = [];
+          let after: SqlValue[] | undefined;
+          for (let page = 0; page <= rows.length; page += 1) {
+            const shape: ListShape = {
+              owner,
+              filters: [],
+              sort,
+              ...(after !== undefined && { afterNulls: after.map((v) => v === null) }),
+            };
+            const rest = [...(after === undefined ? [] : keysetParams(after)), size];
+            const got = db.prepare(listSql('posts', '*', shape, 'sqlite')).all(...listParams(owner, 1, rest)) as Record<
+              string,
+              SqlValue
+            >[];
+            read.push(...got.map((r) => Number(r.id)));
+            const last = got.at(-1);
+            if (got.length < size || last === undefined) break;
+            after = sort.map((k) => last[k.column.column] ?? null);
+          }
+          expect(read).toEqual(all.map((r) => r.id));
+        },
+      ),
+      { seed: 20261125, numRuns: 200 },
     );
     db.close();
   });

@@ -115,10 +115,48 @@ const COMPARISONS: Record<'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte', string> = {
   lte: '<=',
 };
 
-/** The SELECT of one shape, in one dialect. */
+/**
+ * The SELECT of one shape, in one dialect. A listing restricted to one of several owners (`owner: [a, b]`) is a
+ * UNION of one ordered, limited SELECT per owner column, each walking its own `(column, id)` index from the cursor:
+ * a page costs its limit per column, not every record of the caller (an OR would read and sort them all).
+ */
 export function listSql(table: string, selectList: string, shape: ListShape, dialect: Dialect): string {
   let n = 0;
   const param = (kind: ValueKind): string => (dialect === 'sqlite' ? '?' : `$${++n}::${PG_TYPES[kind]}`);
+  const owner = shape.owner;
+  if (owner === undefined || owner.columns.length === 1)
+    return selectOf(table, selectList, shape, dialect, param);
+  const branches = owner.columns.map((column, i) => {
+    const one: ListShape = { ...shape, owner: { columns: [column], kind: owner.kind } };
+    return `SELECT * FROM (${selectOf(table, selectList, one, dialect, param)}) AS ${q(`owner_${i}`)}`;
+  });
+  return `SELECT * FROM (${branches.join(' UNION ')}) AS ${q('owned')} ORDER BY ${orderOf(shape)} LIMIT ${param('integer')}`;
+}
+
+/**
+ * The parameters of listSql, given the owner's value and the rest (filter values, cursor values, limit) in order:
+ * with several owner columns, the rest once per column, each after its owner, then the limit again.
+ */
+export function listParams(
+  owner: OwnerColumns | undefined,
+  value: SqlValue | null,
+  rest: readonly SqlValue[],
+): SqlValue[] {
+  if (owner === undefined || value === null) return [...rest];
+  if (owner.columns.length === 1) return [value, ...rest];
+  return [...owner.columns.flatMap(() => [value, ...rest]), rest[rest.length - 1] ?? null];
+}
+
+const orderOf = (shape: ListShape): string =>
+  shape.sort.map((s) => `${q(s.column.column)} ${direction(s)}`).join(', ');
+
+function selectOf(
+  table: string,
+  selectList: string,
+  shape: ListShape,
+  dialect: Dialect,
+  param: (kind: ValueKind) => string,
+): string {
   const where: string[] = [];
   if (shape.owner !== undefined) where.push(ownedBy(shape.owner, param));
   for (const { column, op, via } of shape.filters) {
@@ -138,9 +176,8 @@ export function listSql(table: string, selectList: string, shape: ListShape, dia
     where.push(condition);
   }
   if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param));
-  const order = shape.sort.map((s) => `${q(s.column.column)} ${direction(s)}`).join(', ');
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
-  return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${order} LIMIT ${param('integer')}`;
+  return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${orderOf(shape)} LIMIT ${param('integer')}`;
 }
 
 /** NULLs first ascending, last descending; said only where there can be NULLs (see ListColumn.notNull). */

@@ -3,6 +3,7 @@ import type { Database, Row, SqlValue, Statement } from '../db/database.js';
 import {
   filterKey,
   keysetParams,
+  listParams,
   listSql,
   ownerParams,
   shapeKey,
@@ -143,14 +144,15 @@ export class Listing {
       sort,
       afterNulls: after?.map((value) => value === null),
     };
-    const params: SqlValue[] =
-      restricted === undefined || owner === null ? [] : ownerParams(restricted, owner);
+    // after the owner's values: filter values, cursor values, the limit (see listParams)
+    const rest: SqlValue[] = [];
     for (const f of filters) {
-      params.push(...(f.op === 'in' ? [JSON.stringify(f.values)] : f.values));
-      if (f.owners !== undefined) params.push(...f.owners);
+      rest.push(...(f.op === 'in' ? [JSON.stringify(f.values)] : f.values));
+      if (f.owners !== undefined) rest.push(...f.owners);
     }
-    if (after !== undefined) params.push(...keysetParams(after));
-    params.push(limit + 1);
+    if (after !== undefined) rest.push(...keysetParams(after));
+    rest.push(limit + 1);
+    const params = listParams(restricted, owner, rest);
 
     const rows = await this.#statement(shape).all(params);
     const last = rows.length > limit ? rows[limit - 1] : undefined;

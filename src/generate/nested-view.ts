@@ -337,7 +337,7 @@ function nestedCreate(
   const guard = guarded ? guardOf(target, 'create', imports) : '';
   return {
     bodyType: `${target.typeName}InputUnder${under}`,
-    options: `{ schema: { params, body: ${body}, response: { 201: ${alias}Record } }, config: { ...${alias}Problems, idempotent: true, notFound: notFoundMessage }${guard} }`,
+    options: `{ schema: { params, body: ${body}, response: { 201: ${alias}Record } }, config: { ...${alias}Problems, idempotent: true, notFound: notFoundMessage${owned ? `, owned: ${alias}Owned` : ''} }${guard} }`,
     references: `${alias}References`,
     problems: `${alias}Problems`,
     owned,

@@ -148,7 +148,7 @@ export function routesView(
       if (guarded[op]) uses.push(rt.access);
       const config =
         op === 'create'
-          ? '{ ...problems, idempotent: true }'
+          ? `{ ...problems, idempotent: true${ownedOn(op) ? ', owned' : ''} }`
           : op === 'delete'
             ? `{ notFound: problems.notFound, constraintMessages: { foreignKey: ${js(stillReferencedMessage)} } }`
             : 'problems';

@@ -87,6 +87,19 @@ describe('staff act for others', () => {
     expect(r.body).toMatchObject({ errors: [{ path: '/doctorId', message: 'is required' }] });
   });
 
+  it('one 400 names every problem: the owner fields this caller must send among them', async () => {
+    const d = await doctor();
+    const paths = async (caller: Caller, body: Rec) => {
+      const r = await caller('POST', url('/appointments'), { ...body, startsAt: 'soon' });
+      expect(r.status, r.text).toBe(400);
+      return ((r.body as { errors: { path: string }[] }).errors ?? []).map((e) => e.path).sort();
+    };
+    // staff who name the doctor act for a patient: they must name the patient too
+    expect(await paths(receptionist, { doctorId: d.id })).toEqual(['/patientId', '/startsAt']);
+    // a patient who leaves patientId out is the patient: only the doctor is missing
+    expect(await paths((await patient()).as, {})).toEqual(['/doctorId', '/startsAt']);
+  });
+
   it('a receptionist may move an appointment to another patient (staff change owners)', async () => {
     const [p, q, d] = [await patient(), await patient(), await doctor()];
     const booked = await created(receptionist, '/appointments', { patientId: p.id, doctorId: d.id, startsAt: slot() });

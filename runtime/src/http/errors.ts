@@ -35,6 +35,11 @@ export interface RouteProblemConfig {
   notFound?: string;
   /** the ref fields a body of this route may send: the collection each refers to, its records in words */
   references?: Readonly<Record<string, Reference>>;
+  /**
+   * a create's check of its owner fields (the resource's `owned`, see auth/owner.ts): a body the schema refuses is
+   * also told which owner fields it must send, so that one 400 names every problem
+   */
+  owned?: (input: never, scope: never) => unknown;
 }
 
 declare module 'fastify' {
@@ -143,6 +148,18 @@ export function refuseWhileClosing(app: FastifyInstance): void {
   });
 }
 
+/** The owner fields a refused create's body lacks, as its route's `owned` finds them (none when it cannot tell). */
+function ownerErrors(owned: RouteProblemConfig['owned'], request: FastifyRequest): FieldError[] {
+  const body = request.body;
+  if (owned === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) return [];
+  try {
+    owned(body as never, request.scope as never);
+    return [];
+  } catch (error) {
+    return error instanceof HttpProblem && error.status === 400 ? (error.errors ?? []) : [];
+  }
+}
+
 function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   if (error instanceof HttpProblem) return error;
   const config = request.routeOptions.config;
@@ -157,7 +174,9 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
       error.validationContext,
       config.readOnly ?? [],
     );
-    return badRequest(`the ${error.validationContext ?? 'request'} is not valid`, errors);
+    const owners = error.validationContext === 'body' ? ownerErrors(config.owned, request) : [];
+    const more = owners.filter((o) => !errors.some((e) => e.path === o.path));
+    return badRequest(`the ${error.validationContext ?? 'request'} is not valid`, [...errors, ...more]);
   }
   if (error instanceof DatabaseUnavailableError) {
     request.log.warn({ err: error }, 'the database cannot answer');

@@ -152,6 +152,26 @@ describe('the SQL of a listing shape', () => {
 });
 
 /**
+ * The ids a listing of `shape` reads on SQLite, following the cursor page after page (`owner`: the owner's value, for
+ * a shape restricted to one), at most `pages` + 1 pages.
+ */
+function pageThrough(db: Sqlite.Database, shape: ListShape, owner: SqlValue | undefined, size: number, pages: number) {
+  const read: number[] = [];
+  let after: SqlValue[] | undefined;
+  for (let page = 0; page <= pages; page += 1) {
+    const paged: ListShape = { ...shape, ...(after !== undefined && { afterNulls: after.map((v) => v === null) }) };
+    const rest = [...(after === undefined ? [] : keysetParams(after)), size];
+    const params = listParams(shape.owner, owner ?? null, rest);
+    const got = db.prepare(listSql('posts', '*', paged, 'sqlite')).all(...params) as Record<string, SqlValue>[];
+    read.push(...got.map((r) => Number(r.id)));
+    const last = got.at(-1);
+    if (got.length < size || last === undefined) break;
+    after = shape.sort.map((k) => last[k.column.column] ?? null);
+  }
+  return read;
+}
+
+/**
  * Keyset pages, run on SQLite: whatever the rows (NULLs and ties included) and the sort, following the cursor from
  * page to page reads every row exactly once, in the order one query sorting them all gives.
  */
@@ -181,21 +201,7 @@ describe('keyset paging', () => {
           const all = db.prepare(listSql('posts', '"id"', { filters: [], sort }, 'sqlite')).all(1000) as {
             id: number;
           }[];
-          const read: number[] = [];
-          let after: SqlValue[] | undefined;
-          for (let page = 0; page <= rows.length; page += 1) {
-            const shape: ListShape = {
-              filters: [],
-              sort,
-              ...(after !== undefined && { afterNulls: after.map((v) => v === null) }),
-            };
-            const params = [...(after === undefined ? [] : keysetParams(after)), size];
-            const got = db.prepare(listSql('posts', '*', shape, 'sqlite')).all(...params) as Record<string, SqlValue>[];
-            read.push(...got.map((r) => Number(r.id)));
-            const last = got.at(-1);
-            if (got.length < size || last === undefined) break;
-            after = sort.map((k) => last[k.column.column] ?? null);
-          }
+          const read = pageThrough(db, { filters: [], sort }, undefined, size, rows.length);
           expect(read).toEqual(all.map((r) => r.id));
         },
       ),
@@ -234,25 +240,7 @@ describe('keyset paging', () => {
               ),
             )
             .all(1000) as { id: number }[];
-          const read: number[] = [];
-          let after: SqlValue[] | undefined;
-          for (let page = 0; page <= rows.length; page += 1) {
-            const shape: ListShape = {
-              owner,
-              filters: [],
-              sort,
-              ...(after !== undefined && { afterNulls: after.map((v) => v === null) }),
-            };
-            const rest = [...(after === undefined ? [] : keysetParams(after)), size];
-            const got = db.prepare(listSql('posts', '*', shape, 'sqlite')).all(...listParams(owner, 1, rest)) as Record<
-              string,
-              SqlValue
-            >[];
-            read.push(...got.map((r) => Number(r.id)));
-            const last = got.at(-1);
-            if (got.length < size || last === undefined) break;
-            after = sort.map((k) => last[k.column.column] ?? null);
-          }
+          const read = pageThrough(db, { owner, filters: [], sort }, 1, size, rows.length);
           expect(read).toEqual(all.map((r) => r.id));
         },
       ),

@@ -4,6 +4,7 @@ import { actionInputSchema, type JsonSchema } from '../contract/json-schemas.js'
 import { importsOf, type Symbol } from './code.js';
 import { local, rt } from './symbols.js';
 import { inputType, js } from './typescript.js';
+import { nounOf } from '../naming.js';
 
 /** What the templates print for one action: the partials of its declarations and its route, and their holes. */
 export interface ActionView {
@@ -98,13 +99,22 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     input: hasInput ? (get ? 'request.query' : 'request.body') : '{}',
     types: `{ ${requestTypes.join('; ')} }`,
     ...(action.deprecated !== undefined && { deprecation: js(action.deprecated) }),
-    options: `{ schema: ${schema}${get ? '' : ', config: { idempotent: true }'}${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''}${announced(resource, action)} }`,
+    options: `{ schema: ${schema}${config(get, item, typeName)}${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''}${announced(resource, action)} }`,
     owner: !owned ? '' : guarded ? ', request.scope.owner' : ', null',
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),
     refuseHook: announced(resource, action).replace(', onRequest: ', ', '),
   };
+}
+
+/** An action route's config: POSTs honour Idempotency-Key; an item's id naming no record is the resource's 404. */
+function config(get: boolean, item: boolean, typeName: string): string {
+  const settings = [
+    ...(get ? [] : ['idempotent: true']),
+    ...(item ? [`notFound: ${js(`no ${nounOf(typeName)} has this id`)}`] : []),
+  ];
+  return settings.length === 0 ? '' : `, config: { ${settings.join(', ')} }`;
 }
 
 /** The onRequest hook of a deprecated action, or of an action of a deprecated resource (see http/deprecation.ts). */

@@ -40,6 +40,7 @@ export interface ResourceView {
   recordProperties: { key: string; type: string; doc?: string }[];
   /** `computed: true` fields: their values come from src/computed/<collection>.ts (see the store's toRecord) */
   computedProperties: { key: string; type: string; doc: string }[];
+  computedNames: string[];
   inputProperties: { key: string; type: string; optional: boolean }[];
   patchProperties: { key: string; type: string }[];
   writeOnlyProperties: { key: string; type: string }[];
@@ -165,11 +166,11 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     readOnlyNames: [
       'id',
       ...resource.fields.filter((f) => f.readOnly).map((f) => f.name),
-      ...resource.computed.map((f) => f.name),
       'createdAt',
       'updatedAt',
     ],
     computedProperties: computed,
+    computedNames: resource.computed.map((f) => f.name),
     uniqueMessage:
       uniqueFields.length > 0
         ? `${article} with this ${uniqueFields.join(' or ')} already exists`

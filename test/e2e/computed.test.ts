@@ -80,11 +80,21 @@ it('values computed fields by the user function, everywhere a record is returned
       expect(r.status, `${method} ${path}: ${r.text}`).toBe(400);
     }
 
-    // a handler answers with the record it was given, uncast, and its ETag
+    const sent = await http('POST', `${url}/products`, { name: 'x', price: 1, priceWithVat: 2 });
+    expect(sent.body).toMatchObject({
+      errors: [{ path: '/priceWithVat', message: 'is computed by the server: it cannot be sent' }],
+    });
+
+    // a handler answers with the record it was given, uncast, and its ETag; an action without input takes no
+    // body, even one said to be JSON (as clients send it), and its 404 names the resource
     const read = await http('GET', `${url}/products/${productId}`);
-    const touched = await http('POST', `${url}/products/${productId}/touch`);
+    const touched = await http('POST', `${url}/products/${productId}/touch`, '');
     expect([touched.status, touched.body]).toEqual([200, read.body]);
     expect(touched.headers.get('etag')).toBe(read.headers.get('etag'));
+    for (const id of ['999999', 'abc']) {
+      const missing = await http('POST', `${url}/products/${id}/touch`);
+      expect([missing.status, (missing.body as { detail: string }).detail]).toEqual([404, 'no product has this id']);
+    }
 
     const document = (await http('GET', `${url}/openapi.json`)).body as {
       components: { schemas: Record<string, { properties: Record<string, { type: unknown }> }> };

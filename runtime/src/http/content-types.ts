@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, HttpProblem } from './problem.js';
+import { NO_BODY } from './validation.js';
 
 /** The media types a body may have, in the words of a 415. */
 export const ACCEPTED_BODIES =
@@ -65,7 +66,11 @@ function parseBody(request: FastifyRequest, body: Buffer): unknown {
   } catch {
     throw badRequest('the body is not valid UTF-8 text');
   }
-  if (text.trim() === '') throw badRequest('the body is empty: send a JSON value');
+  if (text.trim() === '') {
+    // a route that takes no body (an action without input) takes none said to be JSON, as clients often send
+    if (request.routeOptions.schema?.body === NO_BODY) return null;
+    throw badRequest('the body is empty: send a JSON value');
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -29,6 +29,8 @@ export interface Reference {
 export interface RouteProblemConfig {
   /** fields that a client may not write; a body that sends one gets a 400 that says so */
   readOnly?: readonly string[];
+  /** computed fields, which no body may send either: the 400 says they are computed */
+  computed?: readonly string[];
   /** what a unique or foreign-key violation on this route means, in the API's own words */
   constraintMessages?: { unique?: string; foreignKey?: string };
   /** what a path naming no record (or an id that cannot be one) answers: `no book has this id` */
@@ -173,6 +175,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
       error.validation,
       error.validationContext,
       config.readOnly ?? [],
+      config.computed ?? [],
     );
     const owners = error.validationContext === 'body' ? ownerErrors(config.owned, request) : [];
     const more = owners.filter((o) => !errors.some((e) => e.path === o.path));

@@ -25,6 +25,8 @@ export function validationErrors(
   errors: readonly FastifySchemaValidationError[],
   context: string | undefined,
   readOnly: readonly string[],
+  /** computed fields: never sent, their values come from the server's functions */
+  computed: readonly string[] = [],
 ): FieldError[] {
   const all = errors.map((error): FieldError => {
     const params = error.params as Record<string, unknown>;
@@ -35,12 +37,14 @@ export function validationErrors(
       const name = String(params.additionalProperty);
       const what = context === 'querystring' ? 'parameter' : 'field';
       const message =
-        context === 'body' && readOnly.includes(name)
-          ? 'is read-only'
-          : context === 'querystring' && name.includes('.')
-            ? 'is not a known parameter: a filter through a relation names a relation of this collection and a ' +
-              'field of it that its own listing filters by (timestamps are not filters through relations)'
-            : `is not a known ${what}`;
+        context === 'body' && computed.includes(name)
+          ? 'is computed by the server: it cannot be sent'
+          : context === 'body' && readOnly.includes(name)
+            ? 'is read-only'
+            : context === 'querystring' && name.includes('.')
+              ? 'is not a known parameter: a filter through a relation names a relation of this collection and a ' +
+                'field of it that its own listing filters by (timestamps are not filters through relations)'
+              : `is not a known ${what}`;
       return { path: `${error.instancePath}/${name}`, message };
     }
     if (error.keyword === 'pattern' && error.instancePath === '/sort') {

@@ -163,12 +163,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     writeOnlyProperties: resource.fields
       .filter((f) => f.writeOnly)
       .map((f) => ({ key: f.name, type: outputType(api, f) })),
-    readOnlyNames: [
-      'id',
-      ...resource.fields.filter((f) => f.readOnly).map((f) => f.name),
-      'createdAt',
-      'updatedAt',
-    ],
+    readOnlyNames: ['id', ...resource.fields.filter((f) => f.readOnly).map((f) => f.name), 'createdAt', 'updatedAt'],
     computedProperties: computed,
     computedNames: resource.computed.map((f) => f.name),
     uniqueMessage:

@@ -227,13 +227,16 @@ function checkTarget(outDir: string): void {
 }
 
 export function describeChanges(result: GenerateResult): string[] {
+  // what did not change is counted, not listed: a regenerate's news (changes, stubs, the migration) stays in view
+  const unchanged = result.changes.filter((c) => c.kind === 'unchanged').length;
   const lines = result.changes
-    .filter((c) => c.kind !== 'unchanged' || result.changes.length < 200)
+    .filter((c) => c.kind !== 'unchanged')
     .map((c) => {
       // with --force, a file edited by hand is overwritten: said so, not hidden among updates
       const kind = c.kind === 'conflict' && result.forced === true ? 'overwrite' : c.kind;
       return `${kind.padEnd(9)} ${c.path}${c.note === undefined ? '' : `  (${c.note})`}`;
     });
+  if (unchanged > 0) lines.push(`unchanged ${unchanged} generated file${unchanged === 1 ? '' : 's'}`);
   if (result.migration !== undefined) {
     const refused = result.migration.losses !== undefined;
     lines.push(

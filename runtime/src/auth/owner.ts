@@ -1,4 +1,4 @@
-import { badRequest, type FieldError } from '../http/problem.js';
+import { badRequest, type FieldError, type HttpProblem } from '../http/problem.js';
 import { forbidden, type Scope } from './authorize.js';
 
 /** The owner fields a client writes, in the definition's order, and those of them every record must have. */
@@ -36,12 +36,7 @@ export function withOwners<T extends object, K extends keyof T & string>(
     .map((key) => ({ path: `/${key}`, message: 'is required' }));
   if (missing.length > 0) throw badRequest('the body is not valid', missing);
   if (!actsForOthers && !owners.keys.some((key) => result[key] === subject)) {
-    throw forbidden(
-      owners.keys.length === 1
-        ? `only an administrator, or a role this operation's rule names, may make someone else the ${owners.keys[0]} of a record`
-        : `a record you create must name you as its ${owners.keys.join(' or ')}: only an administrator, or a role ` +
-            "this operation's rule names, may create one for others",
-    );
+    throw notYours(owners.keys, 'create', 'name you as', 'create one for others');
   }
   return result;
 }
@@ -55,10 +50,15 @@ export const giverOf = (scope: Scope): string | null =>
  * the administrator and staff give records away (the write's statement checks it, see the store's replace).
  */
 export function gaveAway(keys: readonly string[]): Error {
+  return notYours(keys, 'change', 'keep you as', 'give it to others');
+}
+
+/** The 403 of a record that would not name the caller among its owners: created for, or given to, someone else. */
+function notYours(keys: readonly string[], verb: string, must: string, staffMay: string): HttpProblem {
+  const staff = "only an administrator, or a role this operation's rule names";
   return forbidden(
     keys.length === 1
-      ? `only an administrator, or a role this operation's rule names, may make someone else the ${keys[0]} of a record`
-      : `a record you change must keep you as its ${keys.join(' or ')}: only an administrator, or a role this ` +
-          "operation's rule names, may give it to others",
+      ? `${staff}, may make someone else the ${keys[0]} of a record`
+      : `a record you ${verb} must ${must} its ${keys.join(' or ')}: ${staff}, may ${staffMay}`,
   );
 }

@@ -192,7 +192,18 @@ export interface Api {
   limits: Limits;
   /** CORS for browsers on other origins; undefined: no CORS headers */
   cors?: Cors;
+  /** the change feed (`events`); undefined: no events are recorded */
+  events?: Events;
   resources: Resource[];
+}
+
+export interface Events {
+  /** how long events are kept: as written (`7d`), and in milliseconds */
+  retention: string;
+  retentionMs: number;
+  webhooks: boolean;
+  /** webhook deliveries: attempts in all, and the first retry's delay (each later one about twice as late) */
+  retry: { attempts: number; firstDelayMs: number };
 }
 
 export interface Cors {

@@ -10,6 +10,8 @@ import {
   type TrustProxy,
 } from './config.js';
 import type { Database } from './db/database.js';
+import { EventLog } from './events/log.js';
+import { eventRoutes, installEventContext } from './events/routes.js';
 import { installContentTypes } from './http/content-types.js';
 import { installCors } from './http/cors.js';
 import { CustomRoutes } from './http/custom-routes.js';
@@ -27,9 +29,9 @@ import {
 } from './http/errors.js';
 import { installValidators } from './http/validator.js';
 import { registerHooks } from './hooks.js';
-import { makeStores, registerResources } from './resources/index.js';
+import { eventSources, makeStores, registerResources } from './resources/index.js';
 import { registerRoutes } from './routes.js';
-import { ADMIN_ROLE, BODY_LIMIT, CORS, PREFIX, RATE_LIMIT_MAX } from './settings.js';
+import { ADMIN_ROLE, BODY_LIMIT, CORS, EVENTS, PAGE_SIZE, PREFIX, RATE_LIMIT_MAX } from './settings.js';
 
 // the definition's prefix and administrator role, where the generated tests (and yours) have always found them
 export { ADMIN_ROLE, PREFIX };
@@ -82,6 +84,8 @@ export async function buildApp({
       ...(timeouts.requestMs > 0 && { headersTimeout: Math.min(60_000, timeouts.requestMs) }),
     },
   });
+  // the actor of each write's event is the request's caller, wherever the write is made: the first hook of all
+  if (EVENTS !== null) installEventContext(app);
   app.decorateRequest<Scope | null>('scope', null);
   routeEveryMethod(app);
   installValidators(app);
@@ -92,7 +96,8 @@ export async function buildApp({
   await installCors(app, CORS);
   await registerHooks(app);
 
-  const stores = makeStores(db, cursorKey(cursorSecret ?? auth.secret));
+  const events = EVENTS === null ? null : new EventLog(db);
+  const stores = makeStores(db, cursorKey(cursorSecret ?? auth.secret), events);
   if (cursorSecret === undefined && auth.secret === undefined) {
     app.log.warn(
       'CURSOR_SECRET is not set: page cursors are signed with a key of this process, which other instances refuse',
@@ -116,6 +121,18 @@ export async function buildApp({
       await installDocs(api, PREFIX, (document) => custom.merged(document));
       const dependencies = { db, stores, authorizer, prefix: PREFIX };
       registerResources(api, dependencies);
+      if (EVENTS !== null && events !== null) {
+        const sources = eventSources(stores);
+        eventRoutes(api, {
+          db,
+          log: events,
+          sources,
+          authorizer,
+          adminRole: ADMIN_ROLE,
+          settings: EVENTS,
+          pageSize: PAGE_SIZE,
+        });
+      }
       await api.register(async (own) => {
         custom.watch(own, PREFIX);
         await registerRoutes(own, dependencies);

@@ -104,7 +104,9 @@ function mapKind(path: readonly PathSeg[]): MapKind | undefined {
   const last = path[path.length - 1];
   if (path.length === 0) return 'definition';
   if (isFieldPath(path)) return 'field';
-  if (path.length === 1 && (first === 'auth' || first === 'limits' || first === 'cors')) return first;
+  if (path.length === 1 && (first === 'auth' || first === 'limits' || first === 'cors' || first === 'events'))
+    return first;
+  if (path.length === 2 && first === 'events' && last === 'retry') return 'retry';
   if (path.length === 2 && first === 'limits' && (last === 'pageSize' || last === 'rateLimit')) return last;
   if (first !== 'resources') return undefined;
   if (path.length === 2) return 'resource';

@@ -332,6 +332,36 @@ const corsSchema = z
   })
   .describe('Cross-origin requests from browsers (CORS): without it, no CORS headers are sent.');
 
+const eventsSchema = z
+  .strictObject({
+    retention: z
+      .string()
+      .regex(DURATION_PATTERN, { error: 'use a duration like 12h, 7d or 30d' })
+      .optional()
+      .describe('How long events are kept for the feed, the stream and webhooks: like 7d (the default), 30d.'),
+    webhooks: z
+      .boolean()
+      .optional()
+      .describe('Administrator-managed webhook subscriptions at /webhooks (default false).'),
+    retry: z
+      .strictObject({
+        attempts: z
+          .int()
+          .min(1)
+          .max(20)
+          .optional()
+          .describe('Delivery attempts of a webhook in all, the first included (default 8).'),
+        firstDelay: z
+          .string()
+          .regex(DURATION_PATTERN, { error: 'use a duration like 500ms, 30s or 5m' })
+          .optional()
+          .describe('Delay of the first retry: like 30s (the default); each later one about twice as late.'),
+      })
+      .optional()
+      .describe('How failed webhook deliveries are retried.'),
+  })
+  .describe('A change feed: every write records an event (GET /events, GET /events/stream, webhooks).');
+
 export const definitionSchema = z
   .strictObject({
     $schema: z.string().optional().describe('The JSON Schema of this format, for editors; ignored.'),
@@ -351,6 +381,7 @@ export const definitionSchema = z
     auth: authSchema.optional(),
     limits: limitsSchema.optional(),
     cors: corsSchema.optional(),
+    events: eventsSchema.optional(),
     resources: namedMap(kebabName(), resourceSchema)
       .refine((resources) => Object.keys(resources).length > 0, { error: 'define at least one resource' })
       .describe('The resources, keyed by collection name (conventionally plural), e.g. posts.'),
@@ -381,6 +412,8 @@ export const KNOWN_KEYS = {
   auth: Object.keys(authSchema.shape),
   limits: Object.keys(limitsSchema.shape),
   cors: ['origins', 'credentials', 'maxAge'],
+  events: ['retention', 'webhooks', 'retry'],
+  retry: ['attempts', 'firstDelay'],
   deprecated: ['since', 'sunset', 'link'],
   pageSize: ['default', 'max'],
   rateLimit: ['max', 'window'],

@@ -26,6 +26,8 @@ export interface ActionView {
   method: 'post' | 'get';
   methodUpper: string;
   get: boolean;
+  /** a handler action whose success the route records as an event (`events`; GET actions change nothing) */
+  recordsEvent: boolean;
   allowed: string[];
   /** what a stub's notImplemented takes: the path, or `GET <path>` */
   stubRoute: string;
@@ -81,6 +83,7 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     doc: action.description ?? `${methodUpper} ${path.replace(':id', '{id}')}`,
     method: action.method,
     methodUpper,
+    recordsEvent: api.events !== undefined && !generated && !get,
     get,
     allowed: [methodUpper],
     stubRoute: `${get ? 'GET ' : ''}${path}`,

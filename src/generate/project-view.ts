@@ -24,6 +24,8 @@ export interface ProjectView {
   /** http/cors.ts's settings, or null */
   cors: object | null;
   corsAnyOrigin: boolean;
+  /** events/routes.ts's settings (`events` of the definition), or null */
+  events: object | null;
   /** by resource and relation name: what the embedder needs (see relations/embed.ts) */
   relationMap: object;
   hasRelations: boolean;
@@ -59,6 +61,7 @@ export function projectView(
     adminRole: api.auth.adminRole,
     cors: api.cors ?? null,
     corsAnyOrigin: api.cors?.origins === '*',
+    events: api.events ?? null,
     relationMap: relationMap(api),
     hasRelations: api.resources.some((r) => r.relations.length > 0),
     hasLinks: api.resources.some((r) => r.relations.some((relation) => relation.through !== undefined)),

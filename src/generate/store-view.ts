@@ -36,9 +36,11 @@ export interface StoreView {
   mergeNone: string;
   statements: Record<string, { doc: string; names: string; sql: string; bind: string }>;
   /** per `set` action: its name, what it is for (the definition's description), its UPDATE and binding */
-  setActions: { camel: string; summary: string; doc: string; names: string; sql: string; bind: string }[];
+  setActions: { name: string; camel: string; summary: string; doc: string; names: string; sql: string; bind: string }[];
   /** writable json fields: a PATCH that sends an object for one merges it with the stored value first */
   jsonFields: string[];
+  /** with `events`: what the store tells the feed (see events/feed.ts), and the owners of a record, as code */
+  events: { types: string[]; owners: string; anyOwner: string } | false;
   /** what the store tells relations of other resources (see relations/embed.ts) */
   relationTarget: {
     idKind: 'text' | 'integer';
@@ -55,7 +57,7 @@ const entry = (name: string, value: Code): Code => (value.text === name ? plain(
 const objectOf = (entries: readonly Code[]): Code => code`{ ${join(entries, ', ')} }`;
 
 export function storeView(api: Api, resource: Resource, owner: OwnerView | undefined, typeName: string): StoreView {
-  const statements = resourceStatements(resource);
+  const statements = resourceStatements(resource, api.events !== undefined);
   const defaulted = defaultedOwners(resource);
   const optionalOwner = (f: Field): Field => (defaulted.includes(f) ? { ...f, required: false } : f);
   const writable = writableFields(resource).map((f) => entry(f.name, encodeExpression(optionalOwner(f), 'input')));
@@ -141,7 +143,12 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
         ...whenBinds(action.when),
       ];
       const path = `/${resource.name}/{id}/${action.name}`;
-      return { camel: action.names.camel, summary: action.description ?? `POST ${path}`, ...printed(statement, bind) };
+      return {
+        name: action.name,
+        camel: action.names.camel,
+        summary: action.description ?? `POST ${path}`,
+        ...printed(statement, bind),
+      };
     });
 
   const allCode = [
@@ -174,6 +181,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       ? [local.model(`${typeName}Stored`), local.computed(resource.names.kebab, `${resource.names.camel}Computed`)]
       : []),
     ...(resource.relations.length > 0 ? [rt.RelationTarget, rt.Parent, rt.RelatedScopes, rt.access] : []),
+    ...(api.events === undefined ? [] : [rt.Change, rt.EventSource, rt.access]),
   ]);
   return {
     imports,
@@ -195,6 +203,11 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     statements: Object.fromEntries(crud.map(([key, s]) => [key, { ...s, bind: s.bind.text }])),
     setActions: setActions.map((s) => ({ ...s, bind: s.bind.text })),
     jsonFields,
+    events: api.events !== undefined && {
+      types: eventTypes(resource),
+      owners: `[${resource.owners.map((name) => `record.${name}`).join(', ')}]`,
+      anyOwner: owner === undefined ? '' : ', null',
+    },
     relationTarget: {
       idKind: resource.id === 'integer' ? 'integer' : 'text',
       columns: ['id', ...embedded.map((f) => f.column), 'created_at', 'updated_at'],
@@ -204,3 +217,9 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     },
   };
 }
+
+/** The types of the events of a resource's records: its writes and its actions (GET actions change nothing). */
+export const eventTypes = (resource: Resource): string[] => [
+  ...['created', 'updated', 'deleted'].map((kind) => `${resource.name}.${kind}`),
+  ...resource.actions.filter((a) => a.method === 'post').map((a) => `${resource.name}.${a.name}`),
+];

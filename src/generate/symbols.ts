@@ -47,6 +47,8 @@ const types = {
   model: from('./model.js', true),
   storeOf: from('./store.js', true),
   embed: from('../../relations/embed.js', true),
+  events: from('../../events/log.js', true),
+  feed: from('../../events/feed.js', true),
 };
 
 /** The runtime's names (`type: true` for those used in types only). */
@@ -91,6 +93,8 @@ export const rt = {
   Embedder: types.embed('Embedder'),
   References: value.references('References'),
   announceDeprecation: value.deprecation('announceDeprecation'),
+  Change: types.events('Change'),
+  EventSource: types.feed('EventSource'),
 };
 
 /** The names of one resource's own files. */

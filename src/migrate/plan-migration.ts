@@ -36,6 +36,36 @@ const SYSTEM_TABLES = {
   ],
 };
 
+/**
+ * The event log (`events`): each event as the JSON it is served as, with its type, time and owners beside it for the
+ * feed's filters and the retention; and the horizon, the largest `seq` the retention removed (see runtime events/).
+ * `seq` is never reused: SQLite's AUTOINCREMENT, PostgreSQL's identity.
+ */
+const EVENT_TABLES = {
+  sqlite: [
+    `CREATE TABLE IF NOT EXISTS "restsmith_events" (
+  "seq" INTEGER PRIMARY KEY AUTOINCREMENT,
+  "type" TEXT NOT NULL,
+  "at" TEXT NOT NULL,
+  "owners" TEXT,
+  "event" TEXT NOT NULL
+)`,
+    `CREATE TABLE IF NOT EXISTS "restsmith_event_horizon" ("id" INTEGER PRIMARY KEY, "pruned_through" INTEGER NOT NULL)`,
+    `INSERT INTO "restsmith_event_horizon" ("id", "pruned_through") VALUES (1, 0) ON CONFLICT DO NOTHING`,
+  ],
+  postgres: [
+    `CREATE TABLE IF NOT EXISTS "restsmith_events" (
+  "seq" BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  "type" TEXT COLLATE "C" NOT NULL,
+  "at" TEXT COLLATE "C" NOT NULL,
+  "owners" TEXT COLLATE "C",
+  "event" TEXT NOT NULL
+)`,
+    `CREATE TABLE IF NOT EXISTS "restsmith_event_horizon" ("id" INTEGER PRIMARY KEY, "pruned_through" BIGINT NOT NULL)`,
+    `INSERT INTO "restsmith_event_horizon" ("id", "pruned_through") VALUES (1, 0) ON CONFLICT DO NOTHING`,
+  ],
+};
+
 /** A new migration: its file name, what it does in words, and its statements per dialect. */
 export interface PlannedMigration {
   name: string;
@@ -75,18 +105,24 @@ export function planMigration(
   allowDataLoss: boolean,
 ): PlannedMigration | undefined {
   const changes = diff(previous ?? EMPTY_SNAPSHOT, snapshotOf(api), renamesOf(api), tableRenamesOf(api));
-  if (isEmpty(changes)) return undefined;
+  const events = api.events !== undefined && previous?.events !== true;
+  if (isEmpty(changes) && !events) return undefined;
   const losses = lossesOf(changes, snapshotOf(api));
   if (losses.length > 0 && !allowDataLoss) throw new DataLossError(losses);
   const number = String(existing.length + 1).padStart(4, '0');
   return {
-    name: `${number}-${previous === undefined ? 'initial' : slug(changes)}`,
-    summary: describe(changes),
+    name: `${number}-${previous === undefined ? 'initial' : isEmpty(changes) ? 'events' : slug(changes)}`,
+    summary: [...describe(changes), ...(events ? ['create the event log (events)'] : [])],
     losses,
-    sqlite: [...(previous === undefined ? SYSTEM_TABLES.sqlite : []), ...sqliteMigration(changes)],
+    sqlite: [
+      ...(previous === undefined ? SYSTEM_TABLES.sqlite : []),
+      ...sqliteMigration(changes),
+      ...(events ? EVENT_TABLES.sqlite : []),
+    ],
     postgres: [
       ...(previous === undefined ? SYSTEM_TABLES.postgres : []),
       ...postgresMigration(changes, snapshotOf(api)),
+      ...(events ? EVENT_TABLES.postgres : []),
     ],
   };
 }

@@ -37,6 +37,7 @@ export const DEFAULTS = {
   bodySize: 1024 * 1024,
   rateLimit: { max: 300, windowMs: 60_000 },
   includeDepth: 2,
+  events: { retention: '7d', attempts: 8, firstDelay: '30s' },
 } as const;
 
 export function normalise(def: Definition): Api {
@@ -55,6 +56,17 @@ export function normalise(def: Definition): Api {
         origins: def.cors.origins,
         credentials: def.cors.credentials ?? false,
         maxAgeSeconds: Math.round((parseDuration(def.cors.maxAge ?? '10m') ?? 600_000) / 1000),
+      },
+    }),
+    ...(def.events !== undefined && {
+      events: {
+        retention: def.events.retention ?? DEFAULTS.events.retention,
+        retentionMs: parseDuration(def.events.retention ?? DEFAULTS.events.retention) ?? 0,
+        webhooks: def.events.webhooks ?? false,
+        retry: {
+          attempts: def.events.retry?.attempts ?? DEFAULTS.events.attempts,
+          firstDelayMs: parseDuration(def.events.retry?.firstDelay ?? DEFAULTS.events.firstDelay) ?? 0,
+        },
       },
     }),
     resources: withRelations(

@@ -39,12 +39,20 @@ export interface TableSnapshot {
 
 export interface Snapshot {
   tables: TableSnapshot[];
+  /**
+   * the definition has `events`: its tables exist. They stay when `events` goes (with the events in them), and are
+   * created if not there when it comes back.
+   */
+  events?: true;
 }
 
 export const EMPTY_SNAPSHOT: Snapshot = { tables: [] };
 
 export function snapshotOf(api: Api): Snapshot {
-  return { tables: api.resources.map((resource) => tableOf(api, resource)) };
+  return {
+    tables: api.resources.map((resource) => tableOf(api, resource)),
+    ...(api.events !== undefined && { events: true as const }),
+  };
 }
 
 function tableOf(api: Api, resource: Resource): TableSnapshot {

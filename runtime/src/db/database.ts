@@ -29,6 +29,12 @@ export interface Statement {
   run(params: readonly SqlValue[]): Promise<number>;
 }
 
+/** A statement and the values of its parameters, in order. */
+export interface Bound {
+  statement: Statement;
+  values: readonly SqlValue[];
+}
+
 /** A statement of named parameters, bound by name: `P` says which. */
 export interface Prepared<P extends Params> {
   /** the first row, or undefined */
@@ -36,6 +42,8 @@ export interface Prepared<P extends Params> {
   all(params: P): Promise<Row[]>;
   /** runs a statement that returns no rows; resolves to the number of rows changed */
   run(params: P): Promise<number>;
+  /** this statement with its parameters bound: for `Database.atomically` */
+  bind(params: P): Bound;
 }
 
 export interface Database {
@@ -47,6 +55,12 @@ export interface Database {
    * prepared on every connection (for statements a client can vary without bound).
    */
   prepareText(text: string, options?: { transient?: boolean }): Statement;
+  /**
+   * Runs `first`, then the statements `after` makes of the rows it returned, as one transaction: every change is kept,
+   * or none (a statement that fails, or `after` throwing, undoes them all). `after` is synchronous: on SQLite's one
+   * connection no other request's statement can run inside the transaction. Resolves to `first`'s rows.
+   */
+  atomically(first: Bound, after: (rows: Row[]) => Bound[]): Promise<Row[]>;
   /** the same connection seen through Kysely, for its migrator (see migrate.ts); not for requests */
   readonly kysely: Kysely<unknown>;
   ping(): Promise<void>;

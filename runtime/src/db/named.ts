@@ -40,5 +40,6 @@ export function prepareNamed<P extends Params>(
     get: (params: P): Promise<Row | undefined> => statement.get(bind(params)),
     all: (params: P): Promise<Row[]> => statement.all(bind(params)),
     run: (params: P): Promise<number> => statement.run(bind(params)),
+    bind: (params: P) => ({ statement, values: bind(params) }),
   };
 }

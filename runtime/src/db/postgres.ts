@@ -6,6 +6,7 @@ import {
   DatabaseUnavailableError,
   type Database,
   type Row,
+  type Bound,
   type Params,
   type SqlValue,
   type Statement,
@@ -51,6 +52,7 @@ export function openPostgres(
       prepareNamed<P>(sql, 'postgres', (text) => prepare(pool, text)),
     prepareText: (text: string, options?: { transient?: boolean }) =>
       prepare(pool, text, options?.transient === true),
+    atomically: (first, after) => atomically(pool, first, after),
     kysely: new Kysely<unknown>({ dialect: new PostgresDialect({ pool: migrations }) }),
     ping: async () => {
       try {
@@ -82,6 +84,9 @@ function getTypeParser(oid: number, format?: 'text' | 'binary'): (text: string) 
   return PARSERS[oid] ?? pg.types.getTypeParser(oid, format ?? 'text');
 }
 
+/** Each statement's name (when it has one) and text, for transactions. */
+const queries = new WeakMap<Statement, { name: string | undefined; text: string }>();
+
 /** A statement named once per connection (prepared there once), or, `transient`, unnamed: planned at each run. */
 function prepare(pool: pg.Pool, text: string, transient = false): Statement {
   const name = transient
@@ -103,12 +108,46 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
       throw translate(error);
     }
   };
-  return {
+  const statement: Statement = {
     get: async (params) => (await query(params)).rows[0],
     all: async (params) => (await query(params)).rows,
     values: async (params) => (await query<SqlValue[]>(params, 'array')).rows,
     run: async (params) => (await query(params)).rowCount ?? 0,
   };
+  queries.set(statement, { name, text });
+  return statement;
+}
+
+/** `first` and the statements `after` makes of its rows in one transaction, on one connection of the pool. */
+async function atomically(pool: pg.Pool, first: Bound, after: (rows: Row[]) => Bound[]): Promise<Row[]> {
+  const run = async (client: pg.PoolClient, { statement, values }: Bound): Promise<Row[]> => {
+    const query = queries.get(statement);
+    if (query === undefined) throw new Error('a statement of another database');
+    const { name, text } = query;
+    return (await client.query<Row>({ ...(name !== undefined && { name }), text, values: [...values] })).rows;
+  };
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw translate(error);
+  }
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const rows = await run(client, first);
+    for (const next of after(rows)) await run(client, next);
+    await client.query('COMMIT');
+    return rows;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((failed: unknown) => {
+      // a connection that cannot even roll back is not given back to the pool
+      broken = failed instanceof Error ? failed : new Error(String(failed));
+    });
+    throw translate(error);
+  } finally {
+    client.release(broken);
+  }
 }
 
 /** SQLSTATE codes of constraint violations: https://www.postgresql.org/docs/current/errcodes-appendix.html */

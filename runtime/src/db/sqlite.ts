@@ -7,6 +7,7 @@ import {
   DatabaseUnavailableError,
   type Database,
   type Row,
+  type Bound,
   type Params,
   type SqlValue,
   type Statement,
@@ -22,10 +23,33 @@ export function openSqlite(file: string): Database {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
 
+  /** each statement's own better-sqlite3 statement, for transactions */
+  const natives = new WeakMap<Statement, BetterSqlite3.Statement<SqlValue[], Row>>();
+  const make = (text: string): Statement => {
+    const statement = db.prepare<SqlValue[], Row>(text);
+    const made = prepare(db, text, statement);
+    natives.set(made, statement);
+    return made;
+  };
+  const execute = ({ statement, values }: Bound): Row[] => {
+    const native = natives.get(statement);
+    if (native === undefined) throw new Error('a statement of another database');
+    if (native.reader) return native.all(...values);
+    native.run(...values);
+    return [];
+  };
+  // IMMEDIATE: the write lock is taken at BEGIN, so that a transaction never fails half-way for another connection's
+  const transaction = db.transaction((first: Bound, after: (rows: Row[]) => Bound[]): Row[] => {
+    const rows = execute(first);
+    for (const next of after(rows)) execute(next);
+    return rows;
+  }).immediate;
+
   return {
     dialect: 'sqlite',
-    prepare: <P extends Params>(sql: string) => prepareNamed<P>(sql, 'sqlite', (text) => prepare(db, text)),
-    prepareText: (text: string) => prepare(db, text),
+    prepare: <P extends Params>(sql: string) => prepareNamed<P>(sql, 'sqlite', make),
+    prepareText: make,
+    atomically: async (first, after) => translateErrors(() => transaction(first, after)),
     kysely: new Kysely<unknown>({ dialect: new SqliteDialect({ database: db }) }),
     ping: async () => {
       db.prepare('SELECT 1').get();
@@ -36,8 +60,11 @@ export function openSqlite(file: string): Database {
   };
 }
 
-function prepare(db: BetterSqlite3.Database, text: string): Statement {
-  const statement = db.prepare<SqlValue[], Row>(text);
+function prepare(
+  db: BetterSqlite3.Database,
+  text: string,
+  statement: BetterSqlite3.Statement<SqlValue[], Row>,
+): Statement {
   const reads = statement.reader;
   // the same statement in raw mode (rows as arrays), prepared on first use
   let raw: BetterSqlite3.Statement<SqlValue[], SqlValue[]> | undefined;

@@ -3,12 +3,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Database } from '../db/database.js';
+import type { EventSource } from '../events/feed.js';
+import type { EventLog } from '../events/log.js';
 
-export function makeStores(_db: Database, _cursorKey: Buffer) {
+export function makeStores(_db: Database, _cursorKey: Buffer, _events: EventLog | null) {
   return {};
 }
 
 export type Stores = ReturnType<typeof makeStores>;
+
+export const eventSources = (_stores: Stores): EventSource[] => [];
 
 export interface RouteDependencies {
   db: Database;

@@ -52,7 +52,8 @@ export function ownerColumns(resource: Resource): string[] {
  * http/listing.ts): get, insert, update (PUT), patch (PATCH, one statement: each field kept unless given), delete,
  * and one UPDATE per `set` action, whose `when` is part of its WHERE clause.
  */
-export function resourceStatements(resource: Resource): StatementText[] {
+/** `events`: the delete returns the row it removed, for the event of the deletion (its id, version and owners). */
+export function resourceStatements(resource: Resource, events = false): StatementText[] {
   const table = ident(resource.table);
   const selectList = selectListOf(resource);
   const owners = ownerColumns(resource);
@@ -161,6 +162,7 @@ export function resourceStatements(resource: Resource): StatementText[] {
   const removeSql = [
     `DELETE FROM ${table}`,
     where([...byId(remove.param), atVersion(remove.param), ...inState(resource.writableWhen.delete, remove.param)]),
+    ...(events ? [`RETURNING ${selectList}`] : []),
   ].join('\n');
 
   return [

@@ -1,0 +1,194 @@
+import type { AccessRule } from '../auth/authorize.js';
+import type { Caller } from '../auth/verify.js';
+import type { Database, Dialect, Prepared, SqlValue } from '../db/database.js';
+import { HttpProblem } from '../http/problem.js';
+import { OWNER_SEPARATOR } from './log.js';
+
+/** What the feed knows of a resource: its event types, and who may read its records (made by its store). */
+export interface EventSource {
+  resource: string;
+  /** every type of event of the resource: `<resource>.created`, `.updated`, `.deleted`, `.<action>` */
+  types: readonly string[];
+  read: AccessRule;
+  /** the owner fields' value for a token subject (null: none can be); absent when the resource has no owner field */
+  owner?: (subject: string) => SqlValue;
+}
+
+/** A page of the feed: each event as its JSON text, and the `after` of the next page (null: none yet). */
+export interface EventPage {
+  events: { seq: number; text: string }[];
+  nextCursor: string | null;
+}
+
+/** How many rows one page examines at most, visible or not: a page costs the same however few the caller may see. */
+export const SCAN_LIMIT = 1000;
+
+/**
+ * The rows after `after`, in `seq` order, each with its JSON when the caller may see it: of a type in `every`, or of
+ * a type in `owned` naming `needle` among its owners (`,type,` lists: a type never holds a comma).
+ */
+const PAGE: Record<Dialect, string> = {
+  sqlite: `
+    SELECT "seq", CASE
+      WHEN instr(:every, ',' || "type" || ',') > 0 THEN "event"
+      WHEN instr(:owned, ',' || "type" || ',') > 0 AND instr("owners", :needle) > 0 THEN "event"
+    END AS "event"
+    FROM "restsmith_events"
+    WHERE "seq" > :after
+    ORDER BY "seq"
+    LIMIT :scan`,
+  postgres: `
+    SELECT "seq", CASE
+      WHEN strpos(:every::text, ',' || "type" || ',') > 0 THEN "event"
+      WHEN strpos(:owned::text, ',' || "type" || ',') > 0 AND strpos("owners", :needle::text) > 0 THEN "event"
+    END AS "event"
+    FROM "restsmith_events"
+    WHERE "seq" > :after::bigint
+    ORDER BY "seq"
+    LIMIT :scan::bigint`,
+};
+
+type PageParams = { every: string; owned: string; needle: string | null; after: number; scan: number };
+
+/** The `seq` through which events were removed by the retention (see retention.ts): an `after` below it is gone. */
+const HORIZON = `SELECT "pruned_through" FROM "restsmith_event_horizon" WHERE "id" = 1`;
+
+/** What one caller may see: the types of every record, the types of their own records, and their owner value. */
+export interface Visibility {
+  every: string;
+  owned: string;
+  needle: string | null;
+  /** whether the caller sees every event of the types asked for (a page then reads no more rows than it returns) */
+  all: boolean;
+}
+
+/**
+ * The change feed: pages of events after a `seq`, filtered per caller by each resource's read rule against the record
+ * as it was (owner scoping included: the owners stored with the event). See docs in the generated README.
+ */
+export class EventFeed {
+  readonly #page: Prepared<PageParams>;
+  readonly #horizon: Prepared<Record<string, never>>;
+  readonly #sources: ReadonlyMap<string, EventSource>;
+  readonly #types: ReadonlyMap<string, EventSource>;
+
+  constructor(
+    db: Database,
+    sources: readonly EventSource[],
+    private readonly adminRole: string,
+    private readonly retention: string,
+  ) {
+    this.#page = db.prepare<PageParams>(PAGE[db.dialect]);
+    this.#horizon = db.prepare<Record<string, never>>(HORIZON);
+    this.#sources = new Map(sources.map((source) => [source.resource, source]));
+    this.#types = new Map(sources.flatMap((source) => source.types.map((type) => [type, source] as const)));
+  }
+
+  /** Whether some resource's events may be read without a token (else the feed needs one). */
+  get public(): boolean {
+    return [...this.#sources.values()].some((source) => source.read.public === true);
+  }
+
+  /**
+   * The types a `types` query asks for: a comma-separated list of resources (each of its types) and types; every type
+   * when absent. A name that is neither is a 400 naming the known ones.
+   */
+  typesOf(query: string | undefined): ReadonlySet<string> {
+    if (query === undefined || query.trim() === '') return new Set(this.#types.keys());
+    const asked = query.split(',').map((name) => name.trim());
+    const types = new Set<string>();
+    for (const name of asked) {
+      const source = this.#sources.get(name);
+      if (source !== undefined) for (const type of source.types) types.add(type);
+      else if (this.#types.has(name)) types.add(name);
+      else
+        throw new HttpProblem(
+          400,
+          'Bad Request',
+          `types: "${name.slice(0, 100)}" is neither a resource nor an event type; known: ${[...this.#sources.keys()].join(', ')} ` +
+            `(each, or one of its types like ${[...this.#types.keys()][0] ?? 'books.created'})`,
+        );
+    }
+    return types;
+  }
+
+  /** Which of `types` the caller may see, and of which only their own records'. */
+  visibility(caller: Caller | undefined, types: ReadonlySet<string>): Visibility {
+    const every: string[] = [];
+    const owned: string[] = [];
+    let needle: string | null = null;
+    for (const type of types) {
+      const source = this.#types.get(type);
+      if (source === undefined) continue;
+      const scope = this.#scope(caller, source);
+      if (scope === 'every') every.push(type);
+      else if (scope !== 'none') {
+        const value = `${OWNER_SEPARATOR}${String(scope)}${OWNER_SEPARATOR}`;
+        // a resource whose owner value of this subject is written otherwise (an integer id) shows none of its events
+        if (needle === null || needle === value) {
+          needle = value;
+          owned.push(type);
+        }
+      }
+    }
+    const list = (names: string[]): string => `,${names.join(',')},`;
+    return {
+      every: list(every),
+      owned: list(owned),
+      needle,
+      all: owned.length === 0 && every.length === this.#types.size,
+    };
+  }
+
+  /** The events after `after` the caller may see, `limit` at most; a 410 when the retention removed some after it. */
+  async page(visibility: Visibility, after: number, limit: number): Promise<EventPage> {
+    await this.assertKept(after);
+    const scan = visibility.all ? limit : Math.max(limit, SCAN_LIMIT);
+    const rows = await this.#page.all({
+      every: visibility.every,
+      owned: visibility.owned,
+      needle: visibility.needle,
+      after,
+      scan,
+    });
+    const events: EventPage['events'] = [];
+    let last = after;
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      last = seq;
+      if (typeof row.event === 'string') events.push({ seq, text: row.event });
+      if (events.length === limit) return { events, nextCursor: String(seq) };
+    }
+    // the window was full of events this caller may not see: the next page starts after them
+    return { events, nextCursor: rows.length === scan ? String(last) : null };
+  }
+
+  /** A 410 when the retention removed events after `after`. */
+  async assertKept(after: number): Promise<void> {
+    const horizon = (await this.#horizon.get({}))?.pruned_through;
+    if (typeof horizon === 'number' && after < horizon) {
+      throw new HttpProblem(
+        410,
+        'Gone',
+        `the events after ${after} are gone: events are kept ${this.retention}, and those through ${horizon} were ` +
+          'removed. Read the records again, then follow the feed without `after` (from the oldest kept).',
+      );
+    }
+  }
+
+  #scope(caller: Caller | undefined, source: EventSource): 'every' | 'none' | SqlValue {
+    const rule = source.read;
+    if (rule.public) return 'every';
+    if (caller === undefined) return 'none';
+    if (caller.roles.includes(this.adminRole) || rule.authenticated) return 'every';
+    if (rule.roles?.some((role) => caller.roles.includes(role)) === true) return 'every';
+    if (rule.owner !== true || source.owner === undefined) return 'none';
+    if (caller.subject.includes(OWNER_SEPARATOR)) return 'none';
+    const value = source.owner(caller.subject);
+    return value === null ? 'none' : value;
+  }
+}
+
+/** An event as served: its JSON with `seq` first. */
+export const served = ({ seq, text }: { seq: number; text: string }): string =>
+  `{"seq":${seq},${text.slice(1)}`;

@@ -1,0 +1,122 @@
+import type { Database, Dialect, Params, Prepared, Row, SqlValue, Statement } from '../db/database.js';
+import type { JsonValue } from '../types.js';
+import { currentActor } from './actor.js';
+
+/** What a write did to one record, for its event: made by the resource's store from the row the write returned. */
+export interface Change {
+  recordId: string | number;
+  version: number;
+  /** the record as the API returns it (an event of a deletion carries null) */
+  record: JsonValue | null;
+  /** the values of its owner fields, for the feed's owner filtering (empty: none) */
+  owners: readonly SqlValue[];
+}
+
+/**
+ * The separator of the owner values stored with an event (`\x1fa\x1fb\x1f`): a subject that contains it matches none.
+ * One text column answers "does this event name this owner" on both databases, without a table of its own.
+ */
+export const OWNER_SEPARATOR = '\x1f';
+
+export const ownersText = (owners: readonly SqlValue[]): string | null => {
+  const values = owners.filter((owner) => owner !== null).map(String);
+  return values.length === 0 ? null : `${OWNER_SEPARATOR}${values.join(OWNER_SEPARATOR)}${OWNER_SEPARATOR}`;
+};
+
+/**
+ * The key of the PostgreSQL advisory lock that orders events: a transaction takes it just before it inserts its
+ * event, and holds it until it has committed. So `seq` is drawn in commit order, and a reader that sees an event
+ * also sees every event of a smaller `seq` (a plain sequence would let a transaction that drew 5 commit after one that
+ * drew 6, and a reader skip 5). The cost: the last statement and the COMMIT of writes with events do not overlap.
+ */
+export const COMMIT_ORDER_LOCK = 7_170_117;
+
+const INSERT: Record<Dialect, string> = {
+  sqlite: `INSERT INTO "restsmith_events" ("type", "at", "owners", "event") VALUES (?, ?, ?, ?)`,
+  postgres: `
+    INSERT INTO "restsmith_events" ("type", "at", "owners", "event")
+    SELECT $1::text, $2::text, $3::text, $4::text FROM (SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK})) AS "commit_order"`,
+};
+
+/** An event as it is served, less its `seq` (the key of its row, put first when it is served: see feed.ts). */
+function eventText(
+  type: string,
+  resource: string,
+  at: string,
+  actor: string | null,
+  change: Change | null,
+): string {
+  return JSON.stringify({
+    type,
+    resource,
+    recordId: change?.recordId ?? null,
+    version: change?.version ?? null,
+    at,
+    actor,
+    data: change?.record ?? null,
+  });
+}
+
+/**
+ * The outbox: each write of a store and its event row, in one transaction (see Database.atomically). An event is
+ * stored as the JSON it is served as, less its `seq` (the row's key), with its type, time and owners beside it for
+ * the feed's filters and the retention.
+ */
+export class EventLog {
+  readonly #insert: Statement;
+  readonly #listeners = new Set<() => void>();
+
+  constructor(private readonly db: Database) {
+    this.#insert = db.prepareText(INSERT[db.dialect]);
+  }
+
+  /**
+   * Runs a write and records an event `<resource>.<kind>` for each row it returned, in one transaction; resolves to
+   * the rows (none: nothing was written, and no event).
+   */
+  async record<P extends Params>(
+    statement: Prepared<P>,
+    params: P,
+    resource: string,
+    kind: string,
+    changeOf: (row: Row) => Change,
+  ): Promise<Row[]> {
+    const actor = currentActor();
+    const at = new Date().toISOString();
+    const type = `${resource}.${kind}`;
+    const rows = await this.db.atomically(statement.bind(params), (written) =>
+      written.map((row) => {
+        const change = changeOf(row);
+        const event = eventText(
+          type,
+          resource,
+          at,
+          actor,
+          kind === 'deleted' ? { ...change, record: null } : change,
+        );
+        return { statement: this.#insert, values: [type, at, ownersText(change.owners), event] };
+      }),
+    );
+    if (rows.length > 0) for (const listener of this.#listeners) listener();
+    return rows;
+  }
+
+  /**
+   * Records an event of no single write of a store: an action answered by your handler (its own writes through the
+   * stores recorded theirs, each in the transaction of its write).
+   */
+  async append(resource: string, kind: string, change: Change | null): Promise<void> {
+    const at = new Date().toISOString();
+    const type = `${resource}.${kind}`;
+    const event = eventText(type, resource, at, currentActor(), change);
+    const values = [type, at, ownersText(change?.owners ?? []), event];
+    await this.db.atomically({ statement: this.#insert, values }, () => []);
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** `listener` is called after each commit of this instance that recorded events (the stream wakes on it). */
+  onCommit(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import type { Authorizer } from '../auth/authorize.js';
+import type { Database } from '../db/database.js';
+import { HttpProblem } from '../http/problem.js';
+import { trackActors } from './actor.js';
+import { EventFeed, served, type EventSource } from './feed.js';
+import type { EventLog } from './log.js';
+import { Retention } from './retention.js';
+import { StreamHub } from './stream.js';
+
+/** `events` of the definition (see settings.ts). */
+export interface EventSettings {
+  /** as the definition wrote it, for messages: `7d` */
+  retention: string;
+  retentionMs: number;
+  webhooks: boolean;
+  retry: { attempts: number; firstDelayMs: number };
+}
+
+export interface EventDependencies {
+  db: Database;
+  log: EventLog;
+  sources: readonly EventSource[];
+  authorizer: Authorizer;
+  adminRole: string;
+  settings: EventSettings;
+  pageSize: { default: number; max: number };
+}
+
+/** Streams one instance keeps open at most (EVENT_STREAMS_MAX); more are answered 503. */
+export const DEFAULT_MAX_STREAMS = 10_000;
+
+/** Installs what records the actor of each write: before any other hook (see actor.ts). */
+export const installEventContext = trackActors;
+
+/**
+ * `GET /events` (the feed) and `GET /events/stream` (Server-Sent Events), and the retention's cleanup. Both answer
+ * every caller, each event filtered by the read rule of its resource; when no resource can be read without a token,
+ * they need one.
+ */
+export function eventRoutes(app: FastifyInstance, dependencies: EventDependencies): void {
+  const { db, log, sources, authorizer, adminRole, settings, pageSize } = dependencies;
+  const feed = new EventFeed(db, sources, adminRole, settings.retention);
+  const maxStreams = Number(process.env.EVENT_STREAMS_MAX ?? DEFAULT_MAX_STREAMS) || DEFAULT_MAX_STREAMS;
+  const hub = new StreamHub(db, feed, log, maxStreams);
+  const retention = new Retention(db, settings.retentionMs);
+  retention.start();
+  app.addHook('preClose', async () => hub.close());
+  app.addHook('onClose', async () => retention.stop());
+
+  const guard = authorizer.guard(feed.public ? { public: true } : { authenticated: true });
+  const types = { type: 'string', maxLength: 2000 };
+  const after = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
+
+  app.get<{ Querystring: { after?: number; types?: string; limit?: number } }>(
+    '/events',
+    {
+      preParsing: guard,
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { after, types, limit: { type: 'integer', minimum: 1, maximum: pageSize.max } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { after = 0, types, limit = pageSize.default } = request.query;
+      const visibility = feed.visibility(request.scope.caller, feed.typesOf(types));
+      const page = await feed.page(visibility, after, limit);
+      const items = page.events.map(served).join(',');
+      return reply
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send(`{"items":[${items}],"nextCursor":${JSON.stringify(page.nextCursor)}}`);
+    },
+  );
+
+  app.get<{ Querystring: { after?: number; types?: string }; Headers: { 'last-event-id'?: string } }>(
+    '/events/stream',
+    {
+      preParsing: guard,
+      schema: {
+        querystring: { type: 'object', additionalProperties: false, properties: { after, types } },
+        headers: {
+          type: 'object',
+          properties: { 'last-event-id': { type: 'string', pattern: '^[0-9]{1,15}$' } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const resumed = request.headers['last-event-id'];
+      const from = resumed === undefined ? (request.query.after ?? 0) : Number(resumed);
+      const visibility = feed.visibility(request.scope.caller, feed.typesOf(request.query.types));
+      await feed.assertKept(from);
+      if (hub.full) {
+        throw new HttpProblem(
+          503,
+          'Service Unavailable',
+          'this instance streams to as many clients as it may: retry later',
+          undefined,
+          {
+            'retry-after': '5',
+          },
+        );
+      }
+      return reply
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no')
+        .send(hub.open(visibility, from));
+    },
+  );
+}

@@ -1,0 +1,162 @@
+import { PassThrough } from 'node:stream';
+import type { Database, Prepared } from '../db/database.js';
+import { HttpProblem } from '../http/problem.js';
+import { served, type EventFeed, type Visibility } from './feed.js';
+import type { EventLog } from './log.js';
+
+/** A comment is sent to every stream at least this often, so that proxies and clients know it is alive. */
+export const HEARTBEAT_MS = 15_000;
+/** How often an instance looks for events committed through other instances (one query, whatever the streams). */
+export const POLL_MS = 1_000;
+/** A client that leaves this much unread is dropped (it resumes with Last-Event-ID): memory stays bounded. */
+export const BUFFER_LIMIT = 1024 * 1024;
+/** Events read for one stream at a time. */
+const BATCH = 100;
+
+interface Subscriber {
+  body: PassThrough;
+  visibility: Visibility;
+  after: number;
+  /** reading now; `again`: more came meanwhile */
+  busy: boolean;
+  again: boolean;
+}
+
+/**
+ * The live streams of this instance (`GET /events/stream`): each follows the feed from its own `seq`. They wake when
+ * this instance commits an event, and when one poll of the instance (a `max(seq)`, once a second while any stream is
+ * open) finds events committed through another: idle streams cost one timer between them all. Each stream reads its
+ * events with the feed's own query, so it sees what the feed would show, in order, with no gap and no duplicate.
+ */
+export class StreamHub {
+  readonly #subscribers = new Set<Subscriber>();
+  readonly #latest: Prepared<Record<string, never>>;
+  #seen = -1;
+  #timers: NodeJS.Timeout[] = [];
+  readonly #unsubscribe: () => void;
+
+  constructor(
+    db: Database,
+    private readonly feed: EventFeed,
+    log: EventLog,
+    private readonly maxStreams: number,
+  ) {
+    this.#latest = db.prepare(`SELECT max("seq") AS "seq" FROM "restsmith_events"`);
+    this.#unsubscribe = log.onCommit(() => this.#wakeAll());
+  }
+
+  get size(): number {
+    return this.#subscribers.size;
+  }
+
+  get full(): boolean {
+    return this.#subscribers.size >= this.maxStreams;
+  }
+
+  /** A stream of the events after `after` the caller may see; it ends when the client goes or reads too slowly. */
+  open(visibility: Visibility, after: number): PassThrough {
+    const body = new PassThrough();
+    const subscriber: Subscriber = { body, visibility, after, busy: false, again: false };
+    this.#subscribers.add(subscriber);
+    if (this.#timers.length === 0) this.#start();
+    const close = (): void => {
+      this.#subscribers.delete(subscriber);
+      if (this.#subscribers.size === 0) this.#stop();
+    };
+    body.on('close', close);
+    body.on('error', close);
+    body.write(`retry: 2000\n: streaming events after ${after}\n\n`);
+    this.#wake(subscriber);
+    return body;
+  }
+
+  /** Ends every stream (the server is closing): clients reconnect elsewhere with their Last-Event-ID. */
+  close(): void {
+    for (const subscriber of this.#subscribers) subscriber.body.end();
+    this.#subscribers.clear();
+    this.#stop();
+    this.#unsubscribe();
+  }
+
+  #start(): void {
+    this.#timers = [
+      setInterval(() => {
+        for (const { body } of this.#subscribers) this.#send(body, ': heartbeat\n\n');
+      }, HEARTBEAT_MS),
+      setInterval(() => void this.#poll(), POLL_MS),
+    ];
+    for (const timer of this.#timers) timer.unref();
+  }
+
+  #stop(): void {
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+  }
+
+  async #poll(): Promise<void> {
+    try {
+      const latest = Number((await this.#latest.get({}))?.seq ?? 0);
+      if (latest !== this.#seen) {
+        this.#seen = latest;
+        this.#wakeAll();
+      }
+    } catch {
+      // the database is unavailable: the next poll tries again, and the streams keep their place
+    }
+  }
+
+  #wakeAll(): void {
+    for (const subscriber of this.#subscribers) this.#wake(subscriber);
+  }
+
+  #wake(subscriber: Subscriber): void {
+    if (subscriber.busy) {
+      subscriber.again = true;
+      return;
+    }
+    subscriber.busy = true;
+    void this.#drain(subscriber).finally(() => {
+      subscriber.busy = false;
+      if (subscriber.again) {
+        subscriber.again = false;
+        this.#wake(subscriber);
+      }
+    });
+  }
+
+  /** Sends the stream every event after its place, in batches, until none is left. */
+  async #drain(subscriber: Subscriber): Promise<void> {
+    const { body } = subscriber;
+    try {
+      for (;;) {
+        if (body.destroyed || body.writableEnded) return;
+        const page = await this.feed.page(subscriber.visibility, subscriber.after, BATCH);
+        for (const event of page.events) {
+          const type = /^\{"type":"([^"]*)"/.exec(event.text)?.[1] ?? 'event';
+          if (!this.#send(body, `id: ${event.seq}\nevent: ${type}\ndata: ${served(event)}\n\n`)) return;
+          subscriber.after = event.seq;
+        }
+        if (page.nextCursor === null) return;
+        subscriber.after = Number(page.nextCursor);
+      }
+    } catch (error) {
+      // the retention removed events this stream had not sent yet (a 410), or the database failed: the client is
+      // told, and reconnects from its Last-Event-ID (and gets the 410 itself, as a problem document)
+      const detail =
+        error instanceof HttpProblem
+          ? error.detail
+          : 'the database is unavailable: reconnect with Last-Event-ID';
+      this.#send(body, `event: error\ndata: ${JSON.stringify({ detail })}\n\n`);
+      body.end();
+    }
+  }
+
+  /** Writes to a stream; false, and the stream ended, when its client has left more than BUFFER_LIMIT unread. */
+  #send(body: PassThrough, text: string): boolean {
+    if (body.destroyed || body.writableEnded) return false;
+    body.write(text);
+    if (body.writableLength + body.readableLength <= BUFFER_LIMIT) return true;
+    body.end(': this client reads too slowly: reconnect with Last-Event-ID\n\n');
+    return false;
+  }
+}

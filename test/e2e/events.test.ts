@@ -1,0 +1,353 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl, ON_POSTGRES, runSql } from '../helpers/database.js';
+import { generateFresh, http, startServer, typecheckAndBuild, WORK, type RunningServer } from '../helpers/project.js';
+import { as, SECRET, token } from '../helpers/tokens.js';
+
+/**
+ * SPEC §6 on a market: every write records its event in the transaction of the change, the feed filters each event
+ * by its resource's read rule against the record as it was, and the stream follows the feed live, across instances.
+ */
+const DEFINITION = `
+name: market
+version: 1.0.0
+prefix: /api
+auth: { default: authenticated, roles: [admin, clerk] }
+events: {}
+resources:
+  products:
+    fields:
+      name: { type: string, required: true, unique: true }
+      price: { type: number }
+      discontinued: { type: boolean, default: false, readOnly: true }
+    access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
+    actions:
+      discontinue: { on: item, access: clerk, when: { discontinued: false }, set: { discontinued: true } }
+  orders:
+    owner: customerId
+    fields:
+      customerId: { type: string, readOnly: true }
+      note: string
+      status: { type: enum, values: [open, paid], default: open, readOnly: true }
+    access: { list: owner, read: owner, create: authenticated, update: owner, delete: owner }
+    actions:
+      pay: { on: item, access: owner, when: { status: open }, set: { status: paid } }
+      remind: { on: item, access: owner }
+`;
+
+/** The user's handler of `remind`: answers with the record (as a user would write it). */
+const HANDLERS = `import type { OrdersHandlers } from '../resources/orders/actions.js';
+
+export const ordersHandlers: OrdersHandlers = {
+  async remind({ record }) {
+    return { status: 202, body: record };
+  },
+};
+`;
+
+type Rec = Record<string, unknown>;
+type Caller = ReturnType<typeof as>;
+interface Event {
+  seq: number;
+  type: string;
+  resource: string;
+  recordId: unknown;
+  version: number | null;
+  actor: string | null;
+  data: Rec | null;
+}
+
+let dir: string;
+let url: string;
+let one: RunningServer;
+let two: RunningServer;
+let alice: Caller, bob: Caller, clerk: Caller, admin: Caller;
+
+beforeAll(async () => {
+  mkdirSync(WORK, { recursive: true });
+  const file = join(WORK, 'market.yaml');
+  writeFileSync(file, DEFINITION);
+  dir = await generateFresh(file, 'e2e-market');
+  writeFileSync(join(dir, 'src/handlers/orders.ts'), HANDLERS);
+  await typecheckAndBuild(dir);
+  // two instances of one database: a file on SQLite (WAL lets both write), one database on PostgreSQL
+  url = await databaseUrl('market', 'sqlite:./data/market.db');
+  const env = { DATABASE_URL: url, JWT_SECRET: SECRET };
+  one = await startServer(dir, env, '/api/healthz');
+  two = await startServer(dir, env, '/api/healthz');
+  alice = as(await token('alice'));
+  bob = as(await token('bob'));
+  clerk = as(await token('carl', { roles: ['clerk'] }));
+  admin = as(await token('ada', { roles: ['admin'] }));
+});
+
+afterAll(async () => {
+  await Promise.all([one?.stop(), two?.stop()]);
+});
+
+async function created(caller: Caller, path: string, body: Rec, server = one): Promise<Rec> {
+  const r = await caller('POST', `${server.url}/api${path}`, body);
+  expect(r.status, r.text).toBe(201);
+  return r.body as Rec;
+}
+
+/** Every event the caller may see after `after`, page by page (`limit` each). */
+async function feed(caller: Caller | null, after = 0, query = '', limit = 3): Promise<Event[]> {
+  const events: Event[] = [];
+  let cursor: string | null = String(after);
+  for (let page = 0; cursor !== null && page < 100; page += 1) {
+    const path = `${one.url}/api/events?after=${cursor}&limit=${limit}${query}`;
+    const r = caller === null ? await http('GET', path) : await caller('GET', path);
+    expect(r.status, r.text).toBe(200);
+    const body = r.body as { items: Event[]; nextCursor: string | null };
+    events.push(...body.items);
+    cursor = body.nextCursor;
+  }
+  return events;
+}
+
+const latest = async (): Promise<number> => Math.max(0, ...(await feed(admin, 0, '', 100)).map((e) => e.seq));
+
+describe('the outbox', () => {
+  it('records each write with its record, version and actor, and nothing for a write refused', async () => {
+    const start = await latest();
+    const order = await created(alice, '/orders', { note: 'tea' });
+    const patched = await alice('PATCH', `${one.url}/api/orders/${String(order.id)}`, { note: 'green tea' });
+    expect(patched.status).toBe(200);
+    // refused writes: a stale If-Match (412), an action whose `when` fails after it passed once (409)
+    const stale = await alice(
+      'PATCH',
+      `${one.url}/api/orders/${String(order.id)}`,
+      { note: 'x' },
+      { 'if-match': '"1"' },
+    );
+    expect(stale.status).toBe(412);
+    expect((await alice('POST', `${one.url}/api/orders/${String(order.id)}/pay`)).status).toBe(200);
+    expect((await alice('POST', `${one.url}/api/orders/${String(order.id)}/pay`)).status).toBe(409);
+    expect((await alice('POST', `${one.url}/api/orders/${String(order.id)}/remind`)).status).toBe(202);
+    expect((await alice('DELETE', `${one.url}/api/orders/${String(order.id)}`)).status).toBe(204);
+
+    const events = await feed(alice, start);
+    expect(events.map((e) => e.type)).toEqual([
+      'orders.created',
+      'orders.updated',
+      'orders.pay',
+      'orders.remind',
+      'orders.deleted',
+    ]);
+    expect(events.map((e) => e.version)).toEqual([1, 2, 3, 3, 3]);
+    expect(events.every((e) => e.recordId === order.id && e.actor === 'alice' && e.resource === 'orders')).toBe(true);
+    expect(events[1]?.data).toMatchObject({ id: order.id, note: 'green tea', status: 'open', customerId: 'alice' });
+    expect(events[2]?.data).toMatchObject({ status: 'paid' });
+    expect(events[4]?.data).toBeNull();
+    // seq strictly increases
+    expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((a, b) => a - b));
+  });
+
+  it('records nothing when a constraint refuses the write', async () => {
+    await created(clerk, '/products', { name: 'kettle', price: 20 });
+    const before = await latest();
+    const again = await clerk('POST', `${one.url}/api/products`, { name: 'kettle' });
+    expect(again.status).toBe(409);
+    expect(await latest()).toBe(before);
+  });
+
+  it('keeps the event of a write in the same transaction: a failing event insert undoes the write', async () => {
+    // a trigger that refuses the next event row stands for a crash between the change and its event
+    const refuse = ON_POSTGRES
+      ? [
+          `CREATE FUNCTION refuse_event() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'no events now'; END $$ LANGUAGE plpgsql`,
+          `CREATE TRIGGER refuse_event BEFORE INSERT ON restsmith_events FOR EACH ROW EXECUTE FUNCTION refuse_event()`,
+        ]
+      : [
+          `CREATE TRIGGER refuse_event BEFORE INSERT ON restsmith_events BEGIN SELECT RAISE(ABORT, 'no events now'); END`,
+        ];
+    for (const statement of refuse) await runSql(url, dir, statement);
+    try {
+      const r = await clerk('POST', `${one.url}/api/products`, { name: 'teapot' });
+      expect(r.status).toBe(500);
+      expect(r.text).not.toMatch(/INSERT|no events now/);
+    } finally {
+      await runSql(url, dir, 'DROP TRIGGER refuse_event' + (ON_POSTGRES ? ' ON restsmith_events' : ''));
+    }
+    const listed = await http('GET', `${one.url}/api/products?name=teapot`);
+    expect((listed.body as { items: unknown[] }).items).toEqual([]);
+  });
+});
+
+describe('concurrent writers', () => {
+  it('never make a reader following the feed skip an event', async () => {
+    const start = await latest();
+    let writing = true;
+    const followed: number[] = [];
+    const follow = (async () => {
+      let after = start;
+      for (let round = 0; round < 2000; round += 1) {
+        const done = !writing;
+        const r = await admin('GET', `${one.url}/api/events?after=${after}&limit=100`);
+        const page = r.body as { items: Event[]; nextCursor: string | null };
+        followed.push(...page.items.map((e) => e.seq));
+        after = page.nextCursor !== null ? Number(page.nextCursor) : (page.items.at(-1)?.seq ?? after);
+        // one last read after the writers stopped, once it has nothing more
+        if (done && page.nextCursor === null) return;
+      }
+    })();
+    // 4 writers on each instance, 10 orders each
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, writer) => {
+        for (let i = 0; i < 10; i += 1)
+          await created(alice, '/orders', { note: `w${writer}-${i}` }, writer % 2 ? one : two);
+      }),
+    );
+    writing = false;
+    await follow;
+    const all = (await feed(admin, start, '', 100)).map((e) => e.seq);
+    expect(all).toHaveLength(80);
+    expect(followed).toEqual(all);
+  });
+});
+
+describe('the feed', () => {
+  let start: number;
+  let mine: Rec;
+  let bobs: Rec;
+  let tea: Rec;
+
+  beforeAll(async () => {
+    start = await latest();
+    mine = await created(alice, '/orders', { note: 'alice 1' });
+    bobs = await created(bob, '/orders', { note: 'bob 1' });
+    tea = await created(clerk, '/products', { name: 'oolong', price: 7 });
+    await alice('DELETE', `${one.url}/api/orders/${String(mine.id)}`);
+  });
+
+  it("shows each caller the events of records they may read: their own orders, every product's", async () => {
+    const seen = async (caller: Caller | null) =>
+      (await feed(caller, start)).map((e) => `${e.type} ${String(e.recordId)}`);
+    expect(await seen(alice)).toEqual([
+      `orders.created ${String(mine.id)}`,
+      `products.created ${String(tea.id)}`,
+      // a deletion is checked against the record before it went
+      `orders.deleted ${String(mine.id)}`,
+    ]);
+    expect(await seen(bob)).toEqual([`orders.created ${String(bobs.id)}`, `products.created ${String(tea.id)}`]);
+    // the clerk's role is not in the orders' read rule; anyone may read products
+    expect(await seen(clerk)).toEqual([`products.created ${String(tea.id)}`]);
+    expect(await seen(null)).toEqual([`products.created ${String(tea.id)}`]);
+    expect(await seen(admin)).toHaveLength(4);
+  });
+
+  it('filters by resource and by type, and pages with nextCursor', async () => {
+    const types = async (query: string) => (await feed(admin, start, query, 1)).map((e) => e.type);
+    expect(await types('&types=orders')).toEqual(['orders.created', 'orders.created', 'orders.deleted']);
+    expect(await types('&types=orders.deleted,products')).toEqual(['products.created', 'orders.deleted']);
+    const bad = await http('GET', `${one.url}/api/events?types=orders,nope`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ status: 400, detail: expect.stringMatching(/"nope".*known: products, orders/) });
+    for (const query of ['after=-1', 'after=x', 'limit=0', 'limit=101', 'since=3']) {
+      const r = await http('GET', `${one.url}/api/events?${query}`);
+      expect(r.status, query).toBe(400);
+      expect(r.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    }
+  });
+
+  it('answers 410 Gone for an `after` older than what the retention kept', async () => {
+    await runSql(url, dir, 'UPDATE restsmith_event_horizon SET pruned_through = ? WHERE id = 1', [start + 1]);
+    try {
+      const gone = await admin('GET', `${one.url}/api/events?after=${start}`);
+      expect(gone.status).toBe(410);
+      expect(gone.body).toMatchObject({ status: 410, detail: expect.stringContaining('kept 7d') });
+      expect((await admin('GET', `${one.url}/api/events?after=${start + 1}`)).status).toBe(200);
+      const stream = await fetch(`${one.url}/api/events/stream?after=${start}`);
+      expect(stream.status).toBe(410);
+    } finally {
+      await runSql(url, dir, 'UPDATE restsmith_event_horizon SET pruned_through = 0 WHERE id = 1');
+    }
+  });
+});
+
+/** Reads a stream's events as eventsource-parser parses them, until `done` says enough or `ms` pass. */
+async function streamed(
+  server: RunningServer,
+  bearer: string,
+  headers: Record<string, string>,
+  until: (events: EventSourceMessage[]) => boolean,
+  ms = 8000,
+): Promise<EventSourceMessage[]> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ms);
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => events.push(event) });
+  try {
+    const response = await fetch(`${server.url}/api/events/stream`, {
+      headers: { authorization: `Bearer ${bearer}`, ...headers },
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      parser.feed(decoder.decode(chunk, { stream: true }));
+      if (until(events)) break;
+    }
+  } catch (error) {
+    if (!abort.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  return events;
+}
+
+describe('the stream', () => {
+  it('resumes after Last-Event-ID with no gap and no duplicate, and streams writes made through another instance', async () => {
+    const bearer = await token('alice');
+    const start = await latest();
+    const first = await created(alice, '/orders', { note: 'one' });
+    await created(alice, '/orders', { note: 'two' });
+    // the first connection takes the first event, and leaves
+    const before = await streamed(one, bearer, { 'last-event-id': String(start) }, (events) => events.length >= 1);
+    expect(before[0]).toMatchObject({ id: expect.any(String), event: 'orders.created' });
+    expect(JSON.parse(before[0]?.data ?? '{}')).toMatchObject({ recordId: first.id });
+    // it resumes from its last id on instance one, while a third order is made through instance two
+    const noteOf = (event: EventSourceMessage) => (JSON.parse(event.data) as Event).data?.note;
+    const resumed = streamed(one, bearer, { 'last-event-id': before.at(-1)?.id ?? '' }, (events) =>
+      events.some((event) => noteOf(event) === 'three'),
+    );
+    await new Promise((wait) => setTimeout(wait, 300));
+    const third = await created(alice, '/orders', { note: 'three' }, two);
+    const after = await resumed;
+    expect([...before, ...after].map(noteOf)).toEqual(['one', 'two', 'three']);
+    expect(after.at(-1)?.id).toBe(String((await feed(alice, start)).find((e) => e.recordId === third.id)?.seq));
+  });
+
+  it("sends bob nothing of alice's orders, and every product's event", async () => {
+    const start = await latest();
+    const bobSees = streamed(
+      one,
+      await token('bob'),
+      { 'last-event-id': String(start) },
+      (events) => events.length >= 1,
+    );
+    await new Promise((wait) => setTimeout(wait, 300));
+    await created(alice, '/orders', { note: 'private' });
+    await created(clerk, '/products', { name: 'sencha' });
+    const events = await bobSees;
+    expect(events.map((e) => e.event)).toEqual(['products.created']);
+  });
+
+  it('refuses a Last-Event-ID that is not a seq', async () => {
+    const r = await http('GET', `${one.url}/api/events/stream`, undefined, { 'last-event-id': 'abc' });
+    expect(r.status).toBe(400);
+  });
+});
+
+describe('the generated project', () => {
+  it('creates the event tables in its migration', () => {
+    const migration = readFileSync(join(dir, 'src/db/migrations/0001-initial.ts'), 'utf8');
+    expect(migration).toContain('restsmith_events');
+    expect(migration).toContain('create the event log (events)');
+  });
+});

@@ -123,7 +123,12 @@ export async function buildApp({
       registerResources(api, dependencies);
       if (EVENTS !== null && events !== null) {
         const sources = eventSources(stores);
+        const webhooks = {
+          key: process.env.WEBHOOK_KEY || cursorSecret || auth.secret,
+          allowPrivate: process.env.WEBHOOK_ALLOW_PRIVATE === 'true',
+        };
         eventRoutes(api, {
+          webhooks,
           db,
           log: events,
           sources,

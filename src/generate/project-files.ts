@@ -19,6 +19,7 @@ export const DEPENDENCIES = {
   pg: '^8.16.3',
   pino: '^10.1.0',
   re2js: '^2.10.0',
+  standardwebhooks: '^1.1.1',
   uuid: '^13.0.0',
 } as const;
 

@@ -5,66 +5,7 @@ import { diff, isEmpty, renamesOf, tableRenamesOf, type Diff, type Step } from '
 import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from '../schema/snapshot.js';
 import { postgresMigration } from './postgres.js';
 import { sqliteMigration } from './sqlite.js';
-
-/** Tables of the server itself, created by the first migration: stored Idempotency-Key responses. */
-const SYSTEM_TABLES = {
-  sqlite: [
-    `CREATE TABLE "restsmith_idempotency" (
-  "caller" TEXT NOT NULL,
-  "key" TEXT NOT NULL,
-  "fingerprint" TEXT NOT NULL,
-  "status" INTEGER NOT NULL DEFAULT 0,
-  "headers" TEXT,
-  "body" TEXT,
-  "created_at" TEXT NOT NULL,
-  PRIMARY KEY ("caller", "key")
-)`,
-    `CREATE INDEX "restsmith_idempotency_created_at_idx" ON "restsmith_idempotency" ("created_at")`,
-  ],
-  postgres: [
-    `CREATE TABLE "restsmith_idempotency" (
-  "caller" TEXT COLLATE "C" NOT NULL,
-  "key" TEXT COLLATE "C" NOT NULL,
-  "fingerprint" TEXT NOT NULL,
-  "status" INTEGER NOT NULL DEFAULT 0,
-  "headers" TEXT,
-  "body" TEXT,
-  "created_at" TEXT COLLATE "C" NOT NULL,
-  PRIMARY KEY ("caller", "key")
-)`,
-    `CREATE INDEX "restsmith_idempotency_created_at_idx" ON "restsmith_idempotency" ("created_at")`,
-  ],
-};
-
-/**
- * The event log (`events`): each event as the JSON it is served as, with its type, time and owners beside it for the
- * feed's filters and the retention; and the horizon, the largest `seq` the retention removed (see runtime events/).
- * `seq` is never reused: SQLite's AUTOINCREMENT, PostgreSQL's identity.
- */
-const EVENT_TABLES = {
-  sqlite: [
-    `CREATE TABLE IF NOT EXISTS "restsmith_events" (
-  "seq" INTEGER PRIMARY KEY AUTOINCREMENT,
-  "type" TEXT NOT NULL,
-  "at" TEXT NOT NULL,
-  "owners" TEXT,
-  "event" TEXT NOT NULL
-)`,
-    `CREATE TABLE IF NOT EXISTS "restsmith_event_horizon" ("id" INTEGER PRIMARY KEY, "pruned_through" INTEGER NOT NULL)`,
-    `INSERT INTO "restsmith_event_horizon" ("id", "pruned_through") VALUES (1, 0) ON CONFLICT DO NOTHING`,
-  ],
-  postgres: [
-    `CREATE TABLE IF NOT EXISTS "restsmith_events" (
-  "seq" BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  "type" TEXT COLLATE "C" NOT NULL,
-  "at" TEXT COLLATE "C" NOT NULL,
-  "owners" TEXT COLLATE "C",
-  "event" TEXT NOT NULL
-)`,
-    `CREATE TABLE IF NOT EXISTS "restsmith_event_horizon" ("id" INTEGER PRIMARY KEY, "pruned_through" BIGINT NOT NULL)`,
-    `INSERT INTO "restsmith_event_horizon" ("id", "pruned_through") VALUES (1, 0) ON CONFLICT DO NOTHING`,
-  ],
-};
+import { EVENT_TABLES, SYSTEM_TABLES, webhookTables } from './system-tables.js';
 
 /** A new migration: its file name, what it does in words, and its statements per dialect. */
 export interface PlannedMigration {
@@ -106,23 +47,30 @@ export function planMigration(
 ): PlannedMigration | undefined {
   const changes = diff(previous ?? EMPTY_SNAPSHOT, snapshotOf(api), renamesOf(api), tableRenamesOf(api));
   const events = api.events !== undefined && previous?.events !== true;
-  if (isEmpty(changes) && !events) return undefined;
+  const webhooks = api.events?.webhooks === true && previous?.webhooks !== true;
+  if (isEmpty(changes) && !events && !webhooks) return undefined;
   const losses = lossesOf(changes, snapshotOf(api));
   if (losses.length > 0 && !allowDataLoss) throw new DataLossError(losses);
   const number = String(existing.length + 1).padStart(4, '0');
   return {
-    name: `${number}-${previous === undefined ? 'initial' : isEmpty(changes) ? 'events' : slug(changes)}`,
-    summary: [...describe(changes), ...(events ? ['create the event log (events)'] : [])],
+    name: `${number}-${previous === undefined ? 'initial' : isEmpty(changes) ? (events ? 'events' : 'webhooks') : slug(changes)}`,
+    summary: [
+      ...describe(changes),
+      ...(events ? ['create the event log (events)'] : []),
+      ...(webhooks ? ['create the tables of webhooks and their deliveries'] : []),
+    ],
     losses,
     sqlite: [
       ...(previous === undefined ? SYSTEM_TABLES.sqlite : []),
       ...sqliteMigration(changes),
       ...(events ? EVENT_TABLES.sqlite : []),
+      ...(webhooks ? webhookTables('sqlite') : []),
     ],
     postgres: [
       ...(previous === undefined ? SYSTEM_TABLES.postgres : []),
       ...postgresMigration(changes, snapshotOf(api)),
       ...(events ? EVENT_TABLES.postgres : []),
+      ...(webhooks ? webhookTables('postgres') : []),
     ],
   };
 }

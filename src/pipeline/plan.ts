@@ -70,6 +70,12 @@ export const RUNTIME = [
   'src/events/stream.ts',
   'src/events/retention.ts',
   'src/events/routes.ts',
+  'src/webhooks/address.ts',
+  'src/webhooks/secrets.ts',
+  'src/webhooks/send.ts',
+  'src/webhooks/sql.ts',
+  'src/webhooks/dispatcher.ts',
+  'src/webhooks/routes.ts',
   'src/token.ts',
 ];
 

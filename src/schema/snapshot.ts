@@ -44,6 +44,8 @@ export interface Snapshot {
    * created if not there when it comes back.
    */
   events?: true;
+  /** `events.webhooks`: the tables of subscriptions and deliveries exist (the same: they stay, or are created) */
+  webhooks?: true;
 }
 
 export const EMPTY_SNAPSHOT: Snapshot = { tables: [] };
@@ -52,6 +54,7 @@ export function snapshotOf(api: Api): Snapshot {
   return {
     tables: api.resources.map((resource) => tableOf(api, resource)),
     ...(api.events !== undefined && { events: true as const }),
+    ...(api.events?.webhooks === true && { webhooks: true as const }),
   };
 }
 

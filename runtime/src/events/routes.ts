@@ -7,6 +7,9 @@ import { EventFeed, served, type EventSource } from './feed.js';
 import type { EventLog } from './log.js';
 import { Retention } from './retention.js';
 import { StreamHub } from './stream.js';
+import { Dispatcher } from '../webhooks/dispatcher.js';
+import { webhookRoutes } from '../webhooks/routes.js';
+import { Secrets } from '../webhooks/secrets.js';
 
 /** `events` of the definition (see settings.ts). */
 export interface EventSettings {
@@ -25,6 +28,8 @@ export interface EventDependencies {
   adminRole: string;
   settings: EventSettings;
   pageSize: { default: number; max: number };
+  /** the key material of webhook secrets (WEBHOOK_KEY, else CURSOR_SECRET, else JWT_SECRET), and WEBHOOK_ALLOW_PRIVATE */
+  webhooks: { key: string | undefined; allowPrivate: boolean };
 }
 
 /** Streams one instance keeps open at most (EVENT_STREAMS_MAX); more are answered 503. */
@@ -39,7 +44,7 @@ export const installEventContext = trackActors;
  * they need one.
  */
 export function eventRoutes(app: FastifyInstance, dependencies: EventDependencies): void {
-  const { db, log, sources, authorizer, adminRole, settings, pageSize } = dependencies;
+  const { db, log, sources, authorizer, adminRole, settings, pageSize, webhooks } = dependencies;
   const feed = new EventFeed(db, sources, adminRole, settings.retention);
   const maxStreams = Number(process.env.EVENT_STREAMS_MAX ?? DEFAULT_MAX_STREAMS) || DEFAULT_MAX_STREAMS;
   const hub = new StreamHub(db, feed, log, maxStreams);
@@ -47,6 +52,27 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
   retention.start();
   app.addHook('preClose', async () => hub.close());
   app.addHook('onClose', async () => retention.stop());
+  if (settings.webhooks) {
+    if (webhooks.key === undefined) {
+      throw new Error(
+        'webhooks need a key for their signing secrets: set WEBHOOK_KEY (32 characters or more), or CURSOR_SECRET',
+      );
+    }
+    const secrets = new Secrets(webhooks.key);
+    const dispatcher = new Dispatcher(db, log, secrets, settings.retry, webhooks.allowPrivate);
+    dispatcher.start();
+    // closing finishes the sends under way (each within 10 s) and leaves the others to the next instance
+    app.addHook('preClose', async () => dispatcher.stop());
+    webhookRoutes(app, {
+      db,
+      feed,
+      authorizer,
+      secrets,
+      dispatcher,
+      allowPrivate: webhooks.allowPrivate,
+      pageSize,
+    });
+  }
 
   const guard = authorizer.guard(feed.public ? { public: true } : { authenticated: true });
   const types = { type: 'string', maxLength: 2000 };

@@ -1,0 +1,90 @@
+import type { Dialect } from '../db/database.js';
+
+/**
+ * The statements of webhook subscriptions and deliveries. A delivery is one event for one subscription, keyed by the
+ * pair (its id in the API is the event's `seq`); it keeps a copy of the event as sent, so that the retention of
+ * events never loses one still pending.
+ */
+const WEBHOOK_COLUMNS = `"id", "url", "types", "description", "enabled", "created_at", "updated_at"`;
+const DELIVERY_COLUMNS = `"webhook_id", "seq", "type", "status", "attempts", "last_status", "last_error", "next_attempt_at", "created_at", "updated_at"`;
+
+export const WEBHOOK_SQL = {
+  insert: `
+    INSERT INTO "restsmith_webhooks" ("id", "url", "types", "description", "enabled", "secret", "cursor", "created_at", "updated_at")
+    VALUES (:id, :url, :types, :description, 1, :secret, (SELECT coalesce(max("seq"), 0) FROM "restsmith_events"), :at, :at)
+    RETURNING ${WEBHOOK_COLUMNS}`,
+  count: `SELECT count(*) AS "count" FROM "restsmith_webhooks"`,
+  list: `SELECT ${WEBHOOK_COLUMNS} FROM "restsmith_webhooks" ORDER BY "created_at", "id" LIMIT 1000`,
+  get: `SELECT ${WEBHOOK_COLUMNS} FROM "restsmith_webhooks" WHERE "id" = :id`,
+  secrets: `SELECT "id", "url", "secret" FROM "restsmith_webhooks" WHERE "enabled" = 1`,
+  update: `
+    UPDATE "restsmith_webhooks"
+    SET "url" = :url, "types" = :types, "description" = :description, "enabled" = :enabled, "updated_at" = :at
+    WHERE "id" = :id
+    RETURNING ${WEBHOOK_COLUMNS}`,
+  delete: `DELETE FROM "restsmith_webhooks" WHERE "id" = :id RETURNING "id"`,
+  deliveries: `
+    SELECT ${DELIVERY_COLUMNS} FROM "restsmith_deliveries"
+    WHERE "webhook_id" = :webhook AND "seq" > :after AND "status" = coalesce(:status, "status")
+    ORDER BY "seq"
+    LIMIT :limit`,
+  delivery: `SELECT ${DELIVERY_COLUMNS} FROM "restsmith_deliveries" WHERE "webhook_id" = :webhook AND "seq" = :seq`,
+  retry: `
+    UPDATE "restsmith_deliveries"
+    SET "status" = 'pending', "attempts" = 0, "next_attempt_at" = :at, "updated_at" = :at
+    WHERE "webhook_id" = :webhook AND "seq" = :seq AND "status" = 'failed'
+    RETURNING ${DELIVERY_COLUMNS}`,
+};
+
+/**
+ * The dispatcher's statements. Fan-out turns the events after each enabled subscription's cursor, through `:through`
+ * (a seq this instance saw committed: every smaller one is committed too, see events/log.ts), into deliveries, and
+ * moves the cursors, in one transaction; two instances doing it at once insert each delivery once (its key).
+ */
+export function dispatchSql(dialect: Dialect) {
+  const contains = (list: string, item: string): string =>
+    dialect === 'sqlite' ? `instr(${list}, ${item}) > 0` : `strpos(${list}, ${item}) > 0`;
+  // `types` is the JSON list the subscription was given: event types, and resources (each of its types)
+  const resource =
+    dialect === 'sqlite' ? `substr(e."type", 1, instr(e."type", '.') - 1)` : `split_part(e."type", '.', 1)`;
+  const big = dialect === 'postgres' ? '::bigint' : '';
+  const text = dialect === 'postgres' ? '::text' : '';
+  return {
+    behind: `
+      SELECT (SELECT coalesce(max("seq"), 0) FROM "restsmith_events") AS "latest",
+        (SELECT min("cursor") FROM "restsmith_webhooks" WHERE "enabled" = 1) AS "cursor"`,
+    fanOut: `
+      INSERT INTO "restsmith_deliveries"
+        ("webhook_id", "seq", "type", "event", "status", "attempts", "next_attempt_at", "created_at", "updated_at")
+      SELECT w."id", e."seq", e."type", '{"seq":' || e."seq" || ',' || substr(e."event", 2), 'pending', 0, :at${text}, :at, :at
+      FROM "restsmith_webhooks" AS w
+      JOIN "restsmith_events" AS e ON e."seq" > w."cursor" AND e."seq" <= :through${big}
+      WHERE w."enabled" = 1 AND (w."types" IS NULL
+        OR ${contains('w."types"', `'"' || e."type" || '"'`)}
+        OR ${contains('w."types"', `'"' || ${resource} || '"'`)})
+      ON CONFLICT DO NOTHING`,
+    advance: `
+      UPDATE "restsmith_webhooks" SET "cursor" = CASE WHEN "cursor" < :through THEN :through ELSE "cursor" END
+      WHERE "enabled" = 1`,
+    // due deliveries not claimed by a live instance, each claimed for `:until` by `:me`; PostgreSQL skips the rows
+    // another instance is claiming this instant instead of waiting for them
+    claim: `
+      UPDATE "restsmith_deliveries" SET "claimed_until" = :until${text}, "claimed_by" = :me
+      WHERE ("webhook_id", "seq") IN (
+        SELECT "webhook_id", "seq" FROM "restsmith_deliveries"
+        WHERE "status" = 'pending' AND "next_attempt_at" <= :now${text}
+          AND ("claimed_until" IS NULL OR "claimed_until" < :now)
+        ORDER BY "next_attempt_at"
+        LIMIT :batch${big}${dialect === 'postgres' ? '\n        FOR UPDATE SKIP LOCKED' : ''}
+      )
+      RETURNING "webhook_id", "seq", "event", "attempts"`,
+    settle: `
+      UPDATE "restsmith_deliveries"
+      SET "status" = :status${text}, "attempts" = "attempts" + 1, "last_status" = :code, "last_error" = :error,
+        "next_attempt_at" = :next, "claimed_until" = NULL, "claimed_by" = NULL, "updated_at" = :at
+      WHERE "webhook_id" = :webhook AND "seq" = :seq${big} AND "claimed_by" = :me`,
+    release: `
+      UPDATE "restsmith_deliveries" SET "claimed_until" = NULL, "claimed_by" = NULL
+      WHERE "webhook_id" = :webhook AND "seq" = :seq${big} AND "claimed_by" = :me`,
+  };
+}

@@ -1,0 +1,99 @@
+/** The tables of the server itself, beside those of the resources; written by the migrations that need them. */
+
+/** Tables of the server itself, created by the first migration: stored Idempotency-Key responses. */
+export const SYSTEM_TABLES = {
+  sqlite: [
+    `CREATE TABLE "restsmith_idempotency" (
+  "caller" TEXT NOT NULL,
+  "key" TEXT NOT NULL,
+  "fingerprint" TEXT NOT NULL,
+  "status" INTEGER NOT NULL DEFAULT 0,
+  "headers" TEXT,
+  "body" TEXT,
+  "created_at" TEXT NOT NULL,
+  PRIMARY KEY ("caller", "key")
+)`,
+    `CREATE INDEX "restsmith_idempotency_created_at_idx" ON "restsmith_idempotency" ("created_at")`,
+  ],
+  postgres: [
+    `CREATE TABLE "restsmith_idempotency" (
+  "caller" TEXT COLLATE "C" NOT NULL,
+  "key" TEXT COLLATE "C" NOT NULL,
+  "fingerprint" TEXT NOT NULL,
+  "status" INTEGER NOT NULL DEFAULT 0,
+  "headers" TEXT,
+  "body" TEXT,
+  "created_at" TEXT COLLATE "C" NOT NULL,
+  PRIMARY KEY ("caller", "key")
+)`,
+    `CREATE INDEX "restsmith_idempotency_created_at_idx" ON "restsmith_idempotency" ("created_at")`,
+  ],
+};
+
+/**
+ * The event log (`events`): each event as the JSON it is served as, with its type, time and owners beside it for the
+ * feed's filters and the retention; and the horizon, the largest `seq` the retention removed (see runtime events/).
+ * `seq` is never reused: SQLite's AUTOINCREMENT, PostgreSQL's identity.
+ */
+export const EVENT_TABLES = {
+  sqlite: [
+    `CREATE TABLE IF NOT EXISTS "restsmith_events" (
+  "seq" INTEGER PRIMARY KEY AUTOINCREMENT,
+  "type" TEXT NOT NULL,
+  "at" TEXT NOT NULL,
+  "owners" TEXT,
+  "event" TEXT NOT NULL
+)`,
+    `CREATE TABLE IF NOT EXISTS "restsmith_event_horizon" ("id" INTEGER PRIMARY KEY, "pruned_through" INTEGER NOT NULL)`,
+    `INSERT INTO "restsmith_event_horizon" ("id", "pruned_through") VALUES (1, 0) ON CONFLICT DO NOTHING`,
+  ],
+  postgres: [
+    `CREATE TABLE IF NOT EXISTS "restsmith_events" (
+  "seq" BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  "type" TEXT COLLATE "C" NOT NULL,
+  "at" TEXT COLLATE "C" NOT NULL,
+  "owners" TEXT COLLATE "C",
+  "event" TEXT NOT NULL
+)`,
+    `CREATE TABLE IF NOT EXISTS "restsmith_event_horizon" ("id" INTEGER PRIMARY KEY, "pruned_through" BIGINT NOT NULL)`,
+    `INSERT INTO "restsmith_event_horizon" ("id", "pruned_through") VALUES (1, 0) ON CONFLICT DO NOTHING`,
+  ],
+};
+
+/**
+ * Webhooks (`events.webhooks`): the subscriptions (each with its signing secret, encrypted, and the `seq` through which
+ * its deliveries were made) and the deliveries, one per event and subscription, with their attempts and claims.
+ */
+export const webhookTables = (dialect: 'sqlite' | 'postgres'): string[] => {
+  const [text, big] = dialect === 'sqlite' ? ['TEXT', 'INTEGER'] : ['TEXT COLLATE "C"', 'BIGINT'];
+  return [
+    `CREATE TABLE IF NOT EXISTS "restsmith_webhooks" (
+  "id" ${text} PRIMARY KEY,
+  "url" TEXT NOT NULL,
+  "types" TEXT,
+  "description" TEXT,
+  "enabled" INTEGER NOT NULL DEFAULT 1,
+  "secret" TEXT NOT NULL,
+  "cursor" ${big} NOT NULL,
+  "created_at" ${text} NOT NULL,
+  "updated_at" ${text} NOT NULL
+)`,
+    `CREATE TABLE IF NOT EXISTS "restsmith_deliveries" (
+  "webhook_id" ${text} NOT NULL REFERENCES "restsmith_webhooks" ("id") ON DELETE CASCADE,
+  "seq" ${big} NOT NULL,
+  "type" ${text} NOT NULL,
+  "event" TEXT NOT NULL,
+  "status" ${text} NOT NULL,
+  "attempts" INTEGER NOT NULL DEFAULT 0,
+  "last_status" INTEGER,
+  "last_error" TEXT,
+  "next_attempt_at" ${text},
+  "claimed_until" ${text},
+  "claimed_by" ${text},
+  "created_at" ${text} NOT NULL,
+  "updated_at" ${text} NOT NULL,
+  PRIMARY KEY ("webhook_id", "seq")
+)`,
+    `CREATE INDEX IF NOT EXISTS "restsmith_deliveries_due_idx" ON "restsmith_deliveries" ("status", "next_attempt_at")`,
+  ];
+};

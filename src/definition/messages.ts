@@ -137,6 +137,8 @@ const VALUE_NOUNS: Record<string, string> = {
   bodySize: 'size',
   window: 'duration',
   maxAge: 'duration',
+  retention: 'duration',
+  firstDelay: 'duration',
   since: 'date',
   sunset: 'date',
   link: 'URL',

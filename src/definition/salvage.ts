@@ -77,6 +77,8 @@ export interface Salvaged {
   authDefault?: AccessRuleDef;
   /** limits.pageSize when given and valid */
   pageSize?: NonNullable<Definition['limits']>['pageSize'];
+  /** whether the definition has `events` (valid or not): the server then routes /events and /webhooks itself */
+  events: boolean;
   /** every key under `resources`, valid or not */
   declaredResources: string[];
   /** resources with a valid name and a map value */
@@ -104,6 +106,7 @@ export function salvage(data: unknown): Salvaged {
     rolesDeclared,
     authDefault: part(authShape.default, auth.default),
     pageSize: part(parts.definition.limits.unwrap().shape.pageSize, limits.pageSize),
+    events: root.events !== undefined,
     declaredResources: Object.keys(resources),
     // a resource with a bad name is checked all the same: every problem is reported at once
     resources: Object.entries(resources).flatMap(([name, value]) =>

@@ -17,6 +17,9 @@ import { RESOURCE_NAME, splitAccess } from './schema.js';
 /** Collection names the generated server uses for its own routes. */
 export const SERVER_ROUTES = ['healthz', 'docs', 'openapi.json'] as const;
 
+/** Collection names the server routes itself when the definition has `events`. */
+export const EVENT_ROUTES = ['events', 'webhooks'] as const;
+
 /** Field types an `owner` field may have: they hold a token subject. */
 const OWNER_TYPES: readonly string[] = ['string', 'uuid', 'ref'];
 
@@ -69,6 +72,9 @@ function checkResourceNames(ctx: CheckContext): void {
     }
     if ((SERVER_ROUTES as readonly string[]).includes(name)) {
       ctx.report(at(name), `"${name}" collides with the server's own route /${name}`, 'key');
+    }
+    if (ctx.definition.events && (EVENT_ROUTES as readonly string[]).includes(name)) {
+      ctx.report(at(name), `"${name}" collides with the route /${name} of \`events\`: choose another name`, 'key');
     }
   }
   reportCollisions(

@@ -6,6 +6,7 @@ import { fieldNamed, ownerColumns, resourceStatements, type StatementText } from
 import type { OwnerView } from './owner-view.js';
 import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patchExpressions } from './typescript.js';
 import { sqlBlock } from './sql/block.js';
+import { eventTypes } from '../contract/events.js';
 
 /** What store.ts prints: its statements, each with the object that binds it, and the imports of what it uses. */
 export interface StoreView {
@@ -217,9 +218,3 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     },
   };
 }
-
-/** The types of the events of a resource's records: its writes and its actions (GET actions change nothing). */
-export const eventTypes = (resource: Resource): string[] => [
-  ...['created', 'updated', 'deleted'].map((kind) => `${resource.name}.${kind}`),
-  ...resource.actions.filter((a) => a.method === 'post').map((a) => `${resource.name}.${a.name}`),
-];

@@ -9,6 +9,7 @@ import {
 } from '../contract/json-schemas.js';
 import { addNested } from './nested-operations.js';
 import { addResource } from './operations.js';
+import { addEvents, eventSchemas } from './events.js';
 import { createdUnder, includePaths } from '../contract/relations.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';
@@ -43,6 +44,7 @@ export function openApiDocument(api: Api): JsonSchema {
     addResource(api, resource, route, names);
     addNested(api, resource, route, names);
   }
+  addEvents(api, route, names);
   return {
     openapi: '3.1.0',
     info: {
@@ -63,6 +65,10 @@ export function openApiDocument(api: Api): JsonSchema {
     tags: [
       { name: 'health', description: 'The server itself' },
       ...api.resources.map((r) => ({ name: r.name, description: r.description ?? `The ${r.name} collection` })),
+      ...(api.events === undefined ? [] : [{ name: 'events', description: 'The change feed: every write, in order' }]),
+      ...(api.events?.webhooks === true
+        ? [{ name: 'webhooks', description: 'Subscriptions that POST each event to a URL, signed' }]
+        : []),
     ],
     paths,
     components: {
@@ -121,6 +127,7 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
       for (const f of a.input) if (f.type === 'enum') entries.push([names.of(`enum:${key}.${f.name}`), enumSchema(f)]);
     }
   }
+  entries.push(...eventSchemas(api, names));
   return Object.fromEntries(entries);
 }
 

@@ -4,6 +4,7 @@ import type { JsonSchema } from '../contract/json-schemas.js';
 import { createdUnder } from '../contract/relations.js';
 import { sampleBody, sampleChange } from '../contract/samples.js';
 import { openApiSchema, ref } from './parts.js';
+import { EVENT_SCHEMAS, WEBHOOK_SCHEMAS } from './events.js';
 
 /** The operationId of an action: `publishPost` on an item, `importPosts` on the collection. */
 export const actionOperation = (r: Resource, action: Action): string =>
@@ -43,6 +44,9 @@ export class SchemaNames {
         }
       }
     }
+    const eventNames =
+      api.events === undefined ? [] : [...EVENT_SCHEMAS, ...(api.events.webhooks ? WEBHOOK_SCHEMAS : [])];
+    for (const name of eventNames) this.#claim(`events:${name}`, name);
   }
 
   /** The component name of `key`. */

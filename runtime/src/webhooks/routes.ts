@@ -3,6 +3,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Database, Prepared, Row, SqlValue } from '../db/database.js';
 import type { EventFeed } from '../events/feed.js';
+// the route config's `idempotent` (see http/idempotency.ts)
+import type {} from '../http/idempotency.js';
 import { conflict, HttpProblem, notFound } from '../http/problem.js';
 import { checkTarget, TargetError } from './address.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -94,6 +96,8 @@ export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDepende
     '/webhooks',
     {
       preParsing,
+      // a retried POST with its Idempotency-Key makes one subscription, and shows its secret again to its caller
+      config: { idempotent: true },
       schema: {
         body: {
           type: 'object',

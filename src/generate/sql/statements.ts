@@ -162,7 +162,8 @@ export function resourceStatements(resource: Resource, events = false): Statemen
   const removeSql = [
     `DELETE FROM ${table}`,
     where([...byId(remove.param), atVersion(remove.param), ...inState(resource.writableWhen.delete, remove.param)]),
-    ...(events ? [`RETURNING ${selectList}`] : []),
+    // the row removed: whole for its event, else its id (Store.write reads a row either way)
+    `RETURNING ${events ? selectList : ident('id')}`,
   ].join('\n');
 
   return [

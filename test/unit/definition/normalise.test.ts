@@ -279,6 +279,25 @@ describe('normalise: api', () => {
     expect(normalised(head(given)).cors).toEqual(want);
   });
 
+  it.each([
+    { given: '', want: undefined },
+    {
+      given: 'events: {}',
+      want: {
+        retention: '7d',
+        retentionMs: 7 * 86_400_000,
+        webhooks: false,
+        retry: { attempts: 8, firstDelayMs: 30_000 },
+      },
+    },
+    {
+      given: 'events: { retention: 12h, webhooks: true, retry: { attempts: 3, firstDelay: 500ms } }',
+      want: { retention: '12h', retentionMs: 43_200_000, webhooks: true, retry: { attempts: 3, firstDelayMs: 500 } },
+    },
+  ])('events: $given', ({ given, want }) => {
+    expect(normalised(head(given)).events).toEqual(want);
+  });
+
   it('keeps title and description', () => {
     expect(normalised(head('title: Blog\ndescription: Posts.'))).toMatchObject({
       title: 'Blog',

@@ -224,6 +224,31 @@ const structure: Row[] = [
     ],
   },
   {
+    name: 'events: durations, attempts, unknown keys, resources named like its routes',
+    given: dedent(`
+      name: t
+      version: "1"
+      events:
+        retention: a week
+        webhook: true
+        retry: { attempts: 0, firstDelay: soon, backoff: 2 }
+      resources:
+        events:
+          fields: {}
+        webhooks:
+          fields: {}
+    `),
+    want: [
+      'api.yaml:4:14  events.retention  "a week" is not a valid duration: use a duration like 12h, 7d or 30d',
+      'api.yaml:5:3  events.webhook  unknown key "webhook" (did you mean "webhooks"?)',
+      'api.yaml:6:22  events.retry.attempts  must be at least 1 (got 0)',
+      'api.yaml:6:37  events.retry.firstDelay  "soon" is not a valid duration: use a duration like 500ms, 30s or 5m',
+      'api.yaml:6:43  events.retry.backoff  unknown key "backoff"',
+      'api.yaml:8:3  resources.events  "events" collides with the route /events of `events`: choose another name',
+      'api.yaml:10:3  resources.webhooks  "webhooks" collides with the route /webhooks of `events`: choose another name',
+    ],
+  },
+  {
     name: 'cors: credentials cannot go with any origin',
     given: dedent(`
       name: t

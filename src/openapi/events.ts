@@ -1,0 +1,361 @@
+import type { Api } from '../model.js';
+import type { JsonSchema } from '../contract/json-schemas.js';
+import { isPublic } from '../contract/access.js';
+import { eventTypes } from '../contract/events.js';
+import { bodyResponses, commonResponses, json, limitHeaders, problem, ref } from './parts.js';
+import type { SchemaNames } from './schemas.js';
+
+type Route = (path: string, method: string, operation: JsonSchema) => void;
+
+/** The component schemas of the feed and of webhooks, claimed after the resources' (see SchemaNames). */
+export const EVENT_SCHEMAS = [
+  'Event',
+  'EventType',
+  'EventResource',
+  'EventPage',
+  'Webhook',
+  'WebhookCreated',
+  'WebhookInput',
+  'WebhookPatch',
+];
+export const WEBHOOK_SCHEMAS = ['WebhookPage', 'Delivery', 'DeliveryStatus', 'DeliveryPage'];
+
+const after = (what: string): JsonSchema => ({
+  name: 'after',
+  in: 'query',
+  required: false,
+  description: what,
+  schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+});
+
+const typesParameter = (api: Api): JsonSchema => ({
+  name: 'types',
+  in: 'query',
+  required: false,
+  description:
+    'Comma-separated resources (each of its types) and event types, like ' +
+    `\`${api.resources.map((r) => eventTypes(r)[0]).join(',')}\`; every type when absent`,
+  schema: { type: 'string', maxLength: 2000 },
+});
+
+/** `/events`, `/events/stream` and, with `webhooks`, `/webhooks` and its deliveries. */
+export function addEvents(api: Api, route: Route, names: SchemaNames): void {
+  if (api.events === undefined) return;
+  const anyPublic = api.resources.some((r) => isPublic(r.access.read));
+  // the feed needs no token when some resource may be read without one; a token then widens what it shows
+  const security = anyPublic ? [{}, { bearer: [] }] : [{ bearer: [] }];
+  const common = commonResponses(api, [{ kind: anyPublic ? 'public' : 'authenticated' }]);
+  delete common[403];
+  const gone = problem(
+    `The retention (${api.events.retention}) removed events after \`after\`: read the records again`,
+  );
+  route('/events', 'get', {
+    operationId: 'listEvents',
+    summary: 'The change feed: events after a seq, oldest first',
+    description:
+      'Every create, replace, patch, delete and action records an event in the transaction of its change. Each caller ' +
+      "sees the events of the records its read rule lets it read, as they were (a deletion's, as the record was before " +
+      'it went). Follow `nextCursor` (as `after`) while it is not null; then poll with the `seq` of the last event seen. ' +
+      'Delivery is at least once to a reader that resumes from its last `seq`; `seq` increases in commit order.',
+    tags: ['events'],
+    security,
+    parameters: [
+      after('The seq after which to start (0, or absent: the oldest kept)'),
+      typesParameter(api),
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: api.limits.pageSize.max },
+      },
+    ],
+    responses: {
+      200: json(names.ref('events:EventPage'), 'A page of events', limitHeaders(api)),
+      400: ref('responses', 'BadRequest'),
+      410: gone,
+      ...common,
+    },
+  });
+  route('/events/stream', 'get', {
+    operationId: 'streamEvents',
+    summary: 'The change feed, live, as Server-Sent Events',
+    description:
+      'Each event as `id: <seq>`, `event: <type>`, `data: <the event as JSON>`; a comment at least every 15 s. A client ' +
+      'that reconnects with `Last-Event-ID` (or `?after=`) resumes with no gap and no duplicate. A client that leaves ' +
+      'more than 1 MB unread is disconnected: it resumes by id.',
+    tags: ['events'],
+    security,
+    parameters: [
+      after('The seq after which to start, when no Last-Event-ID is sent'),
+      typesParameter(api),
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description: 'The seq of the last event received: the stream resumes after it',
+        schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
+      },
+    ],
+    responses: {
+      200: {
+        description: 'The stream, open until the client or the server closes it',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
+      400: ref('responses', 'BadRequest'),
+      410: gone,
+      ...common,
+    },
+  });
+  if (api.events.webhooks) addWebhooks(api, route, names);
+}
+
+function addWebhooks(api: Api, route: Route, names: SchemaNames): void {
+  const admin = `the administrator (role ${api.auth.adminRole}) only`;
+  const common = { ...commonResponses(api, [{ kind: 'authenticated' }]) };
+  const id = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+    description: 'The webhook',
+  };
+  const notFound = problem('No webhook (or delivery) has this id');
+  const operation = (operationId: string, summary: string, rest: JsonSchema): JsonSchema => ({
+    operationId,
+    summary,
+    description: `For ${admin}.`,
+    tags: ['webhooks'],
+    security: [{ bearer: [] }],
+    ...rest,
+  });
+  route(
+    '/webhooks',
+    'post',
+    operation('createWebhook', 'Subscribe a URL to events', {
+      parameters: [ref('parameters', 'IdempotencyKey')],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: names.ref('events:WebhookInput'),
+            example: { url: 'https://hooks.example.com/restsmith', types: [api.resources[0]?.name ?? ''] },
+          },
+        },
+      },
+      responses: {
+        201: json(names.ref('events:WebhookCreated'), 'The subscription, with its signing secret (shown this once)', {
+          Location: { description: 'The URL of the subscription', schema: { type: 'string' } },
+        }),
+        400: ref('responses', 'BadRequest'),
+        422: ref('responses', 'UnprocessableContent'),
+        ...bodyResponses(),
+        409: problem(`There are 100 webhooks already`),
+        ...common,
+      },
+    }),
+  );
+  route(
+    '/webhooks',
+    'get',
+    operation('listWebhooks', 'The subscriptions', {
+      responses: { 200: json(names.ref('events:WebhookPage'), 'Every subscription'), ...common },
+    }),
+  );
+  route(
+    '/webhooks/{id}',
+    'get',
+    operation('getWebhook', 'One subscription', {
+      parameters: [id],
+      responses: { 200: json(names.ref('events:Webhook'), 'The subscription'), 404: notFound, ...common },
+    }),
+  );
+  route(
+    '/webhooks/{id}',
+    'patch',
+    operation('updateWebhook', 'Change a subscription (enabled: false pauses it; its events wait)', {
+      parameters: [id],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: names.ref('events:WebhookPatch'), example: { enabled: false } } },
+      },
+      responses: {
+        200: json(names.ref('events:Webhook'), 'The subscription'),
+        400: ref('responses', 'BadRequest'),
+        404: notFound,
+        ...bodyResponses(),
+        ...common,
+      },
+    }),
+  );
+  route(
+    '/webhooks/{id}',
+    'delete',
+    operation('deleteWebhook', 'Remove a subscription and its deliveries', {
+      parameters: [id],
+      responses: { 204: { description: 'Removed' }, 404: notFound, ...common },
+    }),
+  );
+  route(
+    '/webhooks/{id}/deliveries',
+    'get',
+    operation('listDeliveries', 'The delivery log of a subscription, by event seq', {
+      parameters: [
+        id,
+        {
+          name: 'status',
+          in: 'query',
+          required: false,
+          schema: names.ref('events:DeliveryStatus'),
+        },
+        after('The delivery id (event seq) after which to start'),
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: api.limits.pageSize.max },
+        },
+      ],
+      responses: {
+        200: json(names.ref('events:DeliveryPage'), 'A page of deliveries'),
+        400: ref('responses', 'BadRequest'),
+        404: notFound,
+        ...common,
+      },
+    }),
+  );
+  route(
+    '/webhooks/{id}/deliveries/{deliveryId}/retry',
+    'post',
+    operation('retryDelivery', 'Deliver a failed delivery again (a new round of attempts)', {
+      parameters: [id, { name: 'deliveryId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
+      responses: {
+        202: json(names.ref('events:Delivery'), 'The delivery, pending again'),
+        400: ref('responses', 'BadRequest'),
+        404: notFound,
+        409: problem('The delivery did not fail (it is pending or delivered)'),
+        ...common,
+      },
+    }),
+  );
+}
+
+const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({ type: [type, 'null'], ...extra });
+
+/** The schemas of the feed and of webhooks, by component name. */
+export function eventSchemas(api: Api, names: SchemaNames): [string, JsonSchema][] {
+  if (api.events === undefined) return [];
+  const types = api.resources.flatMap(eventTypes);
+  const event: JsonSchema = {
+    type: 'object',
+    description: 'A change: `data` is the record as the API returned it then (null for a deletion)',
+    properties: {
+      seq: { type: 'integer', minimum: 1, description: 'Increases in commit order; never reused' },
+      type: names.ref('events:EventType'),
+      resource: names.ref('events:EventResource'),
+      recordId: { type: ['string', 'integer', 'null'] },
+      version: nullable('integer', { description: 'The record version after the change: drop stale events by it' }),
+      at: { type: 'string', format: 'date-time' },
+      actor: nullable('string', { description: "The subject of the writer's token" }),
+      data: { oneOf: [...api.resources.map((r) => names.ref(`record:${r.name}`)), { type: 'null' }] },
+    },
+    required: ['seq', 'type', 'resource', 'recordId', 'version', 'at', 'actor', 'data'],
+  };
+  const page = (items: JsonSchema, description: string): JsonSchema => ({
+    type: 'object',
+    description,
+    properties: { items: { type: 'array', items }, nextCursor: { type: ['string', 'null'] } },
+    required: ['items', 'nextCursor'],
+  });
+  const url = { type: 'string', minLength: 1, maxLength: 2000, description: 'http(s); no loopback or private address' };
+  const subscribed = { type: ['array', 'null'], maxItems: 100, uniqueItems: true, items: { type: 'string' } };
+  const webhook: JsonSchema = {
+    type: 'object',
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      url: { type: 'string' },
+      types: { ...subscribed, description: 'Resources and event types sent; null: every event' },
+      description: nullable('string'),
+      enabled: { type: 'boolean' },
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+    },
+    required: ['id', 'url', 'types', 'description', 'enabled', 'createdAt', 'updatedAt'],
+  };
+  const schemas: [string, JsonSchema][] = [
+    ['Event', event],
+    ['EventType', { type: 'string', enum: types, description: 'resource.created, .updated, .deleted or .<action>' }],
+    ['EventResource', { type: 'string', enum: api.resources.map((r) => r.name) }],
+    ['EventPage', page(names.ref('events:Event'), 'A page of the feed: pass nextCursor as `after`; null: none yet')],
+    ['Webhook', webhook],
+    [
+      'WebhookCreated',
+      {
+        ...webhook,
+        properties: {
+          ...(webhook.properties as JsonSchema),
+          secret: { type: 'string', description: 'The signing secret (whsec_…), shown this once' },
+        },
+        required: [...(webhook.required as string[]), 'secret'],
+      },
+    ],
+    [
+      'WebhookInput',
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: { url, types: subscribed, description: nullable('string', { maxLength: 1000 }) },
+        required: ['url'],
+      },
+    ],
+    [
+      'WebhookPatch',
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          url,
+          types: subscribed,
+          description: nullable('string', { maxLength: 1000 }),
+          enabled: { type: 'boolean' },
+        },
+      },
+    ],
+  ];
+  const webhooks = (): [string, JsonSchema][] => {
+    const delivery: JsonSchema = {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', description: 'The seq of the event delivered' },
+        type: names.ref('events:EventType'),
+        status: names.ref('events:DeliveryStatus'),
+        attempts: { type: 'integer', minimum: 0 },
+        lastStatus: nullable('integer', { description: "The receiver's status at the last attempt" }),
+        lastError: nullable('string'),
+        nextAttemptAt: nullable('string', { format: 'date-time' }),
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+      },
+      required: [
+        'id',
+        'type',
+        'status',
+        'attempts',
+        'lastStatus',
+        'lastError',
+        'nextAttemptAt',
+        'createdAt',
+        'updatedAt',
+      ],
+    };
+    return [
+      ['WebhookPage', page(names.ref('events:Webhook'), 'Every subscription (nextCursor is always null)')],
+      ['Delivery', delivery],
+      ['DeliveryStatus', { type: 'string', enum: ['pending', 'delivered', 'failed'] }],
+      ['DeliveryPage', page(names.ref('events:Delivery'), 'A page of deliveries: pass nextCursor as `after`')],
+    ];
+  };
+  return [...schemas, ...(api.events.webhooks ? webhooks() : [])].map(([key, schema]) => [
+    names.of(`events:${key}`),
+    schema,
+  ]);
+}

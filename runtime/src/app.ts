@@ -119,7 +119,7 @@ export async function buildApp({
       // the user's routes with a schema join the generated document (see http/custom-routes.ts, src/routes.ts)
       const custom = new CustomRoutes();
       await installDocs(api, PREFIX, (document) => custom.merged(document));
-      const dependencies = { db, stores, authorizer, prefix: PREFIX };
+      const dependencies = { db, stores, authorizer, prefix: PREFIX, events };
       registerResources(api, dependencies);
       if (EVENTS !== null && events !== null) {
         const sources = eventSources(stores);

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +24,19 @@ resources:
       price: { type: number }
       discontinued: { type: boolean, default: false, readOnly: true }
     access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
+    relations:
+      tags: { through: product-tags }
     actions:
       discontinue: { on: item, access: clerk, when: { discontinued: false }, set: { discontinued: true } }
+  tags:
+    fields: { label: { type: string, required: true } }
+    access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
+  product-tags:
+    fields:
+      productId: { type: ref, to: products, required: true, onDelete: cascade }
+      tagId: { type: ref, to: tags, required: true, onDelete: cascade }
+    unique: [[productId, tagId]]
+    access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
   orders:
     owner: customerId
     fields:
@@ -154,6 +166,24 @@ describe('the outbox', () => {
     expect(await latest()).toBe(before);
   });
 
+  it('records a link made and removed as the join record created and deleted', async () => {
+    const start = await latest();
+    const product = await created(clerk, '/products', { name: 'genmaicha' });
+    const tag = await created(clerk, '/tags', { label: 'green' });
+    const link = `${one.url}/api/products/${String(product.id)}/tags/${String(tag.id)}`;
+    expect((await clerk('PUT', link)).status).toBeLessThan(300);
+    expect((await clerk('DELETE', link)).status).toBe(204);
+    const events = await feed(admin, start);
+    expect(events.map((e) => e.type)).toEqual([
+      'products.created',
+      'tags.created',
+      'product-tags.created',
+      'product-tags.deleted',
+    ]);
+    expect(events[3]?.recordId).toBe(events[2]?.recordId);
+    expect(events[2]?.data).toMatchObject({ productId: product.id, tagId: tag.id });
+  });
+
   it('keeps the event of a write in the same transaction: a failing event insert undoes the write', async () => {
     // a trigger that refuses the next event row stands for a crash between the change and its event
     const refuse = ON_POSTGRES
@@ -245,7 +275,7 @@ describe('the feed', () => {
     expect(await types('&types=orders.deleted,products')).toEqual(['products.created', 'orders.deleted']);
     const bad = await http('GET', `${one.url}/api/events?types=orders,nope`);
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ status: 400, detail: expect.stringMatching(/"nope".*known: products, orders/) });
+    expect(bad.body).toMatchObject({ status: 400, detail: expect.stringMatching(/"nope".*known: products, tags/) });
     for (const query of ['after=-1', 'after=x', 'limit=0', 'limit=101', 'since=3']) {
       const r = await http('GET', `${one.url}/api/events?${query}`);
       expect(r.status, query).toBe(400);
@@ -260,7 +290,7 @@ describe('the feed', () => {
       expect(gone.status).toBe(410);
       expect(gone.body).toMatchObject({ status: 410, detail: expect.stringContaining('kept 7d') });
       expect((await admin('GET', `${one.url}/api/events?after=${start + 1}`)).status).toBe(200);
-      const stream = await fetch(`${one.url}/api/events/stream?after=${start}`);
+      const stream = await http('GET', `${one.url}/api/events/stream?after=${start}`);
       expect(stream.status).toBe(410);
     } finally {
       await runSql(url, dir, 'UPDATE restsmith_event_horizon SET pruned_through = 0 WHERE id = 1');
@@ -268,37 +298,46 @@ describe('the feed', () => {
   });
 });
 
-/** Reads a stream's events as eventsource-parser parses them, until `done` says enough or `ms` pass. */
-async function streamed(
+/**
+ * Reads a stream's events as eventsource-parser parses them, until `until` says enough or `ms` pass. A connection of
+ * its own (no keep-alive pool): it is closed when the reading stops, as an EventSource's would be.
+ */
+function streamed(
   server: RunningServer,
   bearer: string,
   headers: Record<string, string>,
   until: (events: EventSourceMessage[]) => boolean,
   ms = 8000,
 ): Promise<EventSourceMessage[]> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), ms);
   const events: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => events.push(event) });
-  try {
-    const response = await fetch(`${server.url}/api/events/stream`, {
-      headers: { authorization: `Bearer ${bearer}`, ...headers },
-      signal: abort.signal,
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const decoder = new TextDecoder();
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      parser.feed(decoder.decode(chunk, { stream: true }));
-      if (until(events)) break;
+  return new Promise((resolve, reject) => {
+    const request = get(
+      `${server.url}/api/events/stream`,
+      { agent: false, headers: { authorization: `Bearer ${bearer}`, ...headers } },
+      (response) => {
+        try {
+          expect(response.statusCode).toBe(200);
+          expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+        } catch (error) {
+          reject(error as Error);
+        }
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          parser.feed(chunk);
+          if (until(events)) done();
+        });
+        response.on('end', done);
+      },
+    );
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      request.destroy();
+      resolve(events);
     }
-  } catch (error) {
-    if (!abort.signal.aborted) throw error;
-  } finally {
-    clearTimeout(timer);
-    abort.abort();
-  }
-  return events;
+    request.on('error', () => done());
+  });
 }
 
 describe('the stream', () => {

@@ -34,7 +34,7 @@ export abstract class Store {
     kind: string,
   ): Promise<Row | undefined> {
     if (this.events === null) return statement.get(params);
-    const rows = await this.events.record(statement, params, this.resource, kind, (row) =>
+    const rows = await this.events.record(statement.bind(params), this.resource, kind, (row) =>
       this.changeOf(row),
     );
     return rows[0];

@@ -1,4 +1,4 @@
-import type { Database, Dialect, Params, Prepared, Row, SqlValue, Statement } from '../db/database.js';
+import type { Bound, Database, Dialect, Row, SqlValue, Statement } from '../db/database.js';
 import type { JsonValue } from '../types.js';
 import { currentActor } from './actor.js';
 
@@ -74,17 +74,11 @@ export class EventLog {
    * Runs a write and records an event `<resource>.<kind>` for each row it returned, in one transaction; resolves to
    * the rows (none: nothing was written, and no event).
    */
-  async record<P extends Params>(
-    statement: Prepared<P>,
-    params: P,
-    resource: string,
-    kind: string,
-    changeOf: (row: Row) => Change,
-  ): Promise<Row[]> {
+  async record(write: Bound, resource: string, kind: string, changeOf: (row: Row) => Change): Promise<Row[]> {
     const actor = currentActor();
     const at = new Date().toISOString();
     const type = `${resource}.${kind}`;
-    const rows = await this.db.atomically(statement.bind(params), (written) =>
+    const rows = await this.db.atomically(write, (written) =>
       written.map((row) => {
         const change = changeOf(row);
         const event = eventText(

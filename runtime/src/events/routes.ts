@@ -130,11 +130,18 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
           },
         );
       }
-      return reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('x-accel-buffering', 'no')
-        .send(hub.open(visibility, from));
+      const stream = hub.open(visibility, from, () => request.raw.socket.destroy());
+      // a client that goes away ends its stream here too (and leaves the hub)
+      reply.raw.on('close', () => stream.destroy());
+      return (
+        reply
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('x-accel-buffering', 'no')
+          // the connection ends with the stream: a server closing ends its streams, and waits for no idle socket
+          .header('connection', 'close')
+          .send(stream)
+      );
     },
   );
 }

@@ -15,6 +15,8 @@ const BATCH = 100;
 
 interface Subscriber {
   body: PassThrough;
+  /** closes the client's connection (when the server closes, after the stream's last bytes) */
+  hangUp: () => void;
   visibility: Visibility;
   after: number;
   /** reading now; `again`: more came meanwhile */
@@ -54,14 +56,17 @@ export class StreamHub {
   }
 
   /** A stream of the events after `after` the caller may see; it ends when the client goes or reads too slowly. */
-  open(visibility: Visibility, after: number): PassThrough {
+  open(visibility: Visibility, after: number, hangUp: () => void = () => undefined): PassThrough {
     const body = new PassThrough();
-    const subscriber: Subscriber = { body, visibility, after, busy: false, again: false };
+    const subscriber: Subscriber = { body, hangUp, visibility, after, busy: false, again: false };
     this.#subscribers.add(subscriber);
     if (this.#timers.length === 0) this.#start();
     const close = (): void => {
       this.#subscribers.delete(subscriber);
       if (this.#subscribers.size === 0) this.#stop();
+      // the connection ends with its stream, whoever ended it: a client that reads no more would otherwise keep it
+      // (and a closing server waiting for it) until a timeout
+      setTimeout(hangUp, 100).unref();
     };
     body.on('close', close);
     body.on('error', close);

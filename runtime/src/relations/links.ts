@@ -1,4 +1,5 @@
 import type { Database, SqlValue } from '../db/database.js';
+import type { EventLog } from '../events/log.js';
 import type { RelationMap, RelationTarget } from './embed.js';
 import { numbered, ownedBy, param, q, Statements } from './sql.js';
 
@@ -14,6 +15,8 @@ export class Links {
     private readonly db: Database,
     private readonly targets: Readonly<Record<string, RelationTarget>>,
     private readonly relations: RelationMap,
+    /** with `events`: each link removed records `<join>.deleted` in the transaction of its removal */
+    private readonly events: EventLog | null = null,
   ) {
     this.#statements = new Statements(db);
   }
@@ -39,14 +42,29 @@ export class Links {
     otherId: SqlValue,
     owner: string | null,
   ): Promise<number> {
-    const { join, near, far, kinds } = this.#through(resource, relation);
+    const { join, joinResource, near, far, kinds } = this.#through(resource, relation);
     const d = this.db.dialect;
     const scope = owner === null || join.owner === undefined ? undefined : join.owner.value(owner);
     const params: SqlValue[] = [id, otherId];
     const sql =
       `DELETE FROM ${q(join.table)} WHERE ${q(near)} = ${param(d, 1, kinds[0])} AND ${q(far)} = ${param(d, 2, kinds[1])}` +
       (scope === undefined ? '' : ` AND ${ownedBy(join, scope, numbered(d, params))}`);
-    return this.#statements.of(sql).run(params);
+    if (this.events === null) return this.#statements.of(sql).run(params);
+    // the links removed, each with what its event says: its id and version, and its owners for the feed's filter
+    const owners = join.owner?.columns ?? [];
+    const returning = ` RETURNING ${['id', 'version', ...owners].map(q).join(', ')}`;
+    const removed = await this.events.record(
+      { statement: this.#statements.of(sql + returning), values: params },
+      joinResource,
+      'deleted',
+      (row) => ({
+        recordId: row.id as string | number,
+        version: Number(row.version),
+        record: null,
+        owners: owners.map((column) => row[column] ?? null),
+      }),
+    );
+    return removed.length;
   }
 
   #through(resource: string, relation: string) {
@@ -61,6 +79,7 @@ export class Links {
     }
     return {
       join,
+      joinResource: link.through.resource,
       near: link.through.near,
       far: link.through.far,
       kinds: [parent.idKind, other.idKind] as const,

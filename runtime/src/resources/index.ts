@@ -19,6 +19,8 @@ export interface RouteDependencies {
   stores: Stores;
   authorizer: Authorizer;
   prefix: string;
+  /** the event log, when the definition has `events` */
+  events: EventLog | null;
 }
 
 /** Each resource's access rules, for the guards of the user's own routes (see src/extend.ts). */

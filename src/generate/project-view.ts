@@ -25,6 +25,8 @@ export interface ProjectView {
   cors: object | null;
   corsAnyOrigin: boolean;
   /** events/routes.ts's settings (`events` of the definition), or null */
+  eventSettings: object | null;
+  /** the same, and an example of an event's type, for the README */
   events: object | null;
   /** by resource and relation name: what the embedder needs (see relations/embed.ts) */
   relationMap: object;
@@ -61,7 +63,14 @@ export function projectView(
     adminRole: api.auth.adminRole,
     cors: api.cors ?? null,
     corsAnyOrigin: api.cors?.origins === '*',
-    events: api.events ?? null,
+    eventSettings: api.events ?? null,
+    events:
+      api.events === undefined
+        ? null
+        : {
+            ...api.events,
+            example: { resource: api.resources[0]?.name ?? '', type: `${api.resources[0]?.name ?? ''}.created` },
+          },
     relationMap: relationMap(api),
     hasRelations: api.resources.some((r) => r.relations.length > 0),
     hasLinks: api.resources.some((r) => r.relations.some((relation) => relation.through !== undefined)),

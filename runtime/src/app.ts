@@ -11,7 +11,7 @@ import {
 } from './config.js';
 import type { Database } from './db/database.js';
 import { EventLog } from './events/log.js';
-import { eventRoutes, installEventContext } from './events/routes.js';
+import { eventRoutes } from './events/routes.js';
 import { installContentTypes } from './http/content-types.js';
 import { installCors } from './http/cors.js';
 import { CustomRoutes } from './http/custom-routes.js';
@@ -84,8 +84,6 @@ export async function buildApp({
       ...(timeouts.requestMs > 0 && { headersTimeout: Math.min(60_000, timeouts.requestMs) }),
     },
   });
-  // the actor of each write's event is the request's caller, wherever the write is made: the first hook of all
-  if (EVENTS !== null) installEventContext(app);
   app.decorateRequest<Scope | null>('scope', null);
   routeEveryMethod(app);
   installValidators(app);

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { OPERATIONS } from '../model.js';
-import { SIZE_PATTERN, DURATION_PATTERN } from './units.js';
+import { SIZE_PATTERN, DURATION_PATTERN, parseDuration } from './units.js';
 import { isDate, isWebUrl } from './values.js';
 import { fieldName, fieldSchema } from './field-schema.js';
 
@@ -332,11 +332,20 @@ const corsSchema = z
   })
   .describe('Cross-origin requests from browsers (CORS): without it, no CORS headers are sent.');
 
+/** A duration (already matching DURATION_PATTERN) from `min` to `max` milliseconds. */
+const between =
+  (min: number, max: number) =>
+  (duration: string): boolean => {
+    const ms = parseDuration(duration);
+    return ms === undefined || (ms >= min && ms <= max);
+  };
+
 const eventsSchema = z
   .strictObject({
     retention: z
       .string()
       .regex(DURATION_PATTERN, { error: 'use a duration like 12h, 7d or 30d' })
+      .refine(between(1000, 3650 * 86_400_000), { error: 'use a duration from 1s to 3650d' })
       .optional()
       .describe('How long events are kept for the feed, the stream and webhooks: like 7d (the default), 30d.'),
     webhooks: z
@@ -354,6 +363,7 @@ const eventsSchema = z
         firstDelay: z
           .string()
           .regex(DURATION_PATTERN, { error: 'use a duration like 500ms, 30s or 5m' })
+          .refine(between(10, 86_400_000), { error: 'use a duration from 10ms to 1d' })
           .optional()
           .describe('Delay of the first retry: like 30s (the default); each later one about twice as late.'),
       })

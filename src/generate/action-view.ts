@@ -1,3 +1,4 @@
+import { actorArg } from './routes-view.js';
 import type { Action, Api, Resource } from '../model.js';
 import { isPublic } from '../contract/access.js';
 import { actionInputSchema, type JsonSchema } from '../contract/json-schemas.js';
@@ -45,6 +46,8 @@ export interface ActionView {
   options: string;
   /** `, <hook>`: the deprecation hook the path's 405 runs too, or nothing */
   refuseHook: string;
+  /** the actor argument of the store's write (see routes-view.ts), or nothing */
+  actor: string;
   owner: string;
   /** the conditions of `when` in words, and the start of the 409 detail when it fails (from the definition: escape
    * wherever they are printed) */
@@ -104,6 +107,7 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     ...(action.deprecated !== undefined && { deprecation: js(action.deprecated) }),
     options: `{ schema: ${schema}${config(get, item, typeName)}${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''}${announced(resource, action)} }`,
     owner: !owned ? '' : guarded ? ', request.scope.owner' : ', null',
+    actor: actorArg(api.events !== undefined, guarded),
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),

@@ -9,7 +9,7 @@ import {
 } from '../contract/relations.js';
 import { idSchema } from '../contract/json-schemas.js';
 import { ownerView } from './owner-view.js';
-import { guardedOperations } from './routes-view.js';
+import { actorArg, guardedOperations } from './routes-view.js';
 import { anOrA, capitalise, nounOf } from '../naming.js';
 import { inTemplateLiteral } from './sql/block.js';
 import { idType, js } from './typescript.js';
@@ -67,9 +67,11 @@ export interface LinkView {
   /** the link as the join store's create takes it */
   input: string;
   createOwner: string;
+  /** the actor argument of the join's create (see routes-view.ts), or nothing */
+  createActor: string;
   put?: { options: string };
   /** `owner`: the scope of the join's delete rule, `request.scope.owner` where a guard sets it, else null */
-  delete?: { options: string; owner: string };
+  delete?: { options: string; owner: string; actor: string };
   methods: string;
   notLinkedMessage: string;
   /** the 404 of a link to a record of the other side that does not exist or the caller may not read */
@@ -278,6 +280,7 @@ function linkView(
     ends: `${relation.names.camel}Ends`,
     input: owned ? `${alias}Owned(${input}, request.scope)` : input,
     createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
+    createActor: actorArg(api.events !== undefined, guarded.create),
     ...(has.put && {
       put: { options: `{ schema: { params: ${js(params)} }, config: ${alias}Problems${access('create')} }` },
     }),
@@ -285,6 +288,7 @@ function linkView(
       delete: {
         options: `{ schema: { params: ${js(params)} }${access('delete')} }`,
         owner: guarded.delete ? 'request.scope.owner' : 'null',
+        actor: actorArg(api.events !== undefined, guarded.delete),
       },
     }),
     methods: js([...(has.put ? ['PUT'] : []), ...(has.delete ? ['DELETE'] : [])]),
@@ -342,7 +346,7 @@ function nestedCreate(
     problems: `${alias}Problems`,
     owned,
     input,
-    write: `${alias}References.write(request, () => stores.${target.names.camel}.create(${owned ? 'input' : input}${createOwner}))`,
+    write: `${alias}References.write(request, () => stores.${target.names.camel}.create(${owned ? 'input' : input}${createOwner}${actorArg(api.events !== undefined, guarded)}))`,
     location: inTemplateLiteral(`/${target.name}`),
   };
 }

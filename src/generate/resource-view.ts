@@ -221,7 +221,14 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     methodGuards: methodGuardsOf(resource),
     orphanHandlers: orphans,
     store: storeView(api, resource, owner, typeName),
-    routes: routesView(resource, owner, typeName, stillReferencedMessage, references.length > 0),
+    routes: routesView(
+      resource,
+      owner,
+      typeName,
+      stillReferencedMessage,
+      references.length > 0,
+      api.events !== undefined,
+    ),
     actionsFile: {
       imports: actionImports(resource, actions, orphans.length > 0, typeName),
       handlersParam: handlerActions.length > 0 ? `handlers: ${names.pascal}Handlers,` : '',

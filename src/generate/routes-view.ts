@@ -17,6 +17,8 @@ export interface RouteView {
   options: string;
   /** the owner argument of store calls: `, request.scope.owner` (a guarded route), `, null`, or nothing (no owner) */
   owner: string;
+  /** `, <the caller's subject>` where the definition has `events` (the actor of the write's event), else nothing */
+  actor: string;
   /** the body as the store takes it (the owner fields checked against the caller where a client writes them) */
   input: string;
   /** create: whether `input` checks owner fields (and is settled before the refs are) */
@@ -115,6 +117,8 @@ export function routesView(
   stillReferencedMessage: string,
   /** whether a body may send ref fields */
   refers: boolean,
+  /** whether the definition has `events`: writes then name their actor */
+  events = false,
 ): RoutesView {
   const guarded = guardedOperations(resource, owner);
   // a deprecated resource announces it on every response (see http/deprecation.ts)
@@ -154,12 +158,13 @@ export function routesView(
             : 'problems';
       const ownerArg = owner === undefined ? '' : guarded[op] ? ', request.scope.owner' : ', null';
       const createOwner = owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '';
+      const actor = actorArg(events, guarded[op]);
       const input = ownedOn(op) ? 'owned(request.body, request.scope)' : 'request.body';
       const writeOf = (method: RouteView['method']): string => {
         const call =
           method === 'post'
-            ? `store.create(${ownedOn(op) ? 'input' : input}${createOwner})`
-            : `store.${method === 'put' ? 'replace' : 'patch'}(id, ${method === 'put' ? 'input' : 'patch'}${ownerArg}, expected${giver})`;
+            ? `store.create(${ownedOn(op) ? 'input' : input}${createOwner}${actor})`
+            : `store.${method === 'put' ? 'replace' : 'patch'}(id, ${method === 'put' ? 'input' : 'patch'}${ownerArg}, expected${giver}${actor})`;
         return refers ? `references.write(request, () => ${call})` : call;
       };
       return kind.methods.map((method, i): RouteView => ({
@@ -172,6 +177,7 @@ export function routesView(
         url: js(op === 'list' || op === 'create' ? path : `${path}/:id`),
         options: `{ schema: ${kind.schema[i]}, config: ${config}${guarded[op] ? `, preParsing: authorizer.guard(access.${op})` : ''}${deprecated} }`,
         owner: ownerArg,
+        actor,
         input,
         owned: ownedOn(op),
         write: writeOf(method),
@@ -227,3 +233,10 @@ function requestTypes(op: Operation, method: RouteView['method'], typeName: stri
   if (method === 'patch') return `{ Params: ${typeName}Params; Body: ${typeName}Patch }`;
   return `{ Params: ${typeName}Params }`;
 }
+
+/**
+ * The actor argument of a store's write where the definition has `events`: the subject of the request's verified
+ * token on a guarded route, null on one that runs no guard (its caller is not verified).
+ */
+export const actorArg = (events: boolean, guarded: boolean | undefined): string =>
+  !events ? '' : guarded === true ? ', request.scope.caller?.subject ?? null' : ', null';

@@ -42,6 +42,7 @@ export const EVENT_TABLES = {
   "type" TEXT NOT NULL,
   "at" TEXT NOT NULL,
   "owners" TEXT,
+  "actor" TEXT,
   "event" TEXT NOT NULL
 )`,
     `CREATE TABLE IF NOT EXISTS "restsmith_event_horizon" ("id" INTEGER PRIMARY KEY, "pruned_through" INTEGER NOT NULL)`,
@@ -53,6 +54,7 @@ export const EVENT_TABLES = {
   "type" TEXT COLLATE "C" NOT NULL,
   "at" TEXT COLLATE "C" NOT NULL,
   "owners" TEXT COLLATE "C",
+  "actor" TEXT COLLATE "C",
   "event" TEXT NOT NULL
 )`,
     `CREATE TABLE IF NOT EXISTS "restsmith_event_horizon" ("id" INTEGER PRIMARY KEY, "pruned_through" BIGINT NOT NULL)`,

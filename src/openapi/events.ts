@@ -93,7 +93,7 @@ export function addEvents(api: Api, route: Route, names: SchemaNames): void {
         in: 'header',
         required: false,
         description: 'The seq of the last event received: the stream resumes after it',
-        schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
+        schema: { type: 'string', pattern: '^[0-9]{1,16}$' },
       },
     ],
     responses: {
@@ -131,28 +131,30 @@ function addWebhooks(api: Api, route: Route, names: SchemaNames): void {
   route(
     '/webhooks',
     'post',
-    operation('createWebhook', 'Subscribe a URL to events', {
-      parameters: [ref('parameters', 'IdempotencyKey')],
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: names.ref('events:WebhookInput'),
-            example: { url: 'https://hooks.example.com/restsmith', types: [api.resources[0]?.name ?? ''] },
+    operation(
+      'createWebhook',
+      'Subscribe a URL to events (no Idempotency-Key: its stored answer would keep the secret)',
+      {
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: names.ref('events:WebhookInput'),
+              example: { url: 'https://hooks.example.com/restsmith', types: [api.resources[0]?.name ?? ''] },
+            },
           },
         },
+        responses: {
+          201: json(names.ref('events:WebhookCreated'), 'The subscription, with its signing secret (shown this once)', {
+            Location: { description: 'The URL of the subscription', schema: { type: 'string' } },
+          }),
+          400: ref('responses', 'BadRequest'),
+          ...bodyResponses(),
+          409: problem(`There are 100 webhooks already`),
+          ...common,
+        },
       },
-      responses: {
-        201: json(names.ref('events:WebhookCreated'), 'The subscription, with its signing secret (shown this once)', {
-          Location: { description: 'The URL of the subscription', schema: { type: 'string' } },
-        }),
-        400: ref('responses', 'BadRequest'),
-        422: ref('responses', 'UnprocessableContent'),
-        ...bodyResponses(),
-        409: problem(`There are 100 webhooks already`),
-        ...common,
-      },
-    }),
+    ),
   );
   route(
     '/webhooks',
@@ -176,7 +178,10 @@ function addWebhooks(api: Api, route: Route, names: SchemaNames): void {
       parameters: [id],
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: names.ref('events:WebhookPatch'), example: { enabled: false } } },
+        content: {
+          'application/json': { schema: names.ref('events:WebhookPatch'), example: { enabled: false } },
+          'application/merge-patch+json': { schema: names.ref('events:WebhookPatch'), example: { enabled: false } },
+        },
       },
       responses: {
         200: json(names.ref('events:Webhook'), 'The subscription'),
@@ -266,8 +271,19 @@ export function eventSchemas(api: Api, names: SchemaNames): [string, JsonSchema]
     properties: { items: { type: 'array', items }, nextCursor: { type: ['string', 'null'] } },
     required: ['items', 'nextCursor'],
   });
-  const url = { type: 'string', minLength: 1, maxLength: 2000, description: 'http(s); no loopback or private address' };
-  const subscribed = { type: ['array', 'null'], maxItems: 100, uniqueItems: true, items: { type: 'string' } };
+  const url = {
+    type: 'string',
+    minLength: 1,
+    maxLength: 2000,
+    description: 'http(s), with no user name or password; no loopback or private address',
+  };
+  const subscribed = {
+    type: ['array', 'null'],
+    minItems: 1,
+    maxItems: 100,
+    uniqueItems: true,
+    items: { type: 'string' },
+  };
   const webhook: JsonSchema = {
     type: 'object',
     properties: {

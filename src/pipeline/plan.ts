@@ -64,7 +64,6 @@ export const RUNTIME = [
   'src/http/content-types.ts',
   'src/http/cors.ts',
   'src/http/deprecation.ts',
-  'src/events/actor.ts',
   'src/events/log.ts',
   'src/events/feed.ts',
   'src/events/stream.ts',

@@ -269,6 +269,21 @@ describe('the feed', () => {
     expect(await seen(admin)).toHaveLength(4);
   });
 
+  it('shows the actor to the administrator and to the actor only', async () => {
+    const of = async (caller: Caller | null) => (await feed(caller, start)).find((e) => e.recordId === tea.id)?.actor;
+    expect(await of(admin)).toBe('carl');
+    expect(await of(clerk)).toBe('carl');
+    expect(await of(alice)).toBeNull();
+    expect(await of(null)).toBeNull();
+  });
+
+  it('refuses a token that is not valid rather than show less', async () => {
+    const expired = as(await token('alice', { expires: 1 }));
+    const r = await expired('GET', `${one.url}/api/events`);
+    expect(r.status).toBe(401);
+    expect((await http('GET', `${one.url}/api/events`, undefined, { authorization: 'Bearer nope' })).status).toBe(401);
+  });
+
   it('filters by resource and by type, and pages with nextCursor', async () => {
     const types = async (query: string) => (await feed(admin, start, query, 1)).map((e) => e.type);
     expect(await types('&types=orders')).toEqual(['orders.created', 'orders.created', 'orders.deleted']);
@@ -283,7 +298,7 @@ describe('the feed', () => {
     }
   });
 
-  it('answers 410 Gone for an `after` older than what the retention kept', async () => {
+  it('answers 410 Gone for an `after` older than what the retention kept, and starts a new reader at the oldest kept', async () => {
     await runSql(url, dir, 'UPDATE restsmith_event_horizon SET pruned_through = ? WHERE id = 1', [start + 1]);
     try {
       const gone = await admin('GET', `${one.url}/api/events?after=${start}`);
@@ -292,6 +307,10 @@ describe('the feed', () => {
       expect((await admin('GET', `${one.url}/api/events?after=${start + 1}`)).status).toBe(200);
       const stream = await http('GET', `${one.url}/api/events/stream?after=${start}`);
       expect(stream.status).toBe(410);
+      // a reader without `after` starts after the horizon: no 410
+      const fresh = await admin('GET', `${one.url}/api/events?limit=1`);
+      expect(fresh.status, fresh.text).toBe(200);
+      expect((fresh.body as { items: Event[] }).items[0]?.seq).toBe(start + 2);
     } finally {
       await runSql(url, dir, 'UPDATE restsmith_event_horizon SET pruned_through = 0 WHERE id = 1');
     }
@@ -375,6 +394,30 @@ describe('the stream', () => {
     await created(clerk, '/products', { name: 'sencha' });
     const events = await bobSees;
     expect(events.map((e) => e.event)).toEqual(['products.created']);
+  });
+
+  it('ends a stream when its token expires', async () => {
+    const started = Date.now();
+    const events = await streamed(one, await token('alice', { expires: '2s' }), {}, () => false, 10_000);
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(Array.isArray(events)).toBe(true);
+  });
+
+  it('keeps 10 streams per client at most', async () => {
+    const bearer = await token('greedy');
+    const open = Array.from({ length: 10 }, () =>
+      get(`${one.url}/api/events/stream`, { agent: false, headers: { authorization: `Bearer ${bearer}` } }),
+    );
+    try {
+      await Promise.all(open.map((r) => new Promise((answered) => r.once('response', answered))));
+      const more = await http('GET', `${one.url}/api/events/stream`, undefined, { authorization: `Bearer ${bearer}` });
+      expect(more.status).toBe(429);
+      expect(
+        (await http('GET', `${one.url}/api/events?limit=1`, undefined, { authorization: `Bearer ${bearer}` })).status,
+      ).toBe(200);
+    } finally {
+      for (const r of open) r.destroy();
+    }
   });
 
   it('refuses a Last-Event-ID that is not a seq', async () => {

@@ -75,9 +75,10 @@ describe.each(['blog.yaml', 'tasks.yaml', 'library.yaml', 'clinic.yaml'])(
           if (path !== '/healthz') expect(codes, `${method} ${path}`).toContain('503');
           // the feed and webhooks are no records (no versions, no ETags): events.test.ts and webhooks.test.ts
           if (path.startsWith('/events') || path.startsWith('/webhooks')) {
+            // no Idempotency-Key on POST /webhooks: the stored answer would keep the signing secret in clear
             if (method === 'post' && path === '/webhooks') {
-              expect(refs(operation)).toContain('#/components/parameters/IdempotencyKey');
-              expect(codes).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413', '415', '422']));
+              expect(refs(operation)).not.toContain('#/components/parameters/IdempotencyKey');
+              expect(codes).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413', '415']));
             }
             continue;
           }

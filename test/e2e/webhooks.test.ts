@@ -153,7 +153,13 @@ describe('subscriptions', () => {
     const read = await admin('GET', `${one.url}/api/webhooks/${hook.id}`);
     expect(read.body).toMatchObject({ id: hook.id, types: ['orders.created'], enabled: true });
     expect(read.text).not.toContain('whsec_');
-    for (const body of [{ url: 'ftp://example.com/x' }, { url: 'not a url' }, { url: receiverUrl, types: ['nope'] }]) {
+    for (const body of [
+      { url: 'ftp://example.com/x' },
+      { url: 'not a url' },
+      { url: receiverUrl, types: ['nope'] },
+      { url: receiverUrl, types: [] },
+      { url: receiverUrl.replace('http://', 'http://user:secret@') },
+    ]) {
       const r = await admin('POST', `${one.url}/api/webhooks`, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }

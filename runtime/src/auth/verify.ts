@@ -6,6 +6,8 @@ import { HttpProblem } from '../http/problem.js';
 export interface Caller {
   subject: string;
   roles: readonly string[];
+  /** when the token expires, in ms since the epoch (what ends a live event stream opened with it) */
+  expiresAt?: number;
 }
 
 /** A token that was sent and refused; the reason is for the server's log, never for the client. */
@@ -56,7 +58,11 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       if (roles !== undefined && !(Array.isArray(roles) && roles.every((role) => typeof role === 'string'))) {
         throw new TokenError('the roles claim is not a list of strings');
       }
-      const caller: Caller = { subject: payload.sub, roles: roles ?? [] };
+      const caller: Caller = {
+        subject: payload.sub,
+        roles: roles ?? [],
+        expiresAt: (payload.exp ?? 0) * 1000,
+      };
       // exp is required, so every token has one; cached until then at most
       cache.set(token, { caller, until: Math.min((payload.exp ?? 0) * 1000, Date.now() + CACHE_MS) });
       if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value ?? '');

@@ -133,6 +133,12 @@ async function atomically(pool: pg.Pool, first: Bound, after: (rows: Row[]) => B
     throw translate(error);
   }
   let broken: Error | undefined;
+  // the pool listens for a client's errors only while it is idle: a connection lost between two statements of the
+  // transaction would otherwise be an unhandled 'error' event (the statement under way fails on its own)
+  const lost = (error: Error): void => {
+    broken = error;
+  };
+  client.on('error', lost);
   try {
     await client.query('BEGIN');
     const rows = await run(client, first);
@@ -146,6 +152,7 @@ async function atomically(pool: pg.Pool, first: Bound, after: (rows: Row[]) => B
     });
     throw translate(error);
   } finally {
+    client.off('error', lost);
     client.release(broken);
   }
 }

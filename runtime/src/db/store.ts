@@ -26,15 +26,16 @@ export abstract class Store {
 
   /**
    * Runs a write that returns the row it wrote (or removed): undefined when it wrote none. With events, its event
-   * `<resource>.<kind>` is recorded in the same transaction (see events/log.ts).
+   * `<resource>.<kind>` is recorded in the same transaction (see events/log.ts), `actor` the subject it names.
    */
   protected async write<P extends Params>(
     statement: Prepared<P>,
     params: P,
     kind: string,
+    actor: string | null = null,
   ): Promise<Row | undefined> {
     if (this.events === null) return statement.get(params);
-    const rows = await this.events.record(statement.bind(params), this.resource, kind, (row) =>
+    const rows = await this.events.record(statement.bind(params), this.resource, kind, actor, (row) =>
       this.changeOf(row),
     );
     return rows[0];

@@ -29,7 +29,7 @@ export const SCAN_LIMIT = 1000;
  */
 const PAGE: Record<Dialect, string> = {
   sqlite: `
-    SELECT "seq", CASE
+    SELECT "seq", "actor", CASE
       WHEN instr(:every, ',' || "type" || ',') > 0 THEN "event"
       WHEN instr(:owned, ',' || "type" || ',') > 0 AND instr("owners", :needle) > 0 THEN "event"
     END AS "event"
@@ -38,7 +38,7 @@ const PAGE: Record<Dialect, string> = {
     ORDER BY "seq"
     LIMIT :scan`,
   postgres: `
-    SELECT "seq", CASE
+    SELECT "seq", "actor", CASE
       WHEN strpos(:every::text, ',' || "type" || ',') > 0 THEN "event"
       WHEN strpos(:owned::text, ',' || "type" || ',') > 0 AND strpos("owners", :needle::text) > 0 THEN "event"
     END AS "event"
@@ -60,6 +60,11 @@ export interface Visibility {
   needle: string | null;
   /** whether the caller sees every event of the types asked for (a page then reads no more rows than it returns) */
   all: boolean;
+  /**
+   * whose `actor` the caller sees: every one (the administrator), or their own only (null: none, anonymous); another's
+   * is null in what they are sent, so that events do not tell readers who wrote what
+   */
+  actors: 'every' | string | null;
 }
 
 /**
@@ -137,12 +142,16 @@ export class EventFeed {
       owned: list(owned),
       needle,
       all: owned.length === 0 && every.length === this.#types.size,
+      actors: caller === undefined ? null : caller.roles.includes(this.adminRole) ? 'every' : caller.subject,
     };
   }
 
-  /** The events after `after` the caller may see, `limit` at most; a 410 when the retention removed some after it. */
-  async page(visibility: Visibility, after: number, limit: number): Promise<EventPage> {
-    await this.assertKept(after);
+  /**
+   * The events after `after` the caller may see, `limit` at most; a 410 when the retention removed some after it.
+   * Without `after`, from the oldest event kept.
+   */
+  async page(visibility: Visibility, after: number | undefined, limit: number): Promise<EventPage> {
+    after = await this.start(after);
     const scan = visibility.all ? limit : Math.max(limit, SCAN_LIMIT);
     const rows = await this.#page.all({
       every: visibility.every,
@@ -156,17 +165,19 @@ export class EventFeed {
     for (const row of rows) {
       const seq = Number(row.seq);
       last = seq;
-      if (typeof row.event === 'string') events.push({ seq, text: row.event });
+      if (typeof row.event === 'string')
+        events.push({ seq, text: withActor(row.event, row.actor, visibility) });
       if (events.length === limit) return { events, nextCursor: String(seq) };
     }
     // the window was full of events this caller may not see: the next page starts after them
     return { events, nextCursor: rows.length === scan ? String(last) : null };
   }
 
-  /** A 410 when the retention removed events after `after`. */
-  async assertKept(after: number): Promise<void> {
-    const horizon = (await this.#horizon.get({}))?.pruned_through;
-    if (typeof horizon === 'number' && after < horizon) {
+  /** Where a reader starts: after `after`, or the oldest event kept; a 410 when the retention removed events after it. */
+  async start(after: number | undefined): Promise<number> {
+    const horizon = Number((await this.#horizon.get({}))?.pruned_through ?? 0);
+    if (after === undefined) return horizon;
+    if (after < horizon) {
       throw new HttpProblem(
         410,
         'Gone',
@@ -174,6 +185,7 @@ export class EventFeed {
           'removed. Read the records again, then follow the feed without `after` (from the oldest kept).',
       );
     }
+    return after;
   }
 
   #scope(caller: Caller | undefined, source: EventSource): 'every' | 'none' | SqlValue {
@@ -192,3 +204,10 @@ export class EventFeed {
 /** An event as served: its JSON with `seq` first. */
 export const served = ({ seq, text }: { seq: number; text: string }): string =>
   `{"seq":${seq},${text.slice(1)}`;
+
+/** An event as this caller is sent it: its `actor` left null unless they are the administrator or the actor. */
+function withActor(text: string, actor: SqlValue | undefined, visibility: Visibility): string {
+  if (typeof actor !== 'string' || visibility.actors === 'every' || visibility.actors === actor) return text;
+  // the event's own `actor` comes before its `data`: the first occurrence is it
+  return text.replace(`"actor":${JSON.stringify(actor)},"data":`, '"actor":null,"data":');
+}

@@ -1,6 +1,5 @@
 import type { Bound, Database, Dialect, Row, SqlValue, Statement } from '../db/database.js';
 import type { JsonValue } from '../types.js';
-import { currentActor } from './actor.js';
 
 /** What a write did to one record, for its event: made by the resource's store from the row the write returned. */
 export interface Change {
@@ -32,10 +31,11 @@ export const ownersText = (owners: readonly SqlValue[]): string | null => {
 export const COMMIT_ORDER_LOCK = 7_170_117;
 
 const INSERT: Record<Dialect, string> = {
-  sqlite: `INSERT INTO "restsmith_events" ("type", "at", "owners", "event") VALUES (?, ?, ?, ?)`,
+  sqlite: `INSERT INTO "restsmith_events" ("type", "at", "owners", "actor", "event") VALUES (?, ?, ?, ?, ?)`,
   postgres: `
-    INSERT INTO "restsmith_events" ("type", "at", "owners", "event")
-    SELECT $1::text, $2::text, $3::text, $4::text FROM (SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK})) AS "commit_order"`,
+    INSERT INTO "restsmith_events" ("type", "at", "owners", "actor", "event")
+    SELECT $1::text, $2::text, $3::text, $4::text, $5::text
+    FROM (SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK})) AS "commit_order"`,
 };
 
 /** An event as it is served, less its `seq` (the key of its row, put first when it is served: see feed.ts). */
@@ -74,8 +74,13 @@ export class EventLog {
    * Runs a write and records an event `<resource>.<kind>` for each row it returned, in one transaction; resolves to
    * the rows (none: nothing was written, and no event).
    */
-  async record(write: Bound, resource: string, kind: string, changeOf: (row: Row) => Change): Promise<Row[]> {
-    const actor = currentActor();
+  async record(
+    write: Bound,
+    resource: string,
+    kind: string,
+    actor: string | null,
+    changeOf: (row: Row) => Change,
+  ): Promise<Row[]> {
     const at = new Date().toISOString();
     const type = `${resource}.${kind}`;
     const rows = await this.db.atomically(write, (written) =>
@@ -88,7 +93,7 @@ export class EventLog {
           actor,
           kind === 'deleted' ? { ...change, record: null } : change,
         );
-        return { statement: this.#insert, values: [type, at, ownersText(change.owners), event] };
+        return { statement: this.#insert, values: [type, at, ownersText(change.owners), actor, event] };
       }),
     );
     if (rows.length > 0) for (const listener of this.#listeners) listener();
@@ -99,11 +104,11 @@ export class EventLog {
    * Records an event of no single write of a store: an action answered by your handler (its own writes through the
    * stores recorded theirs, each in the transaction of its write).
    */
-  async append(resource: string, kind: string, change: Change | null): Promise<void> {
+  async append(resource: string, kind: string, change: Change | null, actor: string | null): Promise<void> {
     const at = new Date().toISOString();
     const type = `${resource}.${kind}`;
-    const event = eventText(type, resource, at, currentActor(), change);
-    const values = [type, at, ownersText(change?.owners ?? []), event];
+    const event = eventText(type, resource, at, actor, change);
+    const values = [type, at, ownersText(change?.owners ?? []), actor, event];
     await this.db.atomically({ statement: this.#insert, values }, () => []);
     for (const listener of this.#listeners) listener();
   }

@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preParsingHookHandler } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Database } from '../db/database.js';
 import { HttpProblem } from '../http/problem.js';
-import { trackActors } from './actor.js';
 import { EventFeed, served, type EventSource } from './feed.js';
 import type { EventLog } from './log.js';
 import { Retention } from './retention.js';
@@ -34,9 +33,8 @@ export interface EventDependencies {
 
 /** Streams one instance keeps open at most (EVENT_STREAMS_MAX); more are answered 503. */
 export const DEFAULT_MAX_STREAMS = 10_000;
-
-/** Installs what records the actor of each write: before any other hook (see actor.ts). */
-export const installEventContext = trackActors;
+/** Streams one client (a token's subject, else an IP address) keeps open on one instance at most; more are a 429. */
+export const STREAMS_PER_CLIENT = 10;
 
 /**
  * `GET /events` (the feed) and `GET /events/stream` (Server-Sent Events), and the retention's cleanup. Both answer
@@ -74,7 +72,17 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
     });
   }
 
-  const guard = authorizer.guard(feed.public ? { public: true } : { authenticated: true });
+  // anyone, when some resource is public; but a token sent must be valid (a 401, never a silently narrower feed)
+  const open = authorizer.guard({ public: true });
+  const authenticated = authorizer.guard({ authenticated: true });
+  const guard: preParsingHookHandler = (request, reply, payload, done) =>
+    (feed.public && request.headers.authorization === undefined ? open : authenticated).call(
+      app,
+      request,
+      reply,
+      payload,
+      done,
+    );
   const types = { type: 'string', maxLength: 2000 };
   const after = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 
@@ -91,7 +99,7 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
       },
     },
     async (request, reply) => {
-      const { after = 0, types, limit = pageSize.default } = request.query;
+      const { after, types, limit = pageSize.default } = request.query;
       const visibility = feed.visibility(request.scope.caller, feed.typesOf(types));
       const page = await feed.page(visibility, after, limit);
       const items = page.events.map(served).join(',');
@@ -110,27 +118,36 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
         querystring: { type: 'object', additionalProperties: false, properties: { after, types } },
         headers: {
           type: 'object',
-          properties: { 'last-event-id': { type: 'string', pattern: '^[0-9]{1,15}$' } },
+          properties: { 'last-event-id': { type: 'string', pattern: '^[0-9]{1,16}$' } },
         },
       },
     },
     async (request, reply) => {
       const resumed = request.headers['last-event-id'];
-      const from = resumed === undefined ? (request.query.after ?? 0) : Number(resumed);
-      const visibility = feed.visibility(request.scope.caller, feed.typesOf(request.query.types));
-      await feed.assertKept(from);
-      if (hub.full) {
+      const { caller } = request.scope;
+      const visibility = feed.visibility(caller, feed.typesOf(request.query.types));
+      const from = await feed.start(resumed === undefined ? request.query.after : Number(resumed));
+      const client = caller?.subject ?? request.ip;
+      if (hub.full || hub.count(client) >= STREAMS_PER_CLIENT) {
+        const detail = hub.full
+          ? 'this instance streams to as many clients as it may: retry later'
+          : `a client keeps ${STREAMS_PER_CLIENT} streams open at most: close one first`;
         throw new HttpProblem(
-          503,
-          'Service Unavailable',
-          'this instance streams to as many clients as it may: retry later',
+          hub.full ? 503 : 429,
+          hub.full ? 'Service Unavailable' : 'Too Many Requests',
+          detail,
           undefined,
           {
             'retry-after': '5',
           },
         );
       }
-      const stream = hub.open(visibility, from, () => request.raw.socket.destroy());
+      const stream = hub.open(visibility, from, {
+        client,
+        hangUp: () => request.raw.socket.destroy(),
+        // a stream ends with its token: the client reconnects with a new one (and is checked again)
+        until: caller?.expiresAt,
+      });
       // a client that goes away ends its stream here too (and leaves the hub)
       reply.raw.on('close', () => stream.destroy());
       return (

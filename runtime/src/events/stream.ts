@@ -13,10 +13,18 @@ export const BUFFER_LIMIT = 1024 * 1024;
 /** Events read for one stream at a time. */
 const BATCH = 100;
 
+/** Who a stream is for, and how it ends. */
+export interface StreamOptions {
+  /** the client it counts against (a subject, else an IP address) */
+  client: string;
+  /** closes the client's connection, once the stream has ended */
+  hangUp: () => void;
+  /** when the stream ends by itself (its token expires), in ms since the epoch */
+  until?: number | undefined;
+}
+
 interface Subscriber {
   body: PassThrough;
-  /** closes the client's connection (when the server closes, after the stream's last bytes) */
-  hangUp: () => void;
   visibility: Visibility;
   after: number;
   /** reading now; `again`: more came meanwhile */
@@ -32,6 +40,7 @@ interface Subscriber {
  */
 export class StreamHub {
   readonly #subscribers = new Set<Subscriber>();
+  readonly #perClient = new Map<string, number>();
   readonly #latest: Prepared<Record<string, never>>;
   #seen = -1;
   #timers: NodeJS.Timeout[] = [];
@@ -55,14 +64,35 @@ export class StreamHub {
     return this.#subscribers.size >= this.maxStreams;
   }
 
+  /** The streams open for one client. */
+  count(client: string): number {
+    return this.#perClient.get(client) ?? 0;
+  }
+
   /** A stream of the events after `after` the caller may see; it ends when the client goes or reads too slowly. */
-  open(visibility: Visibility, after: number, hangUp: () => void = () => undefined): PassThrough {
+  open(visibility: Visibility, after: number, { client, hangUp, until }: StreamOptions): PassThrough {
     const body = new PassThrough();
-    const subscriber: Subscriber = { body, hangUp, visibility, after, busy: false, again: false };
+    const subscriber: Subscriber = { body, visibility, after, busy: false, again: false };
     this.#subscribers.add(subscriber);
+    this.#perClient.set(client, this.count(client) + 1);
     if (this.#timers.length === 0) this.#start();
+    const expiry =
+      until === undefined
+        ? undefined
+        : setTimeout(
+            () => body.end(': the token expired: reconnect with a new one\n\n'),
+            Math.max(0, until - Date.now()),
+          );
+    expiry?.unref();
+    let closed = false;
     const close = (): void => {
+      if (closed) return;
+      closed = true;
+      clearTimeout(expiry);
       this.#subscribers.delete(subscriber);
+      const left = this.count(client) - 1;
+      if (left > 0) this.#perClient.set(client, left);
+      else this.#perClient.delete(client);
       if (this.#subscribers.size === 0) this.#stop();
       // the connection ends with its stream, whoever ended it: a client that reads no more would otherwise keep it
       // (and a closing server waiting for it) until a timeout

@@ -179,7 +179,9 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
     );
     const owners = error.validationContext === 'body' ? ownerErrors(config.owned, request) : [];
     const more = owners.filter((o) => !errors.some((e) => e.path === o.path));
-    return badRequest(`the ${error.validationContext ?? 'request'} is not valid`, [...errors, ...more]);
+    const what =
+      error.validationContext === 'headers' ? 'a header' : `the ${error.validationContext ?? 'request'}`;
+    return badRequest(`${what} is not valid`, [...errors, ...more]);
   }
   if (error instanceof DatabaseUnavailableError) {
     request.log.warn({ err: error }, 'the database cannot answer');

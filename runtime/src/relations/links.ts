@@ -41,6 +41,7 @@ export class Links {
     id: SqlValue,
     otherId: SqlValue,
     owner: string | null,
+    actor: string | null = null,
   ): Promise<number> {
     const { join, joinResource, near, far, kinds } = this.#through(resource, relation);
     const d = this.db.dialect;
@@ -57,6 +58,7 @@ export class Links {
       { statement: this.#statements.of(sql + returning), values: params },
       joinResource,
       'deleted',
+      actor,
       (row) => ({
         recordId: row.id as string | number,
         version: Number(row.version),

@@ -6,7 +6,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
  * WEBHOOK_ALLOW_PRIVATE=true. Every address a host resolves to is checked when the subscription is made, and again
  * when each delivery connects (the connection goes to an address that was checked: no DNS rebinding in between).
  */
-const PRIVATE = new BlockList();
+const PRIVATE_V4 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this" network
   ['10.0.0.0', 8],
@@ -20,25 +20,29 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const)
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
+  PRIVATE_V4.addSubnet(network, prefix, 'ipv4');
+
+/**
+ * IPv6: global unicast only (2000::/3), less the ranges that lead to IPv4 addresses (Teredo, 6to4) or to nowhere
+ * (documentation). Everything else — loopback, IPv4-mapped and -compatible forms, NAT64, unique and link-local,
+ * multicast — is refused. (Separate lists: a BlockList checks an IPv4 address against IPv4-mapped IPv6 rules too.)
+ */
+const GLOBAL_V6 = new BlockList();
+GLOBAL_V6.addSubnet('2000::', 3, 'ipv6');
+const TUNNELS_V6 = new BlockList();
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['::ffff:0:0', 96], // IPv4-mapped: checked as IPv4 below too
-  ['64:ff9b::', 96], // NAT64 of any IPv4 address
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
+  ['2001::', 32], // Teredo
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4
 ] as const)
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
+  TUNNELS_V6.addSubnet(network, prefix, 'ipv6');
 
 /** Whether an address is loopback, private, link-local, multicast or otherwise not on the public internet. */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  return PRIVATE.check(address, 'ipv6') || (mapped !== undefined && PRIVATE.check(mapped, 'ipv4'));
+  if (family === 4) return PRIVATE_V4.check(address, 'ipv4');
+  if (family === 6) return !GLOBAL_V6.check(address, 'ipv6') || TUNNELS_V6.check(address, 'ipv6');
+  return true;
 }
 
 /** A webhook URL refused, with the reason (for a 400, or a delivery's `lastError`). */
@@ -56,6 +60,9 @@ export function parseTarget(url: string): URL {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new TargetError('url must be http or https');
+  // they would be shown to whoever lists the webhooks; the signature is what tells a receiver who sent a request
+  if (parsed.username !== '' || parsed.password !== '')
+    throw new TargetError('url must hold no user name or password');
   return parsed;
 }
 

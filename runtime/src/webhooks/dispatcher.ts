@@ -12,6 +12,7 @@ const BATCH = 10;
 const LEASE_MS = SEND_TIMEOUT_MS + 20_000;
 /** Events turned into deliveries at a time: a subscription far behind catches up in bounded steps. */
 const FAN_OUT_STEP = 1000;
+const MAX_DELAY_MS = 7 * 86_400_000;
 
 export interface RetrySettings {
   attempts: number;
@@ -107,14 +108,17 @@ export class Dispatcher {
 
   async #fanOut(): Promise<void> {
     for (let step = 0; step < 10; step += 1) {
-      const row = await this.#sql.behind.get({});
-      const latest = Number(row?.latest ?? 0);
-      if (row?.cursor === null || row?.cursor === undefined || Number(row.cursor) >= latest) return;
-      const through = Math.min(latest, Number(row.cursor) + FAN_OUT_STEP);
+      const behind = await this.#sql.behind.all({});
+      if (behind.length === 0) return;
       const at = new Date().toISOString();
-      await this.db.atomically(this.#sql.fanOut.bind({ at, through }), () => [
-        this.#sql.advance.bind({ through }),
-      ]);
+      for (const row of behind) {
+        const from = Number(row.cursor);
+        const through = Math.min(Number(row.latest), from + FAN_OUT_STEP);
+        const webhook = String(row.id);
+        await this.db.atomically(this.#sql.fanOut.bind({ at, webhook, from, through }), () => [
+          this.#sql.advance.bind({ webhook, from, through, updated: row.updated_at ?? null }),
+        ]);
+      }
     }
   }
 
@@ -161,8 +165,10 @@ export class Dispatcher {
     });
   }
 
-  /** The delay after attempt `n` failed: firstDelay × 2^(n-1), ±25%. */
+  /** The delay after attempt `n` failed: firstDelay × 2^(n-1), ±25%, a week at most. */
   #delay(n: number): number {
-    return Math.round(this.retry.firstDelayMs * 2 ** (n - 1) * (0.75 + Math.random() * 0.5));
+    return Math.round(
+      Math.min(MAX_DELAY_MS, this.retry.firstDelayMs * 2 ** (n - 1)) * (0.75 + Math.random() * 0.5),
+    );
   }
 }

@@ -3,10 +3,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Database, Prepared, Row, SqlValue } from '../db/database.js';
 import type { EventFeed } from '../events/feed.js';
-// the route config's `idempotent` (see http/idempotency.ts)
-import type {} from '../http/idempotency.js';
 import { conflict, HttpProblem, notFound } from '../http/problem.js';
-import { checkTarget, TargetError } from './address.js';
+import { checkTarget, parseTarget, TargetError } from './address.js';
 import type { Dispatcher } from './dispatcher.js';
 import { Secrets } from './secrets.js';
 import { WEBHOOK_SQL } from './sql.js';
@@ -57,6 +55,7 @@ const ID = { type: 'object', required: ['id'], properties: { id: { type: 'string
 const url = { type: 'string', minLength: 1, maxLength: 2000 };
 const types = {
   type: ['array', 'null'],
+  minItems: 1,
   maxItems: 100,
   uniqueItems: true,
   items: { type: 'string', minLength: 1, maxLength: 200 },
@@ -64,7 +63,8 @@ const types = {
 const description = { type: ['string', 'null'], maxLength: 1000 };
 
 /**
- * `/webhooks`: the administrator's subscriptions, their delivery logs and manual retries (SPEC §6). A URL is checked
+ * `/webhooks`: the administrator's subscriptions (an Idempotency-Key is not honoured on POST: the stored answer would
+ * keep the secret, in clear, in the database), their delivery logs and manual retries (SPEC §6). A URL is checked
  * when it is given (http(s), and no loopback or private address unless WEBHOOK_ALLOW_PRIVATE=true); `types` are
  * resources and event types, as the feed's `types`.
  */
@@ -76,11 +76,13 @@ export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDepende
   // the administrator alone: a rule no role names
   const preParsing = authorizer.guard({ roles: [] });
 
-  const checked = async (body: Body): Promise<void> => {
+  /** The body checked, its URL as parsed (`" HTTP://Example.com"` is stored as `http://example.com/`). */
+  const checked = async (body: Body): Promise<Body> => {
     if (body.types !== undefined && body.types !== null) feed.typesOf(body.types.join(','));
-    if (body.url === undefined) return;
+    if (body.url === undefined) return body;
     try {
       await checkTarget(body.url, allowPrivate);
+      return { ...body, url: parseTarget(body.url).href };
     } catch (error) {
       if (!(error instanceof TargetError)) throw error;
       throw new HttpProblem(400, 'Bad Request', error.message, [{ path: '/url', message: error.message }]);
@@ -96,8 +98,6 @@ export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDepende
     '/webhooks',
     {
       preParsing,
-      // a retried POST with its Idempotency-Key makes one subscription, and shows its secret again to its caller
-      config: { idempotent: true },
       schema: {
         body: {
           type: 'object',
@@ -108,14 +108,14 @@ export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDepende
       },
     },
     async (request, reply) => {
-      await checked(request.body);
+      const body = await checked(request.body);
       if (Number((await sql.count.get({}))?.count ?? 0) >= MAX_WEBHOOKS) {
         throw conflict(
           `there are ${MAX_WEBHOOKS} webhooks already, the most one API keeps: delete one first`,
         );
       }
       const secret = Secrets.generate();
-      const { url: target, types: asked = null, description: text = null } = request.body;
+      const { url: target, types: asked = null, description: text = null } = body;
       const row = await sql.insert.get({
         id: uuidv7(),
         url: target ?? '',
@@ -133,10 +133,14 @@ export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDepende
     },
   );
 
-  app.get('/webhooks', { preParsing }, async () => ({
-    items: (await sql.list.all({})).map(webhookOf),
-    nextCursor: null,
-  }));
+  app.get(
+    '/webhooks',
+    { preParsing, schema: { querystring: { type: 'object', additionalProperties: false, properties: {} } } },
+    async () => ({
+      items: (await sql.list.all({})).map(webhookOf),
+      nextCursor: null,
+    }),
+  );
 
   app.get<{ Params: { id: string } }>(
     '/webhooks/:id',
@@ -159,8 +163,7 @@ export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDepende
     },
     async (request) => {
       const current = webhookOf(await found(request.params.id));
-      await checked(request.body);
-      const next = { ...current, ...request.body };
+      const next = { ...current, ...(await checked(request.body)) };
       const row = await sql.update.get({
         id: current.id,
         url: next.url,

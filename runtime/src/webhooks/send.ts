@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { guardedLookup, parseTarget } from './address.js';
+import { isIP } from 'node:net';
+import { guardedLookup, isPrivateAddress, parseTarget } from './address.js';
 
 /** A delivery answered within this long, with a 2xx, is delivered. */
 export const SEND_TIMEOUT_MS = 10_000;
@@ -27,6 +28,11 @@ export function send(
   const signature = new Webhook(secret).sign(id, now, body);
   const target = parseTarget(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  // a URL whose host is an address connects without a lookup: it is checked here instead
+  const literal = target.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && isIP(literal) !== 0 && isPrivateAddress(literal)) {
+    return Promise.resolve({ status: null, error: `${literal} is a loopback or private address: refused` });
+  }
   return new Promise((resolve) => {
     let settled = false;
     let answered: number | undefined;

@@ -37,9 +37,9 @@ export const WEBHOOK_SQL = {
 };
 
 /**
- * The dispatcher's statements. Fan-out turns the events after each enabled subscription's cursor, through `:through`
- * (a seq this instance saw committed: every smaller one is committed too, see events/log.ts), into deliveries, and
- * moves the cursors, in one transaction; two instances doing it at once insert each delivery once (its key).
+ * The dispatcher's statements. Fan-out turns the events of one enabled subscription after its cursor, through
+ * `:through` (a seq this instance saw committed: every smaller one is committed too, see events/log.ts), into
+ * deliveries, and moves its cursor, in one transaction; two instances doing it at once insert each delivery once.
  */
 export function dispatchSql(dialect: Dialect) {
   const contains = (list: string, item: string): string =>
@@ -50,22 +50,28 @@ export function dispatchSql(dialect: Dialect) {
   const big = dialect === 'postgres' ? '::bigint' : '';
   const text = dialect === 'postgres' ? '::text' : '';
   return {
+    // the enabled subscriptions behind the latest event, and where each is
     behind: `
-      SELECT (SELECT coalesce(max("seq"), 0) FROM "restsmith_events") AS "latest",
-        (SELECT min("cursor") FROM "restsmith_webhooks" WHERE "enabled" = 1) AS "cursor"`,
+      SELECT w."id", w."cursor", w."updated_at", e."latest"
+      FROM "restsmith_webhooks" AS w, (SELECT coalesce(max("seq"), 0) AS "latest" FROM "restsmith_events") AS e
+      WHERE w."enabled" = 1 AND w."cursor" < e."latest"
+      ORDER BY w."cursor"
+      LIMIT 100`,
     fanOut: `
       INSERT INTO "restsmith_deliveries"
         ("webhook_id", "seq", "type", "event", "status", "attempts", "next_attempt_at", "created_at", "updated_at")
       SELECT w."id", e."seq", e."type", '{"seq":' || e."seq" || ',' || substr(e."event", 2), 'pending', 0, :at${text}, :at, :at
       FROM "restsmith_webhooks" AS w
-      JOIN "restsmith_events" AS e ON e."seq" > w."cursor" AND e."seq" <= :through${big}
-      WHERE w."enabled" = 1 AND (w."types" IS NULL
+      JOIN "restsmith_events" AS e ON e."seq" > :from${big} AND e."seq" <= :through${big}
+      WHERE w."id" = :webhook${text} AND w."enabled" = 1 AND (w."types" IS NULL
         OR ${contains('w."types"', `'"' || e."type" || '"'`)}
         OR ${contains('w."types"', `'"' || ${resource} || '"'`)})
       ON CONFLICT DO NOTHING`,
+    // moves the cursor only if the subscription is as it was read: one changed meanwhile (disabled, enabled again,
+    // its types changed) is fanned out again from where it was, and the deliveries made twice are one (their key)
     advance: `
-      UPDATE "restsmith_webhooks" SET "cursor" = CASE WHEN "cursor" < :through THEN :through ELSE "cursor" END
-      WHERE "enabled" = 1`,
+      UPDATE "restsmith_webhooks" SET "cursor" = :through
+      WHERE "id" = :webhook AND "cursor" = :from AND "updated_at" = :updated`,
     // due deliveries not claimed by a live instance, each claimed for `:until` by `:me`; PostgreSQL skips the rows
     // another instance is claiming this instant instead of waiting for them
     claim: `

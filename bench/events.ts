@@ -1,0 +1,146 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request, type ClientRequest } from 'node:http';
+import { join } from 'node:path';
+import { measure, median, startServer, wrk, type Server } from './lib.js';
+import type { Load } from './rounds.js';
+import { seed } from './seed.js';
+import { writeScripts } from './scripts.js';
+
+/** The cost of `events` (issue #17): POST and PATCH with events on, against the same server without. */
+export interface EventsCost {
+  /** per test: CPU per request with events ÷ without, per round (target ≤ 1.3×) */
+  ratios: Record<'POST' | 'PATCH', number[]>;
+  /** the server's CPU time per second with 1,000 idle streams open, and with none, in ms (median of rounds) */
+  idle: { streams: number; withStreamsMs: number; withoutMs: number };
+}
+
+const STREAMS = 1000;
+const IDLE_SECONDS = 10;
+
+/**
+ * Generates bench/definition.yaml twice, as it is and with `events: {}`, seeds each with `rows` posts, and measures
+ * POST and PATCH on both in each round, alternating which server goes first. Then it opens 1,000 streams on the
+ * events server and measures its CPU time over 10 idle seconds, against 10 seconds with none.
+ */
+export async function eventsCost(
+  root: string,
+  work: string,
+  rows: number,
+  rounds: number,
+  load: Load,
+  env: Record<string, string>,
+  token: string,
+): Promise<EventsCost> {
+  const projects = { plain: join(work, 'events-off'), events: join(work, 'events-on') };
+  const definition = readFileSync(join(root, 'bench/definition.yaml'), 'utf8');
+  writeFileSync(join(work, 'events.yaml'), `${definition}\nevents: {}\n`);
+  const servers: Record<'plain' | 'events', () => Promise<Server>> = {
+    plain: async () => noServer(),
+    events: async () => noServer(),
+  };
+  const scripts: Record<'plain' | 'events', Record<string, string>> = { plain: {}, events: {} };
+  for (const kind of ['plain', 'events'] as const) {
+    const dir = projects[kind];
+    const yaml = kind === 'plain' ? join(root, 'bench/definition.yaml') : join(work, 'events.yaml');
+    execFileSync(process.execPath, ['bin/restsmith.js', 'generate', yaml, '--out', dir], {
+      cwd: root,
+      stdio: 'ignore',
+    });
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript7/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: dir,
+      stdio: 'inherit',
+    });
+    const serverEnv = { ...env, DATABASE_URL: `sqlite:${join(dir, 'data/bench.db')}` };
+    const migrated = await startServer('migrate', ['dist/main.js'], dir, serverEnv, '/healthz');
+    await migrated.stop();
+    const scriptDir = join(work, `scripts-${kind}`);
+    mkdirSync(scriptDir, { recursive: true });
+    scripts[kind] = writeScripts(scriptDir, seed(join(dir, 'data/bench.db'), rows), token);
+    servers[kind] = () => startServer(kind, ['dist/main.js'], dir, serverEnv, '/healthz');
+  }
+
+  const result: EventsCost = {
+    ratios: { POST: [], PATCH: [] },
+    idle: { streams: STREAMS, withStreamsMs: 0, withoutMs: 0 },
+  };
+  for (let round = 1; round <= rounds; round += 1) {
+    const cost: Record<'plain' | 'events', Record<'POST' | 'PATCH', number>> = {
+      plain: { POST: 0, PATCH: 0 },
+      events: { POST: 0, PATCH: 0 },
+    };
+    const order = round % 2 === 1 ? (['plain', 'events'] as const) : (['events', 'plain'] as const);
+    for (const kind of order) {
+      const server = await servers[kind]();
+      try {
+        for (const [test, script] of [
+          ['POST', scripts[kind].post],
+          ['PATCH', scripts[kind].patch],
+        ] as const) {
+          wrk(server.url, load.warmup, load.connections, script);
+          const measured = measure(server, () => wrk(server.url, load.seconds, load.connections, script));
+          if (measured.non2xx > 0) throw new Error(`${kind} ${test} answered ${measured.non2xx} non-2xx responses`);
+          cost[kind][test] = measured.cpuUsPerRequest;
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+    for (const test of ['POST', 'PATCH'] as const) {
+      const ratio = cost.events[test] / cost.plain[test];
+      result.ratios[test].push(ratio);
+      console.log(
+        `  events    round ${round}: ${test.padEnd(5)} ${cost.plain[test].toFixed(1)} µs CPU/request without events, ${cost.events[test].toFixed(1)} with: ${ratio.toFixed(2)}×`,
+      );
+    }
+  }
+  for (const test of ['POST', 'PATCH'] as const) {
+    console.log(
+      `events on over off, ${test}, CPU per request: ${median(result.ratios[test]).toFixed(2)}× (target ≤ 1.3×)`,
+    );
+  }
+  result.idle = await idleStreams(await servers.events());
+  console.log(
+    `${STREAMS} idle streams: ${result.idle.withStreamsMs.toFixed(1)} ms CPU per second, ${result.idle.withoutMs.toFixed(1)} with none`,
+  );
+  return result;
+}
+
+/** The server's CPU per idle second with no stream, then with STREAMS streams open (opened, then left idle). */
+async function idleStreams(server: Server): Promise<EventsCost['idle']> {
+  const idle = async (): Promise<number> => {
+    const before = server.cpuMs();
+    await new Promise((wait) => setTimeout(wait, IDLE_SECONDS * 1000));
+    return (server.cpuMs() - before) / IDLE_SECONDS;
+  };
+  const open: ClientRequest[] = [];
+  try {
+    const withoutMs = await idle();
+    await Promise.all(
+      Array.from(
+        { length: STREAMS },
+        () =>
+          new Promise<void>((opened, failed) => {
+            const r = request(`${server.url}/events/stream`, { agent: false }, (response) => {
+              response.once('data', () => opened());
+              response.on('error', () => undefined);
+            });
+            r.on('error', failed);
+            r.end();
+            open.push(r);
+          }),
+      ),
+    );
+    // the first heartbeat and poll after the opening settle
+    await new Promise((wait) => setTimeout(wait, 2000));
+    const withStreamsMs = await idle();
+    return { streams: STREAMS, withStreamsMs, withoutMs };
+  } finally {
+    for (const r of open) r.destroy();
+    await server.stop();
+  }
+}
+
+function noServer(): never {
+  throw new Error('the server was not built');
+}

@@ -16,12 +16,11 @@ export interface EventsCost {
 }
 
 const STREAMS = 1000;
-const IDLE_SECONDS = 10;
 
 /**
  * Generates bench/definition.yaml twice, as it is and with `events: {}`, seeds each with `rows` posts, and measures
  * POST and PATCH on both in each round, alternating which server goes first. Then it opens 1,000 streams on the
- * events server and measures its CPU time over 10 idle seconds, against 10 seconds with none.
+ * events server and measures its CPU time over `idleSeconds` idle seconds, against as many with none.
  */
 export async function eventsCost(
   root: string,
@@ -31,6 +30,7 @@ export async function eventsCost(
   load: Load,
   env: Record<string, string>,
   token: string,
+  idleSeconds = 10,
 ): Promise<EventsCost> {
   const projects = { plain: join(work, 'events-off'), events: join(work, 'events-on') };
   const definition = readFileSync(join(root, 'bench/definition.yaml'), 'utf8');
@@ -99,7 +99,7 @@ export async function eventsCost(
       `events on over off, ${test}, CPU per request: ${median(result.ratios[test]).toFixed(2)}× (target ≤ 1.3×)`,
     );
   }
-  result.idle = await idleStreams(await servers.events());
+  result.idle = await idleStreams(await servers.events(), idleSeconds);
   console.log(
     `${STREAMS} idle streams: ${result.idle.withStreamsMs.toFixed(1)} ms CPU per second, ${result.idle.withoutMs.toFixed(1)} with none`,
   );
@@ -107,11 +107,11 @@ export async function eventsCost(
 }
 
 /** The server's CPU per idle second with no stream, then with STREAMS streams open (opened, then left idle). */
-async function idleStreams(server: Server): Promise<EventsCost['idle']> {
+async function idleStreams(server: Server, seconds: number): Promise<EventsCost['idle']> {
   const idle = async (): Promise<number> => {
     const before = server.cpuMs();
-    await new Promise((wait) => setTimeout(wait, IDLE_SECONDS * 1000));
-    return (server.cpuMs() - before) / IDLE_SECONDS;
+    await new Promise((wait) => setTimeout(wait, seconds * 1000));
+    return (server.cpuMs() - before) / seconds;
   };
   const open: ClientRequest[] = [];
   try {

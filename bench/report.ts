@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { median, type Measurement } from './lib.js';
+import type { EventsCost } from './events.js';
 import type { IncludeCost } from './include.js';
 import type { Speed } from './generator-speed.js';
 import type { OnPostgres } from './on-postgres.js';
@@ -24,6 +25,7 @@ interface Report {
   speed: Speed[];
   paging: Paging[];
   include: IncludeCost;
+  events: EventsCost;
 }
 
 const rps = (runs: readonly Measurement[]): number => median(runs.map((r) => r.requestsPerSecond));
@@ -144,6 +146,22 @@ export function report(path: string, r: Report): void {
     ),
     '',
     `Median: ${median(r.include.ratios).toFixed(2)}× (target ≤ 2×, ${verdict(median(r.include.ratios) <= 2)}).`,
+    '',
+    '## The cost of events (issue #17)',
+    '',
+    'bench/definition.yaml generated twice, as it is and with `events: {}` (each write and its event in one',
+    'transaction), each seeded alike: POST and PATCH by CPU per request, per round; then 1,000 idle streams.',
+    '',
+    '| round | POST with ÷ without | PATCH with ÷ without |',
+    '| ---: | ---: | ---: |',
+    ...r.events.ratios.POST.map(
+      (post, i) => `| ${i + 1} | ${post.toFixed(2)}× | ${(r.events.ratios.PATCH[i] ?? NaN).toFixed(2)}× |`,
+    ),
+    '',
+    `Medians: POST ${median(r.events.ratios.POST).toFixed(2)}×, PATCH ${median(r.events.ratios.PATCH).toFixed(2)}× ` +
+      `(target ≤ 1.3×, ${verdict(Math.max(median(r.events.ratios.POST), median(r.events.ratios.PATCH)) <= 1.3)}). ` +
+      `${r.events.idle.streams} idle streams: ${r.events.idle.withStreamsMs.toFixed(1)} ms of CPU per second, ` +
+      `${r.events.idle.withoutMs.toFixed(1)} with none.`,
     '',
     '## Generator speed',
     '',

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import { generatorSpeed } from './generator-speed.js';
+import { eventsCost } from './events.js';
 import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
 import { onPostgres } from './on-postgres.js';
@@ -149,6 +150,9 @@ printRatios(`PostgreSQL ${postgres.version}, CPU per request`, postgres.results)
 console.log('the cost of include…');
 const include = await includeCost(ROOT, WORK, ROWS, ROUNDS, load);
 
+console.log('the cost of events…');
+const events = await eventsCost(ROOT, WORK, ROWS, ROUNDS, load, env, token, smoke ? 2 : 10);
+
 console.log('generator speed…');
 const speed = generatorSpeed(ROOT, WORK, smoke);
 console.log('keyset paging at scale…');
@@ -166,6 +170,7 @@ report(out, {
   speed,
   paging,
   include,
+  events,
 });
 console.log(`wrote ${out}`);
 

@@ -33,12 +33,13 @@ export const SYSTEM_TABLES = {
 /**
  * The event log (`events`): each event as the JSON it is served as, with its type, time and owners beside it for the
  * feed's filters and the retention; and the horizon, the largest `seq` the retention removed (see runtime events/).
- * `seq` is never reused: SQLite's AUTOINCREMENT, PostgreSQL's identity.
+ * `seq` is never reused: PostgreSQL's identity; on SQLite the rowid, one more than the largest (the retention always
+ * keeps the newest event, so the largest never goes: no AUTOINCREMENT, and no extra page written by every insert).
  */
 export const EVENT_TABLES = {
   sqlite: [
     `CREATE TABLE IF NOT EXISTS "restsmith_events" (
-  "seq" INTEGER PRIMARY KEY AUTOINCREMENT,
+  "seq" INTEGER PRIMARY KEY,
   "type" TEXT NOT NULL,
   "at" TEXT NOT NULL,
   "owners" TEXT,

@@ -4,13 +4,17 @@ import type { Database, Prepared } from '../db/database.js';
 const BATCH = 1000;
 const BATCHES = 20;
 
-/** The oldest events, through `BATCH`, that are older than `before`: removed, and their seqs returned. */
+/**
+ * The oldest events, through `BATCH`, that are older than `before`: removed, and their seqs returned. The newest event
+ * always stays, however old: on SQLite the next seq is one more than the largest there (see the migration's table).
+ */
 const PRUNE = `
   DELETE FROM "restsmith_events"
   WHERE "seq" IN (
     SELECT "seq" FROM (SELECT "seq", "at" FROM "restsmith_events" ORDER BY "seq" LIMIT ${BATCH}) AS "oldest"
     WHERE "at" < :before
   )
+  AND "seq" < (SELECT max("seq") FROM "restsmith_events")
   RETURNING "seq"`;
 
 /** The horizon only moves forward, whatever order two instances' cleanups commit in. */

@@ -4,7 +4,8 @@ import { openSqlite } from '../../runtime/src/db/sqlite.js';
 import { EventFeed, type EventSource } from '../../runtime/src/events/feed.js';
 import { EventLog } from '../../runtime/src/events/log.js';
 import { Retention } from '../../runtime/src/events/retention.js';
-import { EVENT_TABLES } from '../../src/migrate/system-tables.js';
+import { StreamHub, BUFFER_LIMIT } from '../../runtime/src/events/stream.js';
+import { EVENT_TABLES, webhookTables } from '../../src/migrate/system-tables.js';
 
 const SOURCES: EventSource[] = [
   { resource: 'notes', types: ['notes.created', 'notes.deleted'], read: { owner: true }, owner: (subject) => subject },
@@ -101,5 +102,58 @@ describe('the retention', () => {
     expect((await feed.page(visibility, undefined, 10)).events.map((e) => e.seq)).toEqual([5]);
     await log.append('posts', 'created', note('p5', []), null);
     expect((await feed.page(visibility, 4, 10)).events.map((e) => e.seq)).toEqual([5, 6]);
+  });
+});
+
+describe('the retention of deliveries', () => {
+  it('removes delivered and failed deliveries older than the retention, never a pending one', async () => {
+    for (const statement of webhookTables('sqlite')) await db.prepareText(statement).run([]);
+    await db
+      .prepareText(
+        `INSERT INTO restsmith_webhooks (id, url, enabled, secret, cursor, created_at, updated_at) VALUES ('w', 'https://x.example/', 1, 's', 0, 'then', 'then')`,
+      )
+      .run([]);
+    const old = '2000-01-01T00:00:00.000Z';
+    for (const [seq, status] of [
+      [1, 'delivered'],
+      [2, 'failed'],
+      [3, 'pending'],
+    ] as const) {
+      await db
+        .prepareText(
+          `INSERT INTO restsmith_deliveries (webhook_id, seq, type, event, status, created_at, updated_at) VALUES ('w', ?, 't', '{}', ?, ?, ?)`,
+        )
+        .run([seq, status, old, old]);
+    }
+    await new Retention(db, 60_000, true).prune();
+    const left = await db.prepareText('SELECT seq, status FROM restsmith_deliveries').all([]);
+    expect(left).toEqual([{ seq: 3, status: 'pending' }]);
+  });
+});
+
+describe('a stream', () => {
+  it('is ended, with a word why, when its client leaves more than BUFFER_LIMIT unread', async () => {
+    const hub = new StreamHub(db, feed, log, 10);
+    const big = 'x'.repeat(50_000);
+    let hungUp = false;
+    const body = hub.open(feed.visibility(undefined, feed.typesOf(undefined)), 0, {
+      client: 'slow',
+      hangUp: () => (hungUp = true),
+    });
+    // nobody reads `body`: its buffer grows with each event until the hub gives up on it
+    for (let i = 0; i < 40; i += 1)
+      await log.append('posts', 'created', { ...note(`p${i}`, []), record: { big } }, null);
+    await new Promise((settled) => setTimeout(settled, 300));
+    expect(body.writableEnded).toBe(true);
+    expect(hub.size).toBe(0);
+    let text = '';
+    body.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    await new Promise((ended) => body.on('end', ended));
+    expect(text.length).toBeGreaterThan(BUFFER_LIMIT * 0.9);
+    expect(text.length).toBeLessThan(BUFFER_LIMIT + 200_000);
+    expect(text.endsWith(': this client reads too slowly: reconnect with Last-Event-ID\n\n')).toBe(true);
+    // its connection is closed after a grace, read or not
+    expect(hungUp).toBe(false);
+    hub.close();
   });
 });

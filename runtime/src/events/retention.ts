@@ -17,6 +17,15 @@ const PRUNE = `
   AND "seq" < (SELECT max("seq") FROM "restsmith_events")
   RETURNING "seq"`;
 
+/** Settled deliveries (delivered or failed) older than `before`, `BATCH` at a time: the delivery log is kept as long. */
+const PRUNE_DELIVERIES = `
+  DELETE FROM "restsmith_deliveries"
+  WHERE ("webhook_id", "seq") IN (
+    SELECT "webhook_id", "seq" FROM "restsmith_deliveries"
+    WHERE "status" <> 'pending' AND "updated_at" < :before
+    LIMIT ${BATCH}
+  )`;
+
 /** The horizon only moves forward, whatever order two instances' cleanups commit in. */
 const HORIZON = `
   UPDATE "restsmith_event_horizon"
@@ -32,15 +41,19 @@ const HORIZON = `
 export class Retention {
   readonly #prune: Prepared<{ before: string }>;
   readonly #horizon: Prepared<{ through: number }>;
+  readonly #deliveries: Prepared<{ before: string }> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Database,
     private readonly retentionMs: number,
+    /** whether webhooks' deliveries are kept too (their log is pruned by the same retention) */
+    deliveries = false,
   ) {
     this.#prune = db.prepare(PRUNE);
     this.#horizon = db.prepare(HORIZON);
+    this.#deliveries = deliveries ? db.prepare(PRUNE_DELIVERIES) : undefined;
   }
 
   /** Starts the rounds: every quarter of the retention, between a quarter of a second and a minute. */
@@ -75,6 +88,9 @@ export class Retention {
       });
       removed += rows.length;
       if (rows.length < BATCH) break;
+    }
+    for (let batch = 0; this.#deliveries !== undefined && batch < BATCHES; batch += 1) {
+      if ((await this.#deliveries.run({ before })) < BATCH) break;
     }
     return removed;
   }

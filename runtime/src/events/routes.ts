@@ -46,7 +46,7 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
   const feed = new EventFeed(db, sources, adminRole, settings.retention);
   const maxStreams = Number(process.env.EVENT_STREAMS_MAX ?? DEFAULT_MAX_STREAMS) || DEFAULT_MAX_STREAMS;
   const hub = new StreamHub(db, feed, log, maxStreams);
-  const retention = new Retention(db, settings.retentionMs);
+  const retention = new Retention(db, settings.retentionMs, settings.webhooks);
   retention.start();
   app.addHook('preClose', async () => hub.close());
   app.addHook('onClose', async () => retention.stop());

@@ -10,6 +10,8 @@ export const HEARTBEAT_MS = 15_000;
 export const POLL_MS = 1_000;
 /** A client that leaves this much unread is dropped (it resumes with Last-Event-ID): memory stays bounded. */
 export const BUFFER_LIMIT = 1024 * 1024;
+/** How long a client dropped for reading too slowly has to read what is left before its connection is closed. */
+const SLOW_CLIENT_GRACE_MS = 10_000;
 /** Events read for one stream at a time. */
 const BATCH = 100;
 
@@ -25,6 +27,8 @@ export interface StreamOptions {
 
 interface Subscriber {
   body: PassThrough;
+  /** leaves the hub, and closes the connection soon (`graceMs`: once the client had time to read what is left) */
+  close: (graceMs?: number) => void;
   visibility: Visibility;
   after: number;
   /** reading now; `again`: more came meanwhile */
@@ -72,7 +76,14 @@ export class StreamHub {
   /** A stream of the events after `after` the caller may see; it ends when the client goes or reads too slowly. */
   open(visibility: Visibility, after: number, { client, hangUp, until }: StreamOptions): PassThrough {
     const body = new PassThrough();
-    const subscriber: Subscriber = { body, visibility, after, busy: false, again: false };
+    const subscriber: Subscriber = {
+      body,
+      close: () => undefined,
+      visibility,
+      after,
+      busy: false,
+      again: false,
+    };
     this.#subscribers.add(subscriber);
     this.#perClient.set(client, this.count(client) + 1);
     if (this.#timers.length === 0) this.#start();
@@ -85,7 +96,7 @@ export class StreamHub {
           );
     expiry?.unref();
     let closed = false;
-    const close = (): void => {
+    const close = (graceMs = 100): void => {
       if (closed) return;
       closed = true;
       clearTimeout(expiry);
@@ -96,10 +107,11 @@ export class StreamHub {
       if (this.#subscribers.size === 0) this.#stop();
       // the connection ends with its stream, whoever ended it: a client that reads no more would otherwise keep it
       // (and a closing server waiting for it) until a timeout
-      setTimeout(hangUp, 100).unref();
+      setTimeout(hangUp, graceMs).unref();
     };
-    body.on('close', close);
-    body.on('error', close);
+    subscriber.close = close;
+    body.on('close', () => close());
+    body.on('error', () => close());
     body.write(`retry: 2000\n: streaming events after ${after}\n\n`);
     this.#wake(subscriber);
     return body;
@@ -116,7 +128,7 @@ export class StreamHub {
   #start(): void {
     this.#timers = [
       setInterval(() => {
-        for (const { body } of this.#subscribers) this.#send(body, ': heartbeat\n\n');
+        for (const subscriber of this.#subscribers) this.#send(subscriber, ': heartbeat\n\n');
       }, HEARTBEAT_MS),
       setInterval(() => void this.#poll(), POLL_MS),
     ];
@@ -168,7 +180,7 @@ export class StreamHub {
         const page = await this.feed.page(subscriber.visibility, subscriber.after, BATCH);
         for (const event of page.events) {
           const type = /^\{"type":"([^"]*)"/.exec(event.text)?.[1] ?? 'event';
-          if (!this.#send(body, `id: ${event.seq}\nevent: ${type}\ndata: ${served(event)}\n\n`)) return;
+          if (!this.#send(subscriber, `id: ${event.seq}\nevent: ${type}\ndata: ${served(event)}\n\n`)) return;
           subscriber.after = event.seq;
         }
         if (page.nextCursor === null) return;
@@ -181,17 +193,20 @@ export class StreamHub {
         error instanceof HttpProblem
           ? error.detail
           : 'the database is unavailable: reconnect with Last-Event-ID';
-      this.#send(body, `event: error\ndata: ${JSON.stringify({ detail })}\n\n`);
+      this.#send(subscriber, `event: error\ndata: ${JSON.stringify({ detail })}\n\n`);
       body.end();
     }
   }
 
   /** Writes to a stream; false, and the stream ended, when its client has left more than BUFFER_LIMIT unread. */
-  #send(body: PassThrough, text: string): boolean {
+  #send(subscriber: Subscriber, text: string): boolean {
+    const { body } = subscriber;
     if (body.destroyed || body.writableEnded) return false;
     body.write(text);
     if (body.writableLength + body.readableLength <= BUFFER_LIMIT) return true;
     body.end(': this client reads too slowly: reconnect with Last-Event-ID\n\n');
+    // it leaves the hub now; its connection goes in 10 s, read or not, and the memory it holds with it
+    subscriber.close(SLOW_CLIENT_GRACE_MS);
     return false;
   }
 }

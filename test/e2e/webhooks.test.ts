@@ -234,6 +234,11 @@ describe('delivery', () => {
     const [again] = await settled(hook, 1);
     expect(again).toMatchObject({ status: 'failed', attempts: 3 });
     expect(received.filter((r) => r.path === '/down')).toHaveLength(6);
+    const log = (query: string) => admin('GET', `${one.url}/api/webhooks/${hook.id}/deliveries?${query}`);
+    expect(((await log('status=failed')).body as { items: Delivery[] }).items.map((d) => d.id)).toEqual([failed?.id]);
+    expect(((await log('status=delivered')).body as { items: Delivery[] }).items).toEqual([]);
+    expect(((await log(`after=${String(failed?.id)}`)).body as { items: Delivery[] }).items).toEqual([]);
+    expect((await log('status=lost')).status).toBe(400);
     const missing = await admin('POST', `${one.url}/api/webhooks/${hook.id}/deliveries/999999/retry`);
     expect(missing.status).toBe(404);
     await admin('DELETE', `${one.url}/api/webhooks/${hook.id}`);

@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../runtime/src/db/database.js';
 import { openSqlite } from '../../runtime/src/db/sqlite.js';
 import { EventFeed, type EventSource } from '../../runtime/src/events/feed.js';
 import { EventLog } from '../../runtime/src/events/log.js';
 import { Retention } from '../../runtime/src/events/retention.js';
-import { StreamHub, BUFFER_LIMIT } from '../../runtime/src/events/stream.js';
+import { BUFFER_LIMIT, HEARTBEAT_MS, StreamHub } from '../../runtime/src/events/stream.js';
 import { EVENT_TABLES, webhookTables } from '../../src/migrate/system-tables.js';
 
 const SOURCES: EventSource[] = [
@@ -132,6 +132,30 @@ describe('the retention of deliveries', () => {
 });
 
 describe('a stream', () => {
+  it('sends a heartbeat comment every 15 s, and stops its timers when the last stream goes', async () => {
+    vi.useFakeTimers();
+    try {
+      const hub = new StreamHub(db, feed, log, 10);
+      const body = hub.open(feed.visibility(undefined, feed.typesOf(undefined)), 0, {
+        client: 'c',
+        hangUp: () => undefined,
+      });
+      let text = '';
+      body.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      await vi.advanceTimersByTimeAsync(HEARTBEAT_MS - 1);
+      expect(text).not.toContain(': heartbeat');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(text).toContain(': heartbeat\n\n');
+      expect(vi.getTimerCount()).toBeGreaterThan(0);
+      body.destroy();
+      await vi.advanceTimersByTimeAsync(200);
+      expect(hub.size).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('is ended, with a word why, when its client leaves more than BUFFER_LIMIT unread', async () => {
     const hub = new StreamHub(db, feed, log, 10);
     const big = 'x'.repeat(50_000);

@@ -147,6 +147,7 @@ export function webhookSchemas(names: SchemaNames): [string, JsonSchema][] {
     properties: {
       id: { type: 'integer', description: 'The seq of the event delivered' },
       type: names.ref('events:EventType'),
+      event: { ...names.ref('events:Event'), description: 'The event, as it is sent' },
       status: names.ref('events:DeliveryStatus'),
       attempts: { type: 'integer', minimum: 0 },
       lastStatus: nullable('integer', { description: "The receiver's status at the last attempt" }),
@@ -158,6 +159,7 @@ export function webhookSchemas(names: SchemaNames): [string, JsonSchema][] {
     required: [
       'id',
       'type',
+      'event',
       'status',
       'attempts',
       'lastStatus',

@@ -106,7 +106,14 @@ afterAll(async () => {
 });
 
 type Hook = { id: string; secret: string; url: string; types: string[] | null };
-type Delivery = { id: number; type: string; status: string; attempts: number; lastStatus: number | null };
+type Delivery = {
+  id: number;
+  type: string;
+  event: Record<string, unknown>;
+  status: string;
+  attempts: number;
+  lastStatus: number | null;
+};
 
 async function subscribe(path: string, types?: string[]): Promise<Hook> {
   const r = await admin('POST', `${one.url}/api/webhooks`, { url: receiverUrl + path, ...(types && { types }) });
@@ -195,6 +202,7 @@ describe('delivery', () => {
     const id = await order('signed');
     const [delivery] = await settled(hook, 1);
     expect(delivery).toMatchObject({ type: 'orders.created', status: 'delivered', attempts: 3, lastStatus: 204 });
+    expect(delivery?.event).toMatchObject({ seq: delivery?.id, type: 'orders.created', recordId: id });
     const attempts = received.filter((r) => r.path === '/fail-2');
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((a) => a.id)).size).toBe(1);

@@ -41,6 +41,8 @@ function deliveryOf(row: Row) {
   return {
     id: Number(row.seq),
     type: String(row.type),
+    // the event as it is sent (seq first), parsed: it is the delivery's body
+    event: JSON.parse(String(row.event)) as unknown,
     status: String(row.status),
     attempts: Number(row.attempts),
     lastStatus: row.last_status === null ? null : Number(row.last_status),

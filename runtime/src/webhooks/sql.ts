@@ -6,7 +6,7 @@ import type { Dialect } from '../db/database.js';
  * events never loses one still pending.
  */
 const WEBHOOK_COLUMNS = `"id", "url", "types", "description", "enabled", "created_at", "updated_at"`;
-const DELIVERY_COLUMNS = `"webhook_id", "seq", "type", "status", "attempts", "last_status", "last_error", "next_attempt_at", "created_at", "updated_at"`;
+const DELIVERY_COLUMNS = `"webhook_id", "seq", "type", "event", "status", "attempts", "last_status", "last_error", "next_attempt_at", "created_at", "updated_at"`;
 
 export const WEBHOOK_SQL = {
   insert: `

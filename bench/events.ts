@@ -3,23 +3,30 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { measure, median, startServer, wrk, type Server } from './lib.js';
+import { seedPostgres, sql, startCluster } from './postgres.js';
 import type { Load } from './rounds.js';
 import { seed } from './seed.js';
 import { writeScripts } from './scripts.js';
 
 /** The cost of `events` (issue #17): POST and PATCH with events on, against the same server without. */
 export interface EventsCost {
-  /** per test: CPU per request with events ÷ without, per round (target ≤ 1.3×) */
-  ratios: Record<'POST' | 'PATCH', number[]>;
+  /** per test: CPU per request of the server with events ÷ without, per round (target ≤ 1.3×), on SQLite */
+  ratios: Ratios;
+  /** the same on PostgreSQL, and PostgreSQL's own CPU per request with events ÷ without */
+  postgres: { version: string; ratios: Ratios; database: Ratios };
   /** the server's CPU time per second with 1,000 idle streams open, and with none, in ms (median of rounds) */
   idle: { streams: number; withStreamsMs: number; withoutMs: number };
 }
+
+type Ratios = Record<'POST' | 'PATCH', number[]>;
+type Kind = 'plain' | 'events';
 
 const STREAMS = 1000;
 
 /**
  * Generates bench/definition.yaml twice, as it is and with `events: {}`, seeds each with `rows` posts, and measures
- * POST and PATCH on both in each round, alternating which server goes first. Then it opens 1,000 streams on the
+ * POST and PATCH on both in each round, alternating which server goes first, on SQLite and then on a throwaway
+ * PostgreSQL cluster (a database each, seeded with the same rows). Then it opens 1,000 streams on the
  * events server and measures its CPU time over `idleSeconds` idle seconds, against as many with none.
  */
 export async function eventsCost(
@@ -35,11 +42,12 @@ export async function eventsCost(
   const projects = { plain: join(work, 'events-off'), events: join(work, 'events-on') };
   const definition = readFileSync(join(root, 'bench/definition.yaml'), 'utf8');
   writeFileSync(join(work, 'events.yaml'), `${definition}\nevents: {}\n`);
-  const servers: Record<'plain' | 'events', () => Promise<Server>> = {
+  const servers: Record<Kind, () => Promise<Server>> = {
     plain: async () => noServer(),
     events: async () => noServer(),
   };
-  const scripts: Record<'plain' | 'events', Record<string, string>> = { plain: {}, events: {} };
+  const scripts: Record<Kind, Record<string, string>> = { plain: {}, events: {} };
+  const ids: Partial<Record<Kind, { posts: string[]; articles: string[] }>> = {};
   for (const kind of ['plain', 'events'] as const) {
     const dir = projects[kind];
     const yaml = kind === 'plain' ? join(root, 'bench/definition.yaml') : join(work, 'events.yaml');
@@ -56,19 +64,38 @@ export async function eventsCost(
     await migrated.stop();
     const scriptDir = join(work, `scripts-${kind}`);
     mkdirSync(scriptDir, { recursive: true });
-    scripts[kind] = writeScripts(scriptDir, seed(join(dir, 'data/bench.db'), rows), token);
+    ids[kind] = seed(join(dir, 'data/bench.db'), rows);
+    scripts[kind] = writeScripts(scriptDir, ids[kind], token);
     servers[kind] = () => startServer(kind, ['dist/main.js'], dir, serverEnv, '/healthz');
   }
 
+  const ratios = await onServers('', servers, scripts, rounds, load);
+  const postgres = await onPostgres(projects, env, ids, scripts, rounds, load);
   const result: EventsCost = {
-    ratios: { POST: [], PATCH: [] },
+    ratios: ratios.server,
+    postgres,
     idle: { streams: STREAMS, withStreamsMs: 0, withoutMs: 0 },
   };
+  result.idle = await idleStreams(await servers.events(), idleSeconds);
+  console.log(
+    `${STREAMS} idle streams: ${result.idle.withStreamsMs.toFixed(1)} ms CPU per second, ${result.idle.withoutMs.toFixed(1)} with none`,
+  );
+  return result;
+}
+
+/** POST and PATCH on both servers in each round, alternating which goes first; the ratios of events on ÷ off. */
+async function onServers(
+  label: string,
+  servers: Record<Kind, () => Promise<Server>>,
+  scripts: Record<Kind, Record<string, string>>,
+  rounds: number,
+  load: Load,
+  databaseCpuMs?: () => number,
+): Promise<{ server: Ratios; database: Ratios }> {
+  const ratios = { server: { POST: [], PATCH: [] } as Ratios, database: { POST: [], PATCH: [] } as Ratios };
   for (let round = 1; round <= rounds; round += 1) {
-    const cost: Record<'plain' | 'events', Record<'POST' | 'PATCH', number>> = {
-      plain: { POST: 0, PATCH: 0 },
-      events: { POST: 0, PATCH: 0 },
-    };
+    const cost = { plain: { POST: 0, PATCH: 0 }, events: { POST: 0, PATCH: 0 } };
+    const database = { plain: { POST: 0, PATCH: 0 }, events: { POST: 0, PATCH: 0 } };
     const order = round % 2 === 1 ? (['plain', 'events'] as const) : (['events', 'plain'] as const);
     for (const kind of order) {
       const server = await servers[kind]();
@@ -78,9 +105,14 @@ export async function eventsCost(
           ['PATCH', scripts[kind].patch],
         ] as const) {
           wrk(server.url, load.warmup, load.connections, script);
-          const measured = measure(server, () => wrk(server.url, load.seconds, load.connections, script));
+          const measured = measure(
+            server,
+            () => wrk(server.url, load.seconds, load.connections, script),
+            databaseCpuMs,
+          );
           if (measured.non2xx > 0) throw new Error(`${kind} ${test} answered ${measured.non2xx} non-2xx responses`);
           cost[kind][test] = measured.cpuUsPerRequest;
+          database[kind][test] = measured.databaseCpuUsPerRequest ?? 0;
         }
       } finally {
         await server.stop();
@@ -88,22 +120,54 @@ export async function eventsCost(
     }
     for (const test of ['POST', 'PATCH'] as const) {
       const ratio = cost.events[test] / cost.plain[test];
-      result.ratios[test].push(ratio);
+      ratios.server[test].push(ratio);
+      ratios.database[test].push(database.events[test] / database.plain[test]);
+      const db =
+        databaseCpuMs === undefined
+          ? ''
+          : `; PostgreSQL ${database.plain[test].toFixed(1)} → ${database.events[test].toFixed(1)} µs`;
       console.log(
-        `  events    round ${round}: ${test.padEnd(5)} ${cost.plain[test].toFixed(1)} µs CPU/request without events, ${cost.events[test].toFixed(1)} with: ${ratio.toFixed(2)}×`,
+        `  events ${label}round ${round}: ${test.padEnd(5)} ${cost.plain[test].toFixed(1)} µs CPU/request without events, ${cost.events[test].toFixed(1)} with: ${ratio.toFixed(2)}×${db}`,
       );
     }
   }
   for (const test of ['POST', 'PATCH'] as const) {
     console.log(
-      `events on over off, ${test}, CPU per request: ${median(result.ratios[test]).toFixed(2)}× (target ≤ 1.3×)`,
+      `events on over off, ${label}${test}, CPU per request: ${median(ratios.server[test]).toFixed(2)}× (target ≤ 1.3×)`,
     );
   }
-  result.idle = await idleStreams(await servers.events(), idleSeconds);
-  console.log(
-    `${STREAMS} idle streams: ${result.idle.withStreamsMs.toFixed(1)} ms CPU per second, ${result.idle.withoutMs.toFixed(1)} with none`,
-  );
-  return result;
+  return ratios;
+}
+
+/** The same servers on a throwaway PostgreSQL cluster: a database each, migrated and seeded with the same rows. */
+async function onPostgres(
+  projects: Record<Kind, string>,
+  env: Record<string, string>,
+  ids: Partial<Record<Kind, { posts: string[]; articles: string[] }>>,
+  scripts: Record<Kind, Record<string, string>>,
+  rounds: number,
+  load: Load,
+): Promise<EventsCost['postgres']> {
+  const cluster = await startCluster();
+  try {
+    const servers: Partial<Record<Kind, () => Promise<Server>>> = {};
+    for (const kind of ['plain', 'events'] as const) {
+      const seeded = ids[kind];
+      if (seeded === undefined) throw new Error(`${kind} was not seeded`);
+      await sql(cluster.url('postgres'), `CREATE DATABASE ${kind}`);
+      const serverEnv = { ...env, DATABASE_URL: cluster.url(kind) };
+      const migrated = await startServer('migrate', ['dist/main.js'], projects[kind], serverEnv, '/healthz');
+      await migrated.stop();
+      await seedPostgres(cluster.url(kind), seeded);
+      servers[kind] = () => startServer(kind, ['dist/main.js'], projects[kind], serverEnv, '/healthz');
+    }
+    const { plain, events } = servers;
+    if (plain === undefined || events === undefined) throw new Error('the servers were not made');
+    const ratios = await onServers('on PostgreSQL, ', { plain, events }, scripts, rounds, load, cluster.cpuMs);
+    return { version: cluster.version, ratios: ratios.server, database: ratios.database };
+  } finally {
+    cluster.stop();
+  }
 }
 
 /** The server's CPU per idle second with no stream, then with STREAMS streams open (opened, then left idle). */

@@ -150,16 +150,28 @@ export function report(path: string, r: Report): void {
     '## The cost of events (issue #17)',
     '',
     'bench/definition.yaml generated twice, as it is and with `events: {}` (each write and its event in one',
-    'transaction), each seeded alike: POST and PATCH by CPU per request, per round; then 1,000 idle streams.',
+    'transaction; on PostgreSQL one statement), each seeded alike, on SQLite and on PostgreSQL: POST and PATCH by the',
+    "server's CPU per request, per round, with PostgreSQL's own beside; then 1,000 idle streams.",
     '',
-    '| round | POST with ÷ without | PATCH with ÷ without |',
-    '| ---: | ---: | ---: |',
-    ...r.events.ratios.POST.map(
-      (post, i) => `| ${i + 1} | ${post.toFixed(2)}× | ${(r.events.ratios.PATCH[i] ?? NaN).toFixed(2)}× |`,
-    ),
+    `| round | POST with ÷ without | PATCH with ÷ without | on PostgreSQL ${r.events.postgres.version}: POST | PATCH | PostgreSQL's own CPU: POST | PATCH |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...r.events.ratios.POST.map((post, i) => {
+      const { ratios, database } = r.events.postgres;
+      const cells = [
+        post,
+        r.events.ratios.PATCH[i],
+        ratios.POST[i],
+        ratios.PATCH[i],
+        database.POST[i],
+        database.PATCH[i],
+      ];
+      return `| ${i + 1} | ${cells.map((c) => `${(c ?? NaN).toFixed(2)}×`).join(' | ')} |`;
+    }),
     '',
-    `Medians: POST ${median(r.events.ratios.POST).toFixed(2)}×, PATCH ${median(r.events.ratios.PATCH).toFixed(2)}× ` +
-      `(target ≤ 1.3×, ${verdict(Math.max(median(r.events.ratios.POST), median(r.events.ratios.PATCH)) <= 1.3)}). ` +
+    `Medians of the server's CPU per request: on SQLite POST ${median(r.events.ratios.POST).toFixed(2)}×, PATCH ` +
+      `${median(r.events.ratios.PATCH).toFixed(2)}×; on PostgreSQL POST ${median(r.events.postgres.ratios.POST).toFixed(2)}×, ` +
+      `PATCH ${median(r.events.postgres.ratios.PATCH).toFixed(2)}× (target ≤ 1.3×, ` +
+      `${verdict(Math.max(...(['POST', 'PATCH'] as const).flatMap((t) => [median(r.events.ratios[t]), median(r.events.postgres.ratios[t])])) <= 1.3)}). ` +
       `${r.events.idle.streams} idle streams: ${r.events.idle.withStreamsMs.toFixed(1)} ms of CPU per second, ` +
       `${r.events.idle.withoutMs.toFixed(1)} with none.`,
     '',

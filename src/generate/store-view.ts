@@ -8,6 +8,12 @@ import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patch
 import { sqlBlock } from './sql/block.js';
 import { eventTypes } from '../contract/events.js';
 
+/** The shape of a record in its event, as events/logged.ts reads it (runtime types are not imported here). */
+interface EventShape {
+  fields: { key: string; column: string; datetime?: true }[];
+  owners: string[];
+}
+
 /** What store.ts prints: its statements, each with the object that binds it, and the imports of what it uses. */
 export interface StoreView {
   imports: string;
@@ -40,8 +46,11 @@ export interface StoreView {
   setActions: { name: string; camel: string; summary: string; doc: string; names: string; sql: string; bind: string }[];
   /** writable json fields: a PATCH that sends an object for one merges it with the stored value first */
   jsonFields: string[];
-  /** with `events`: what the store tells the feed (see events/feed.ts), and the owners of a record, as code */
-  events: { types: string[]; owners: string; anyOwner: string } | false;
+  /**
+   * with `events`: what the store tells the feed (see events/feed.ts), the owners of a record, as code, and (without
+   * computed fields) the record as PostgreSQL makes it of a row, for the event of a write (see events/logged.ts)
+   */
+  events: { types: string[]; owners: string; anyOwner: string; shape: EventShape | false } | false;
   /** what the store tells relations of other resources (see relations/embed.ts) */
   relationTarget: {
     idKind: 'text' | 'integer';
@@ -182,7 +191,9 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       ? [local.model(`${typeName}Stored`), local.computed(resource.names.kebab, `${resource.names.camel}Computed`)]
       : []),
     ...(resource.relations.length > 0 ? [rt.RelationTarget, rt.Parent, rt.RelatedScopes, rt.access] : []),
-    ...(api.events === undefined ? [] : [rt.Change, rt.EventSource, rt.access]),
+    ...(api.events === undefined
+      ? []
+      : [rt.Change, rt.EventSource, rt.access, ...(resource.computed.length === 0 ? [rt.EventShape] : [])]),
   ]);
   return {
     imports,
@@ -208,6 +219,19 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       types: eventTypes(resource),
       owners: `[${resource.owners.map((name) => `record.${name}`).join(', ')}]`,
       anyOwner: owner === undefined ? '' : ', null',
+      shape: resource.computed.length === 0 && {
+        fields: [
+          { key: 'id', column: 'id' },
+          ...embedded.map((f) => ({
+            key: f.name,
+            column: f.column,
+            ...(f.type === 'datetime' && { datetime: true as const }),
+          })),
+          { key: 'createdAt', column: 'created_at', datetime: true as const },
+          { key: 'updatedAt', column: 'updated_at', datetime: true as const },
+        ],
+        owners: ownerColumns(resource),
+      },
     },
     relationTarget: {
       idKind: resource.id === 'integer' ? 'integer' : 'text',

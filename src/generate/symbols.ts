@@ -49,6 +49,7 @@ const types = {
   embed: from('../../relations/embed.js', true),
   events: from('../../events/log.js', true),
   feed: from('../../events/feed.js', true),
+  logged: from('../../events/logged.js', true),
 };
 
 /** The runtime's names (`type: true` for those used in types only). */
@@ -95,6 +96,7 @@ export const rt = {
   announceDeprecation: value.deprecation('announceDeprecation'),
   Change: types.events('Change'),
   EventSource: types.feed('EventSource'),
+  EventShape: types.logged('EventShape'),
 };
 
 /** The names of one resource's own files. */

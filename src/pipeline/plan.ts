@@ -65,6 +65,7 @@ export const RUNTIME = [
   'src/http/cors.ts',
   'src/http/deprecation.ts',
   'src/events/log.ts',
+  'src/events/logged.ts',
   'src/events/feed.ts',
   'src/events/stream.ts',
   'src/events/retention.ts',

@@ -29,7 +29,9 @@ resources:
     actions:
       discontinue: { on: item, access: clerk, when: { discontinued: false }, set: { discontinued: true } }
   tags:
-    fields: { label: { type: string, required: true } }
+    fields:
+      label: { type: string, required: true }
+      hashtag: { type: string, computed: true }
     access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
   product-tags:
     fields:
@@ -37,6 +39,23 @@ resources:
       tagId: { type: ref, to: tags, required: true, onDelete: cascade }
     unique: [[productId, tagId]]
     access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
+  gadgets:
+    fields:
+      label: { type: string, required: true }
+      body: text
+      count: integer
+      weight: number
+      on: boolean
+      madeOn: date
+      seenAt: datetime
+      serial: uuid
+      size: { type: enum, values: [small, large] }
+      specs: json
+      productId: { type: ref, to: products }
+      pin: { type: string, writeOnly: true }
+    access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
+    actions:
+      light: { on: item, access: clerk, set: { on: true, seenAt: now } }
   orders:
     owner: customerId
     fields:
@@ -55,6 +74,16 @@ const HANDLERS = `import type { OrdersHandlers } from '../resources/orders/actio
 export const ordersHandlers: OrdersHandlers = {
   async remind({ record }) {
     return { status: 202, body: record };
+  },
+};
+`;
+
+/** The user's function of a computed field: its event carries it too (recorded by the write's transaction). */
+const COMPUTED = `import type { TagsComputed } from '../resources/tags/model.js';
+
+export const tagsComputed: TagsComputed = {
+  hashtag(record) {
+    return '#' + record.label;
   },
 };
 `;
@@ -83,6 +112,7 @@ beforeAll(async () => {
   writeFileSync(file, DEFINITION);
   dir = await generateFresh(file, 'e2e-market');
   writeFileSync(join(dir, 'src/handlers/orders.ts'), HANDLERS);
+  writeFileSync(join(dir, 'src/computed/tags.ts'), COMPUTED);
   await typecheckAndBuild(dir);
   // two instances of one database: a file on SQLite (WAL lets both write), one database on PostgreSQL
   url = await databaseUrl('market', 'sqlite:./data/market.db');
@@ -158,6 +188,51 @@ describe('the outbox', () => {
     expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((a, b) => a - b));
   });
 
+  it("carries the record as the API answered the write, every field type (PostgreSQL makes it in the write's statement)", async () => {
+    const start = await latest();
+    const product = await created(clerk, '/products', { name: 'scale' });
+    const full = {
+      label: 'o"ne\\ \u00e9\u2028\n',
+      body: 'long\ttext',
+      count: 9007199254740991,
+      weight: 0.1,
+      on: false,
+      madeOn: '2026-02-28',
+      seenAt: '2026-11-25T10:00:00.5+02:00',
+      serial: '0196c3a0-0000-7000-8000-000000000001',
+      size: 'large',
+      specs: { b: [1, 2.5, null, true], a: { nested: 'x' } },
+      productId: product.id,
+      pin: '1234',
+    };
+    const gadget = await created(clerk, '/gadgets', full);
+    expect(gadget.pin).toBeUndefined();
+    const path = `${one.url}/api/gadgets/${String(gadget.id)}`;
+    const patched = await clerk('PATCH', path, { weight: -1.5e-7, specs: null, seenAt: null, count: -3 });
+    expect(patched.status, patched.text).toBe(200);
+    const lit = await clerk('POST', `${path}/light`);
+    expect(lit.status, lit.text).toBe(200);
+    const empty = await created(clerk, '/gadgets', { label: 'bare' });
+    expect((await clerk('DELETE', path)).status).toBe(204);
+
+    const events = (await feed(admin, start)).filter((e) => e.resource === 'gadgets');
+    expect(events.map((e) => e.type)).toEqual([
+      'gadgets.created',
+      'gadgets.updated',
+      'gadgets.light',
+      'gadgets.created',
+      'gadgets.deleted',
+    ]);
+    expect(events.map((e) => e.data)).toEqual([gadget, patched.body, lit.body, empty, null]);
+    expect(events.map((e) => [e.recordId, e.version, e.actor])).toEqual([
+      [gadget.id, 1, 'carl'],
+      [gadget.id, 2, 'carl'],
+      [gadget.id, 3, 'carl'],
+      [empty.id, 1, 'carl'],
+      [gadget.id, 3, 'carl'],
+    ]);
+  });
+
   it('records nothing when a constraint refuses the write', async () => {
     await created(clerk, '/products', { name: 'kettle', price: 20 });
     const before = await latest();
@@ -182,6 +257,8 @@ describe('the outbox', () => {
     ]);
     expect(events[3]?.recordId).toBe(events[2]?.recordId);
     expect(events[2]?.data).toMatchObject({ productId: product.id, tagId: tag.id });
+    expect(tag.hashtag).toBe('#green');
+    expect(events[1]?.data).toEqual(tag);
   });
 
   it('keeps the event of a write in the same transaction: a failing event insert undoes the write', async () => {
@@ -209,6 +286,20 @@ describe('the outbox', () => {
 
 describe('concurrent writers', () => {
   it('never make a reader following the feed skip an event', async () => {
+    // on PostgreSQL, each event row waits a little after it drew its seq, before its transaction commits (as a slow
+    // disk would make it): without the commit-order lock, a later seq would commit first and the follower skip one
+    if (ON_POSTGRES) {
+      await runSql(
+        url,
+        dir,
+        `CREATE FUNCTION slow_event() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(random() * 0.005); RETURN NULL; END $$ LANGUAGE plpgsql`,
+      );
+      await runSql(
+        url,
+        dir,
+        `CREATE TRIGGER slow_event AFTER INSERT ON restsmith_events FOR EACH ROW EXECUTE FUNCTION slow_event()`,
+      );
+    }
     const start = await latest();
     let writing = true;
     const followed: number[] = [];
@@ -234,6 +325,10 @@ describe('concurrent writers', () => {
     writing = false;
     await follow;
     const all = (await feed(admin, start, '', 100)).map((e) => e.seq);
+    if (ON_POSTGRES) {
+      await runSql(url, dir, `DROP TRIGGER slow_event ON restsmith_events`);
+      await runSql(url, dir, `DROP FUNCTION slow_event`);
+    }
     expect(all).toHaveLength(80);
     expect(followed).toEqual(all);
   });

@@ -3,6 +3,7 @@ import type { Database } from '../../runtime/src/db/database.js';
 import { openSqlite } from '../../runtime/src/db/sqlite.js';
 import { EventFeed, type EventSource } from '../../runtime/src/events/feed.js';
 import { EventLog } from '../../runtime/src/events/log.js';
+import { loggedWrite } from '../../runtime/src/events/logged.js';
 import { Retention } from '../../runtime/src/events/retention.js';
 import { BUFFER_LIMIT, HEARTBEAT_MS, StreamHub } from '../../runtime/src/events/stream.js';
 import { EVENT_TABLES, webhookTables } from '../../src/migrate/system-tables.js';
@@ -179,5 +180,46 @@ describe('a stream', () => {
     // its connection is closed after a grace, read or not
     expect(hungUp).toBe(false);
     hub.close();
+  });
+});
+
+describe('a write made to record its event on PostgreSQL', () => {
+  const shape = {
+    fields: [
+      { key: 'id', column: 'id' },
+      { key: 'ownerId', column: 'owner_id' },
+      { key: 'seenAt', column: 'seen_at', datetime: true as const },
+    ],
+    owners: ['owner_id', 'editor_id'],
+  };
+
+  it('is one statement: the write, then its event made of the row written, under the commit-order lock', () => {
+    const write =
+      'INSERT INTO "notes" ("owner_id") VALUES (:ownerId)\nRETURNING "id", "owner_id", "seen_at", "version"';
+    expect(loggedWrite(write, "it's", 'created', shape)).toMatchInlineSnapshot(`
+      "WITH "changed" AS (
+      INSERT INTO "notes" ("owner_id") VALUES (:ownerId)
+      RETURNING "id", "owner_id", "seen_at", "version"
+      ), "logged" AS (
+        INSERT INTO "restsmith_events" ("type", "at", "owners", "actor", "event")
+        SELECT 'it''s.created', "event"."at", CASE WHEN coalesce("changed"."owner_id"::text, "changed"."editor_id"::text) IS NULL THEN NULL ELSE chr(31) || concat_ws(chr(31), "changed"."owner_id", "changed"."editor_id") || chr(31) END, "event"."actor", row_to_json("event")::text
+        FROM "changed"
+        CROSS JOIN LATERAL (SELECT "changed"."id" AS "id", "changed"."owner_id" AS "ownerId", to_char("changed"."seen_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "seenAt") AS "record"
+        CROSS JOIN LATERAL (
+          SELECT 'it''s.created' AS "type", 'it''s' AS "resource", "changed"."id" AS "recordId",
+            "changed"."version" AS "version", CAST(:event_at AS text) AS "at", CAST(:event_actor AS text) AS "actor",
+            row_to_json("record") AS "data"
+        ) AS "event"
+        CROSS JOIN (SELECT pg_advisory_xact_lock(7170117)) AS "commit_order"
+      )
+      SELECT * FROM "changed""
+    `);
+  });
+
+  it('records a deletion with the id, version and owners of the row removed, and no data', () => {
+    const sql = loggedWrite('DELETE FROM "notes" WHERE "id" = :id RETURNING *', 'notes', 'deleted', shape);
+    expect(sql).toContain(`NULL::json AS "data"`);
+    expect(sql).not.toContain('row_to_json("record")');
+    expect(sql).toContain(`'notes.deleted'`);
   });
 });

@@ -1,4 +1,5 @@
 import type { Change, EventLog } from '../events/log.js';
+import { loggedWrite, type EventShape, type LoggedParams } from '../events/logged.js';
 import type { Database, Params, Prepared, Row, SqlValue } from './database.js';
 
 /**
@@ -12,6 +13,14 @@ export abstract class Store {
   protected readonly events: EventLog | null;
   /** the collection, as event types name it (`books.created`) */
   protected abstract readonly resource: string;
+  /**
+   * With events on PostgreSQL: what a row written is as its event, so that a write and its event are one statement
+   * (see events/logged.ts). Null: each write and its event are a transaction of two statements (SQLite, computed fields).
+   */
+  protected readonly eventShape: EventShape | null = null;
+  /** the SQL of each statement prepared, and the logged form of each write (one per statement, made at its first use) */
+  readonly #sql = new WeakMap<object, string>();
+  readonly #logged = new WeakMap<object, Prepared<Params>>();
 
   constructor(db: Database, cursorKey: Buffer, events: EventLog | null = null) {
     this.db = db;
@@ -21,7 +30,9 @@ export abstract class Store {
 
   /** A statement with named parameters (`:name`); `Name` lists them, and a binding that leaves one out does not compile. */
   protected prepare<Name extends string>(sql: string): Prepared<Record<Name, SqlValue>> {
-    return this.db.prepare<Record<Name, SqlValue>>(sql);
+    const prepared = this.db.prepare<Record<Name, SqlValue>>(sql);
+    this.#sql.set(prepared, sql);
+    return prepared;
   }
 
   /**
@@ -35,10 +46,27 @@ export abstract class Store {
     actor: string | null = null,
   ): Promise<Row | undefined> {
     if (this.events === null) return statement.get(params);
+    if (this.db.dialect === 'postgres' && this.eventShape !== null) {
+      const logged: LoggedParams = { event_at: new Date().toISOString(), event_actor: actor };
+      const row = await this.#loggedOf(statement, kind, this.eventShape).get({ ...params, ...logged });
+      if (row !== undefined) this.events.committed();
+      return row;
+    }
     const rows = await this.events.record(statement.bind(params), this.resource, kind, actor, (row) =>
       this.changeOf(row),
     );
     return rows[0];
+  }
+
+  /** `statement` made to record its event in the same statement, prepared at its first use. */
+  #loggedOf(statement: object, kind: string, shape: EventShape): Prepared<Params> {
+    const known = this.#logged.get(statement);
+    if (known !== undefined) return known;
+    const sql = this.#sql.get(statement);
+    if (sql === undefined) throw new Error('a write not prepared by this store');
+    const logged = this.db.prepare<Params>(loggedWrite(sql, this.resource, kind, shape));
+    this.#logged.set(statement, logged);
+    return logged;
   }
 
   /** The change a row written is, for its event: the stores of a definition with `events` say. */

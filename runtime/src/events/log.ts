@@ -96,7 +96,7 @@ export class EventLog {
         return { statement: this.#insert, values: [type, at, ownersText(change.owners), actor, event] };
       }),
     );
-    if (rows.length > 0) for (const listener of this.#listeners) listener();
+    if (rows.length > 0) this.committed();
     return rows;
   }
 
@@ -108,8 +108,13 @@ export class EventLog {
     const at = new Date().toISOString();
     const type = `${resource}.${kind}`;
     const event = eventText(type, resource, at, actor, change);
-    const values = [type, at, ownersText(change?.owners ?? []), actor, event];
-    await this.db.atomically({ statement: this.#insert, values }, () => []);
+    // one statement: its own transaction
+    await this.#insert.run([type, at, ownersText(change?.owners ?? []), actor, event]);
+    this.committed();
+  }
+
+  /** Tells the listeners that this instance committed events (a write that recorded its own, see db/store.ts). */
+  committed(): void {
     for (const listener of this.#listeners) listener();
   }
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SignJWT } from 'jose';
+import { signToken } from './auth/sign.js';
 
 /**
  * Prints a development token signed with JWT_SECRET (HS256):
@@ -35,11 +35,12 @@ if (secret === undefined || Buffer.byteLength(secret) < 32) {
 }
 
 const roles = values.roles.flatMap((list) => list.split(',')).filter((role) => role !== '');
-let token = new SignJWT({ roles })
-  .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-  .setSubject(values.sub)
-  .setIssuedAt()
-  .setExpirationTime(values.expires);
-if (process.env.JWT_ISSUER) token = token.setIssuer(process.env.JWT_ISSUER);
-if (process.env.JWT_AUDIENCE) token = token.setAudience(process.env.JWT_AUDIENCE);
-console.log(await token.sign(new TextEncoder().encode(secret)));
+console.log(
+  await signToken(secret, {
+    subject: values.sub,
+    roles,
+    expires: values.expires,
+    ...(process.env.JWT_ISSUER && { issuer: process.env.JWT_ISSUER }),
+    ...(process.env.JWT_AUDIENCE && { audience: process.env.JWT_AUDIENCE }),
+  }),
+);

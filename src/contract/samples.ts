@@ -20,7 +20,9 @@ function integerSample(n: number, field: Field): number {
 function numberSample(n: number, field: Field): number {
   const low = field.min ?? -Infinity;
   const high = field.max ?? Infinity;
-  if (Number.isFinite(low) && Number.isFinite(high)) return low + ((high - low) * ((n % 7) + 1)) / 8;
+  // eighths for the first samples (the examples of the document), then finer steps: many distinct values
+  if (Number.isFinite(low) && Number.isFinite(high))
+    return n < 7 ? low + ((high - low) * (n + 1)) / 8 : low + ((high - low) * ((n % 991) + 1)) / 992;
   if (n + 0.5 >= low && n + 0.5 <= high) return n + 0.5;
   return Number.isFinite(low) ? low + n + 0.5 : high - n - 0.5;
 }
@@ -62,6 +64,13 @@ function matching(pattern: string, field: Field, n: number): string | undefined 
   return undefined;
 }
 
+/** A day in January 2026 for the first samples, then in the months and years after: a different day for each n. */
+function dayOf(n: number): string {
+  const day = String(10 + (n % 18)).padStart(2, '0');
+  const month = String(1 + (Math.floor(n / 18) % 12)).padStart(2, '0');
+  return `${2026 + Math.floor(n / 216)}-${month}-${day}`;
+}
+
 /** A valid value of a field, varied by `n`; undefined when none can be made (a `pattern` it cannot satisfy). */
 export function sampleValue(field: Field, n: number): JsonValue | undefined {
   switch (field.type) {
@@ -79,9 +88,9 @@ export function sampleValue(field: Field, n: number): JsonValue | undefined {
     case 'boolean':
       return n % 2 === 1;
     case 'date':
-      return `2026-01-${String(10 + (n % 18)).padStart(2, '0')}`;
+      return dayOf(n);
     case 'datetime':
-      return `2026-01-${String(10 + (n % 18)).padStart(2, '0')}T12:00:00.000Z`;
+      return `${dayOf(n)}T12:00:00.000Z`;
     case 'uuid':
       return `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
     case 'enum':

@@ -46,7 +46,7 @@ export function packageJson(api: Api): object {
       dev: 'tsx watch src/main.ts',
       typecheck: 'tsc -p tsconfig.json',
       token: 'tsx src/token.ts',
-      test: 'tsx --test test/*.test.ts',
+      test: 'tsx test/generated/run.ts',
     },
     dependencies: DEPENDENCIES,
     devDependencies: DEV_DEPENDENCIES,

@@ -3,6 +3,7 @@ import { needsTokens } from '../contract/access.js';
 import type { SqlDialect } from '../schema/dialect.js';
 import { resourceView, type ResourceView } from './resource-view.js';
 import { fixtures, type Fixture } from './fixtures.js';
+import { matrixView, type ActionsView, type MatrixFixture, type MatrixView } from './matrix-view.js';
 import { relationMap, targetOf } from '../contract/relations.js';
 
 /** What the project-wide templates print. */
@@ -18,6 +19,8 @@ export interface ProjectView {
   resources: ResourceView[];
   migrations: { name: string; ident: string }[];
   fixtures: Fixture[];
+  /** test/generated/access.test.ts: how to make records, and the access matrix of each resource */
+  access: { fixtures: Record<string, MatrixFixture>; matrix: Record<string, MatrixView>; actions: ActionsView[] };
   needsTokens: boolean;
   rateLimit: { max: number; windowMs: number };
   adminRole: string;
@@ -46,6 +49,7 @@ export function projectView(
   dialects: readonly SqlDialect[],
 ): ProjectView {
   const { source } = context;
+  const testFixtures = fixtures(api);
   return {
     name: api.name,
     version: api.version,
@@ -57,7 +61,8 @@ export function projectView(
     pageSize: api.limits.pageSize,
     resources: api.resources.map((r) => resourceView(api, r, context.orphanHandlers.get(r.names.kebab) ?? [])),
     migrations: context.migrations.map((name) => ({ name, ident: `m${name.slice(0, 4)}` })),
-    fixtures: fixtures(api),
+    fixtures: testFixtures,
+    access: matrixView(api, testFixtures),
     needsTokens: needsTokens(api),
     rateLimit: api.limits.rateLimit,
     adminRole: api.auth.adminRole,

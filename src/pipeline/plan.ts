@@ -77,10 +77,23 @@ export const RUNTIME = [
   'src/webhooks/dispatcher.ts',
   'src/webhooks/routes.ts',
   'src/token.ts',
+  'src/auth/sign.ts',
+  'test/generated/harness.ts',
+  'test/generated/access.ts',
+  'test/generated/actions.ts',
+  'test/generated/run.ts',
 ];
 
 /** Project files written from templates: what the definition says, filled in. */
-const TEMPLATED = ['src/settings.ts', 'src/resources/index.ts', 'README.md', 'test/api.test.ts'];
+const TEMPLATED = [
+  'src/settings.ts',
+  'src/resources/index.ts',
+  'README.md',
+  'test/generated/api.test.ts',
+  'test/generated/fixtures.ts',
+  'test/generated/access.test.ts',
+  'test/generated/actions.test.ts',
+];
 
 const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'store.ts', 'access.ts', 'routes.ts'];
 

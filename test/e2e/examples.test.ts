@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { ON_POSTGRES } from '../helpers/database.js';
 import { generateFresh, ROOT, typecheckAndBuild } from '../helpers/project.js';
 
 const run = promisify(execFile);
@@ -17,10 +18,13 @@ describe.each(definitions)('%s', (definition) => {
   it('generates a project that type-checks, builds and passes its generated tests', async () => {
     const dir = await generateFresh(definition, `example-${definition.slice(ROOT.length + 1).replace(/\W/g, '-')}`);
     await typecheckAndBuild(dir);
-    const testFiles = readdirSync(join(dir, 'test'))
-      .filter((f) => f.endsWith('.test.ts'))
-      .map((f) => `test/${f}`);
-    const { stdout } = await run(process.execPath, [TSX, '--test', ...testFiles], { cwd: dir });
+    // what `npm test` runs; on the PostgreSQL run, in a schema of their own in its database
+    const env = ON_POSTGRES ? { ...process.env, TEST_DATABASE_URL: process.env.RESTSMITH_TEST_PG_URL } : process.env;
+    const { stdout } = await run(process.execPath, [TSX, 'test/generated/run.ts'], {
+      cwd: dir,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(stdout).toMatch(/# fail 0/);
     const passed = Number(/# pass (\d+)/.exec(stdout)?.[1] ?? 0);
     expect(passed).toBeGreaterThan(2);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
@@ -50,6 +50,13 @@ const field = (type: string): fc.Arbitrary<FieldSpec> => {
   }));
 };
 
+type Rule = string | string[];
+/** `rule`, with its `owner` term left out where there is no owner (`admin` if nothing is left) */
+const ruleFor = (rule: Rule | undefined, owned: boolean): Rule => {
+  const terms = (Array.isArray(rule) ? rule : [rule ?? 'admin']).filter((t) => owned || t !== 'owner');
+  return terms.length === 0 ? 'admin' : terms.length === 1 ? (terms[0] ?? 'admin') : terms;
+};
+
 const TYPES = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'uuid', 'enum', 'json'];
 
 const definition = fc
@@ -61,8 +68,12 @@ const definition = fc
     owned: fc.boolean(),
     fields: fc.tuple(...TYPES.map(field)),
     onDelete: fc.constantFrom('restrict', 'cascade', 'setNull'),
+    rules: fc.array(fc.constantFrom<Rule>('public', 'authenticated', 'member', 'admin', 'owner', ['member', 'owner']), {
+      minLength: 7,
+      maxLength: 7,
+    }),
   })
-  .map(({ prefix, max, id, childId, owned, fields, onDelete }) => ({
+  .map(({ prefix, max, id, childId, owned, fields, onDelete, rules }) => ({
     name: 'generated',
     version: '1.0.0',
     ...(prefix !== undefined && { prefix }),
@@ -75,6 +86,16 @@ const definition = fc
         fields: {
           ...Object.fromEntries(fields.map((f, i) => [`f${TYPES[i]}`, f])),
           ...(owned && { ownerId: { type: 'string', readOnly: true } }),
+          state: { type: 'enum', values: ['open', 'shut'], default: 'open', readOnly: true },
+        },
+        // a rule per operation and action; `owner` terms only where there is an owner
+        access: Object.fromEntries(
+          ['list', 'read', 'create', 'update', 'delete'].map((op, i) => [op, ruleFor(rules[i], owned)]),
+        ),
+        actions: {
+          shut: { on: 'item', access: ruleFor(rules[5], owned), when: { state: ['open'] }, set: { state: 'shut' } },
+          // a collection action has no record to own
+          ping: { on: 'collection', access: ruleFor(rules[6], false) },
         },
       },
       parts: {
@@ -103,10 +124,9 @@ it('generated projects pass their own tests, whatever the valid definition', { t
       writeFileSync(file, JSON.stringify(spec, null, 2));
       const dir = await generateFresh(file, `generated-tests-${n}`);
       await run(process.execPath, [TSC7, '-p', 'tsconfig.json', '--noUnusedLocals'], { cwd: dir });
-      const tests = readdirSync(join(dir, 'test')).map((t) => join('test', t));
-      // what the project's `npm test` runs (tsx --test test/*.test.ts)
+      // what the project's `npm test` runs: its own tests and the generated ones (CRUD, the access matrix, actions)
       const tsx = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-      const result = await run(process.execPath, [tsx, '--test', ...tests], { cwd: dir }).then(
+      const result = await run(process.execPath, [tsx, 'test/generated/run.ts'], { cwd: dir }).then(
         (r) => ({ code: 0, out: r.stdout }),
         (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
       );

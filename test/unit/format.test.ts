@@ -167,8 +167,11 @@ function* filesUnder(dir: string, base = dir): Generator<string> {
 describe('the runtime copied into projects', () => {
   const runtime = join(import.meta.dirname, '../../runtime');
 
-  it('is every file of runtime/src: listed in RUNTIME, a starter of a user-owned file, or a stand-in saying so', () => {
-    const files = [...filesUnder(join(runtime, 'src'))].map((f) => `src/${f}`).sort();
+  it('is every file of runtime/src and runtime/test: listed in RUNTIME, a starter of a user-owned file, or a stand-in saying so', () => {
+    const files = [
+      ...[...filesUnder(join(runtime, 'src'))].map((f) => `src/${f}`),
+      ...[...filesUnder(join(runtime, 'test'))].map((f) => `test/${f}`),
+    ].sort();
     expect(files).toEqual([...RUNTIME, 'src/main.ts', 'src/hooks.ts', 'src/routes.ts', ...STAND_INS].sort());
     for (const standIn of STAND_INS.filter((f) => f.endsWith('.ts'))) {
       expect(readFileSync(join(runtime, standIn), 'utf8')).toMatch(/^\/\/ A STAND-IN, never copied into a project/);

@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { ADMIN_ROLE } from '../../src/app.js';
+import { tokens, type Json, type JsonObject, type TestApi } from './harness.js';
+
+/** How to make records of a collection through the API, as the administrator. */
+export interface Fixture {
+  path: string;
+  /** a valid body, owner fields left out (they default to the caller) */
+  body: JsonObject;
+  /** per unique field, one value for each record made (the nth record takes the nth) */
+  vary: Record<string, Json[]>;
+  /** ref field → the collection it refers to */
+  refs: Record<string, string>;
+  /** a unique key holds refs: each record needs records of its own to refer to */
+  keyed: boolean;
+  /** the field whose value is the record's owner (`id`: the record itself); absent without owners */
+  owner?: string;
+}
+
+/** One line of a matrix: an operation or action, and the status each caller gets. */
+export interface Row {
+  what: string;
+  method: string;
+  /** `/{id}` in the path */
+  item: boolean;
+  /** an admitted call changes the record: it is made a record of its own */
+  changes: boolean;
+  /** the states an admitted write needs: else 409 */
+  when: Record<string, Json[]>;
+  /**
+   * per caller, in the order of the matrix's `callers`: the status, 0 for "admitted, then your handler answers", null
+   * for "not checked here" (a create by a caller admitted as an owner, where the owner is a reference or the id)
+   */
+  statuses: (number | null)[];
+}
+
+/** A resource's matrix: its callers, and a row per operation and action. */
+export interface Matrix {
+  callers: string[];
+  rows: Row[];
+}
+
+const DENIED = new Set([401, 403]);
+
+/** The definition allows no more records (a unique field with few values): the test is skipped, saying so. */
+export class OutOfRecords extends Error {
+  override name = 'OutOfRecords';
+}
+
+/** Makes records through the API: one shared per collection for calls that change nothing, fresh ones otherwise. */
+export class Records {
+  readonly #made = new Map<string, number>();
+  readonly #shared = new Map<string, Promise<JsonObject>>();
+
+  constructor(
+    private readonly api: TestApi,
+    private readonly fixtures: Record<string, Fixture>,
+  ) {}
+
+  fixture(collection: string): Fixture {
+    const fixture = this.fixtures[collection];
+    assert.ok(fixture, `no fixture for ${collection}`);
+    return fixture;
+  }
+
+  /** A body for a new record of the collection: the sample, its unique fields varied, its refs made. */
+  async body(collection: string): Promise<JsonObject> {
+    const fixture = this.fixture(collection);
+    const n = this.#made.get(collection) ?? 0;
+    this.#made.set(collection, n + 1);
+    const body: JsonObject = { ...fixture.body };
+    for (const [field, values] of Object.entries(fixture.vary)) {
+      const value = values[n];
+      if (value === undefined)
+        throw new OutOfRecords(`${collection}.${field} has ${values.length} distinct values`);
+      body[field] = value;
+    }
+    for (const [field, target] of Object.entries(fixture.refs)) {
+      const record = fixture.keyed ? await this.fresh(target) : await this.shared(target);
+      body[field] = record.id ?? null;
+    }
+    return body;
+  }
+
+  /** A new record, made by the administrator under a subject of its own (its owner, when the owner is the caller). */
+  async fresh(collection: string): Promise<JsonObject> {
+    const body = await this.body(collection);
+    const subject = `owner-${collection}-${this.#made.get(collection) ?? 0}`;
+    const token = await tokens.of(subject, [ADMIN_ROLE]);
+    const answer = await this.api.call('POST', this.fixture(collection).path, { token, body });
+    assert.equal(answer.status, 201, `making a record of ${collection}: ${JSON.stringify(answer.body)}`);
+    return answer.body as JsonObject;
+  }
+
+  call(method: string, path: string, token: string | null, body?: Json) {
+    return this.api.call(method, path, { token, ...(body !== undefined && { body }) });
+  }
+
+  shared(collection: string): Promise<JsonObject> {
+    let record = this.#shared.get(collection);
+    if (record === undefined) {
+      record = this.fresh(collection);
+      this.#shared.set(collection, record);
+    }
+    return record;
+  }
+}
+
+/** The token of a caller of the matrix (`role:<name>`, `owner` of `record`…); null for none. */
+async function tokenOf(caller: string, owner: Json | undefined): Promise<string | null> {
+  if (caller === 'no token') return null;
+  if (caller === 'expired token') return tokens.expired();
+  if (caller === 'badly signed token') return tokens.badlySigned();
+  if (caller === 'administrator') return tokens.of('test-administrator', [ADMIN_ROLE]);
+  if (caller === 'stranger') return tokens.of('stranger');
+  if (caller === 'owner') {
+    assert.ok(owner !== undefined && owner !== null, 'the record has no owner');
+    return tokens.of(String(owner));
+  }
+  const role = caller.slice('role:'.length);
+  return tokens.of(`test-${role}`, [role]);
+}
+
+/** Whether `record` is in every state `when` names. */
+const holds = (record: JsonObject, when: Record<string, Json[]>): boolean =>
+  Object.entries(when).every(([field, values]) => values.some((v) => v === record[field]));
+
+/**
+ * Calls `row` as `caller` and checks the status the matrix says: on the collection's shared record, or on a record
+ * of its own when an admitted call changes it; an admitted write of a record outside its `when` must be a 409.
+ */
+export const check = (records: Records, collection: string, matrix: Matrix, row: Row, caller: string) =>
+  checkOne(records, collection, matrix, row, caller);
+
+/** Runs a test that makes records; skips it, saying why, when the definition allows no more of them. */
+export async function orSkip(t: { skip(message: string): void }, test: () => Promise<void>): Promise<void> {
+  try {
+    await test();
+  } catch (error) {
+    if (!(error instanceof OutOfRecords)) throw error;
+    t.skip(`no record left to make: ${error.message}`);
+  }
+}
+
+async function checkOne(
+  records: Records,
+  collection: string,
+  { callers }: Matrix,
+  row: Row,
+  caller: string,
+): Promise<void> {
+  const expected = row.statuses[callers.indexOf(caller)];
+  if (expected === null || expected === undefined) return;
+  const fixture = records.fixture(collection);
+  const admitted = !DENIED.has(expected) && expected !== 404;
+  const record =
+    row.what === 'create'
+      ? undefined
+      : row.changes && admitted
+        ? await records.fresh(collection)
+        : await records.shared(collection);
+  const token = await tokenOf(caller, record?.[fixture.owner ?? 'id']);
+  const path = record === undefined ? fixture.path : `${fixture.path}/${String(record.id)}`;
+  const action =
+    row.what === 'list' ||
+    row.what === 'read' ||
+    row.what === 'create' ||
+    row.what === 'update' ||
+    row.what === 'delete'
+      ? ''
+      : `/${row.what}`;
+  const url = row.item || row.what === 'read' ? `${path}${action}` : `${fixture.path}${action}`;
+  // every create sends a body of its own: a caller who may not give a record away is refused after it is read
+  const body =
+    row.what === 'create' ? await records.body(collection) : row.what === 'update' ? {} : undefined;
+  const answer = await records.call(row.method, url, token, body);
+  const want = admitted && record !== undefined && !holds(record, row.when) ? 409 : expected;
+  const detail = `${row.method} ${url} as ${caller}: ${JSON.stringify(answer.body)}`;
+  if (want === 0) assert.ok(!DENIED.has(answer.status), `${detail} (expected the rule to admit it)`);
+  else assert.equal(answer.status, want, detail);
+}

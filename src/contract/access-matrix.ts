@@ -1,0 +1,124 @@
+import type { AccessRule, Action, Api, Operation, Resource, When } from '../model.js';
+
+/**
+ * The access matrix of a resource (SPEC §8): for every operation and action, the status each kind of caller gets,
+ * derived from the definition the way the generated server decides (see the generated auth/authorize.ts):
+ * - a `public` rule admits everyone, and a token that is not valid counts as none;
+ * - otherwise no token, an expired token or a badly signed one is a 401;
+ * - the administrator, a caller holding one of the rule's roles, or anyone with a token under `authenticated`, is
+ *   admitted to every record;
+ * - a caller the `owner` term alone admits is restricted to their own records: another's is a 404 (it is not theirs
+ *   to know of), a listing shows only theirs, a create makes a record of theirs;
+ * - anyone else is a 403.
+ * An admitted write of a record outside its `when` is a 409: the generated tests check it against the record.
+ */
+
+export interface MatrixRow {
+  /** `list`, `read`, `create`, `update`, `delete`, or the action's name */
+  what: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** whether the request names one record (`/{id}`) */
+  item: boolean;
+  /** whether an admitted request changes the record (a fresh one is made for it) */
+  changes: boolean;
+  /** the status of an admitted request; 0 for a handler's action (whatever your handler answers) */
+  admitted: number;
+  /** the states an admitted write needs (else 409) */
+  when: When;
+  /** the status per caller: `role:<name>` keys for named roles */
+  statuses: Record<string, number>;
+  /** how the rule admits each caller: see Verdict */
+  verdicts: Record<string, Verdict>;
+}
+
+/** The callers of every matrix of the API, in the order its table shows them. */
+export function callersOf(api: Api, resource: Resource): string[] {
+  const roles = api.auth.roles.filter((role) => role !== api.auth.adminRole).map((role) => `role:${role}`);
+  return [
+    'no token',
+    'expired token',
+    'badly signed token',
+    'administrator',
+    ...roles,
+    'stranger',
+    ...(resource.owners.length > 0 ? ['owner'] : []),
+  ];
+}
+
+/**
+ * How the rule treats a caller: admitted to every record as staff (the administrator, a named role, anyone under a
+ * public rule), admitted to every record by `authenticated` (who may not give a record to someone else), to their own
+ * records only, or refused with a status.
+ */
+export type Verdict = 'every' | 'authenticated' | 'own' | 401 | 403;
+
+export function verdict(rule: AccessRule, caller: string, adminRole: string): Verdict {
+  const has = (kind: string): boolean => rule.some((term) => term.kind === kind);
+  if (has('public')) return 'every';
+  if (caller === 'no token' || caller === 'expired token' || caller === 'badly signed token') return 401;
+  if (caller === 'administrator') return 'every';
+  const role = caller.startsWith('role:') ? caller.slice('role:'.length) : undefined;
+  if (role !== undefined && role !== adminRole && rule.some((t) => t.kind === 'role' && t.role === role))
+    return 'every';
+  if (has('authenticated')) return 'authenticated';
+  if (has('owner')) return 'own';
+  return 403;
+}
+
+const SUCCESS: Record<Operation, number> = { list: 200, read: 200, create: 201, update: 200, delete: 204 };
+const METHOD: Record<Operation, MatrixRow['method']> = {
+  list: 'GET',
+  read: 'GET',
+  create: 'POST',
+  update: 'PATCH',
+  delete: 'DELETE',
+};
+
+/**
+ * The status of a caller: a caller admitted to their own records only gets a 404 for another's record; the `owner`
+ * caller is the record's owner, so their own is the record.
+ */
+function statusOf(v: Verdict, caller: string, item: boolean, admitted: number): number {
+  if (v === 401 || v === 403) return v;
+  if (v === 'own' && item && caller !== 'owner') return 404;
+  return admitted;
+}
+
+function row(
+  api: Api,
+  resource: Resource,
+  what: string,
+  rule: AccessRule,
+  shape: Omit<MatrixRow, 'what' | 'statuses' | 'verdicts'>,
+): MatrixRow {
+  const callers = callersOf(api, resource);
+  const verdicts = callers.map((caller) => [caller, verdict(rule, caller, api.auth.adminRole)] as const);
+  const statuses = Object.fromEntries(
+    verdicts.map(([caller, v]) => [caller, statusOf(v, caller, shape.item, shape.admitted)]),
+  );
+  return { what, ...shape, statuses, verdicts: Object.fromEntries(verdicts) };
+}
+
+/** The rows of a resource's matrix: its operations, then its actions (a handler's action admitted answers 0). */
+export function accessMatrix(api: Api, resource: Resource): MatrixRow[] {
+  const operations = resource.operations.map((op) =>
+    row(api, resource, op, resource.access[op], {
+      method: METHOD[op],
+      item: op === 'read' || op === 'update' || op === 'delete',
+      // an update is a PATCH of nothing: it changes the version alone, and the shared record serves
+      changes: op === 'delete',
+      admitted: SUCCESS[op],
+      when: op === 'update' || op === 'delete' ? resource.writableWhen[op] : [],
+    }),
+  );
+  const actions = resource.actions.map((action: Action) =>
+    row(api, resource, action.name, action.access, {
+      method: action.method === 'get' ? 'GET' : 'POST',
+      item: action.on === 'item',
+      changes: action.set.length > 0 || action.method === 'post',
+      admitted: action.set.length > 0 ? 200 : 0,
+      when: action.when,
+    }),
+  );
+  return [...operations, ...actions];
+}

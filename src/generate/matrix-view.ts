@@ -1,0 +1,176 @@
+import type { Api, JsonValue, Resource } from '../model.js';
+import { accessMatrix, callersOf, verdict, type MatrixRow } from '../contract/access-matrix.js';
+import { sampleBody, sampleValue } from '../contract/samples.js';
+import type { Fixture } from './fixtures.js';
+
+/** What test/generated/access.ts makes records of a collection from (see its Fixture). */
+export interface MatrixFixture {
+  path: string;
+  body: Record<string, JsonValue>;
+  vary: Record<string, JsonValue[]>;
+  refs: Record<string, string>;
+  keyed: boolean;
+  owner?: string;
+}
+
+/** The actions of a resource the generated actions test calls (see test/generated/actions.ts). */
+export interface ActionsView {
+  collection: string;
+  /** the user's handlers module and its export, when the resource has handler actions */
+  handlers?: { module: string; name: string };
+  set: { name: string; set: Record<string, JsonValue>; when: Record<string, JsonValue[]> }[];
+  handled: {
+    name: string;
+    handler: string;
+    method: 'GET' | 'POST';
+    item: boolean;
+    input: Record<string, JsonValue> | null;
+  }[];
+}
+
+/** A resource's matrix as the generated test reads it: callers, and per row the statuses in their order. */
+export interface MatrixView {
+  callers: string[];
+  rows: {
+    what: string;
+    method: string;
+    item: boolean;
+    changes: boolean;
+    when: Record<string, JsonValue[]>;
+    statuses: (number | null)[];
+  }[];
+}
+
+/**
+ * The access matrix of every resource the tests can make records of (see fixtures.ts), and how to make them: the
+ * sample body less the first owner field (it defaults to the caller), and per unique field as many distinct values as
+ * the matrix can make records (a fresh record per admitted call that changes one, and per create).
+ */
+export function matrixView(
+  api: Api,
+  fixtures: readonly Fixture[],
+): {
+  fixtures: Record<string, MatrixFixture>;
+  matrix: Record<string, MatrixView>;
+  actions: ActionsView[];
+} {
+  const resources = new Map(api.resources.map((r) => [r.name, r]));
+  const made = new Map<string, number>();
+  const matrix: Record<string, MatrixView> = {};
+  for (const fixture of fixtures) {
+    const resource = resources.get(fixture.name);
+    if (resource === undefined) continue;
+    const owner = resource.owners[0];
+    // a reference as the owner is in the body of a create: staff may give it, others not (403); the id as the owner
+    // is the record made; the `owner` caller is the owner of a record, and a create has none yet
+    const ownerGiven = owner !== undefined && fixture.refs[owner] !== undefined;
+    // a reference must name a record the caller may read (else 409): the records referred to are the
+    // administrator's, which a caller who may read only their own cannot
+    const readsEvery = (caller: string): boolean =>
+      Object.values(fixture.refs).every((target) => {
+        const rule = resources.get(target)?.access.read;
+        const v = rule === undefined ? 403 : verdict(rule, caller, api.auth.adminRole);
+        return v === 'every' || v === 'authenticated';
+      });
+    const createStatus = (row: MatrixRow, caller: string): number | null => {
+      const v = row.verdicts[caller];
+      if (caller === 'owner' || (owner === 'id' && v === 'own')) return null;
+      if ((v === 'every' || v === 'authenticated' || v === 'own') && !readsEvery(caller)) return null;
+      if (ownerGiven && (v === 'own' || v === 'authenticated')) return 403;
+      return row.statuses[caller] ?? null;
+    };
+    const callers = callersOf(api, resource);
+    const rows = accessMatrix(api, resource);
+    matrix[fixture.name] = {
+      callers,
+      rows: rows.map((row) => ({
+        what: row.what,
+        method: row.method,
+        item: row.item,
+        changes: row.changes,
+        when: Object.fromEntries(row.when.map((w) => [w.field, [...w.values]])),
+        statuses: callers.map((caller) =>
+          row.what === 'create' ? createStatus(row, caller) : (row.statuses[caller] ?? null),
+        ),
+      })),
+    };
+    // records made: the shared one, and one per admitted call that changes or creates one
+    const admitted = (row: MatrixRow): number =>
+      Object.values(row.statuses).filter((s) => s !== 401 && s !== 403 && s !== 404).length;
+    // and the actions test's: one per action that sets fields or acts on one record
+    const actionCalls = resource.actions.filter((a) => a.set.length > 0 || a.on === 'item').length;
+    const fresh = rows.reduce(
+      (sum, row) => sum + (row.what === 'create' ? callers.length : row.changes ? admitted(row) : 0),
+      1 + actionCalls,
+    );
+    made.set(fixture.name, (made.get(fixture.name) ?? 0) + fresh);
+    // a keyed record makes records of its own to refer to
+    if (fixture.keyed)
+      for (const target of Object.values(fixture.refs)) made.set(target, (made.get(target) ?? 0) + fresh);
+  }
+  const result: Record<string, MatrixFixture> = {};
+  for (const fixture of fixtures) {
+    const resource = resources.get(fixture.name);
+    if (resource === undefined) continue;
+    result[fixture.name] = fixtureFor(resource, fixture, made.get(fixture.name) ?? 1);
+  }
+  const actions = fixtures.flatMap((fixture) => {
+    const resource = resources.get(fixture.name);
+    return resource === undefined || resource.actions.length === 0 ? [] : [actionsOf(resource)];
+  });
+  return { fixtures: result, matrix, actions };
+}
+
+function actionsOf(resource: Resource): ActionsView {
+  const handled = resource.actions.filter((a) => a.set.length === 0);
+  return {
+    collection: resource.name,
+    ...(handled.length > 0 && {
+      handlers: { module: `../../src/handlers/${resource.names.kebab}.js`, name: `${resource.names.camel}Handlers` },
+    }),
+    set: resource.actions
+      .filter((a) => a.set.length > 0)
+      .map((a) => ({
+        name: a.name,
+        set: Object.fromEntries(a.set.map((s) => [s.field, s.value.kind === 'now' ? { now: true } : s.value.value])),
+        when: Object.fromEntries(a.when.map((w) => [w.field, [...w.values]])),
+      })),
+    handled: handled.map((a) => {
+      const input = sampleBody(a.input, 1);
+      return {
+        name: a.name,
+        handler: a.names.camel,
+        method: a.method === 'get' ? ('GET' as const) : ('POST' as const),
+        item: a.on === 'item',
+        input: a.input.length === 0 || !input.complete ? null : input.body,
+      };
+    }),
+  };
+}
+
+function fixtureFor(resource: Resource, fixture: Fixture, count: number): MatrixFixture {
+  const owner = resource.owners[0];
+  const body = { ...fixture.body };
+  if (owner !== undefined && fixture.refs[owner] === undefined) delete body[owner];
+  const keyed = new Set(resource.unique.flat());
+  const vary: Record<string, JsonValue[]> = {};
+  for (const field of resource.fields) {
+    if (!(field.name in body) || !(field.unique === true || keyed.has(field.name))) continue;
+    // distinct values only: a field that has fewer (an integer between bounds) makes fewer records
+    const values = new Map<string, JsonValue>();
+    for (let n = 1; n <= count; n += 1) {
+      const value = sampleValue(field, n);
+      if (value === undefined || values.has(JSON.stringify(value))) break;
+      values.set(JSON.stringify(value), value);
+    }
+    vary[field.name] = [...values.values()];
+  }
+  return {
+    path: fixture.path,
+    body,
+    vary,
+    refs: fixture.refs,
+    keyed: fixture.keyed,
+    ...(owner !== undefined && { owner }),
+  };
+}

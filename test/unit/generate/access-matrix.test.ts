@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { accessMatrix, callersOf } from '../../../src/contract/access-matrix.js';
+import type { AccessRule, Operation } from '../../../src/model.js';
+import { api, field, resource } from '../../helpers/model.js';
+
+const rule = (...terms: string[]): AccessRule =>
+  terms.map((t) =>
+    t === 'public' || t === 'authenticated' || t === 'owner' ? { kind: t } : { kind: 'role' as const, role: t },
+  );
+
+/** A notes API with an owner field, its rules given per operation; roles: admin (the administrator) and editor. */
+function matrixOf(rules: Record<Operation, AccessRule>, owners: string[] = ['ownerId']) {
+  const notes = resource('notes', [field('title', 'string'), field('ownerId', 'string', { readOnly: true })], {
+    owners,
+    access: rules,
+    writableWhen: { update: [], delete: [{ field: 'title', values: ['draft'] }] },
+  });
+  const definition = api([notes], {
+    auth: { default: rule('authenticated'), adminRole: 'admin', roles: ['admin', 'editor'] },
+  });
+  const callers = callersOf(definition, notes);
+  return accessMatrix(definition, notes).map((row) => ({
+    what: row.what,
+    statuses: callers.map((caller) => row.statuses[caller]),
+  }));
+}
+
+describe('the access matrix of the generated tests', () => {
+  it('names the callers: the three without a valid token, the administrator, each other role, a stranger, the owner', () => {
+    const notes = resource('notes', [], { owners: ['id'] });
+    expect(
+      callersOf(api([notes], { auth: { default: [], adminRole: 'boss', roles: ['boss', 'a', 'b'] } }), notes),
+    ).toEqual([
+      'no token',
+      'expired token',
+      'badly signed token',
+      'administrator',
+      'role:a',
+      'role:b',
+      'stranger',
+      'owner',
+    ]);
+    expect(callersOf(api([resource('tags', [])]), resource('tags', []))).not.toContain('owner');
+  });
+
+  it('derives each status as the server decides it', () => {
+    //                          no token, expired, badly signed, administrator, role:editor, stranger, owner
+    expect(
+      matrixOf({
+        list: rule('public'),
+        read: rule('authenticated'),
+        create: rule('editor'),
+        update: rule('editor', 'owner'),
+        delete: rule('owner'),
+      }),
+    ).toEqual([
+      // a public rule admits every caller, and a token that is not valid counts as none
+      { what: 'list', statuses: [200, 200, 200, 200, 200, 200, 200] },
+      { what: 'read', statuses: [401, 401, 401, 200, 200, 200, 200] },
+      { what: 'create', statuses: [401, 401, 401, 201, 201, 403, 403] },
+      // another's record is a 404 to a caller admitted to their own only
+      { what: 'update', statuses: [401, 401, 401, 200, 200, 404, 200] },
+      { what: 'delete', statuses: [401, 401, 401, 204, 404, 404, 204] },
+    ]);
+  });
+
+  it('keeps the states an admitted write needs, for a 409 outside them', () => {
+    const notes = resource('notes', [field('title', 'string')], {
+      writableWhen: { update: [], delete: [{ field: 'title', values: ['draft'] }] },
+    });
+    const rows = accessMatrix(api([notes]), notes);
+    expect(rows.find((r) => r.what === 'delete')?.when).toEqual([{ field: 'title', values: ['draft'] }]);
+    expect(rows.find((r) => r.what === 'update')?.when).toEqual([]);
+  });
+
+  it("answers 0 for an admitted call of your handler's action, and the rule's refusals as for operations", () => {
+    const notes = resource('notes', [], {
+      actions: [
+        {
+          name: 'export',
+          names: { camel: 'export', pascal: 'Export', kebab: 'export', snake: 'export' } as never,
+          on: 'collection',
+          method: 'post',
+          access: rule('editor'),
+          when: [],
+          set: [],
+          input: [],
+        },
+      ],
+    });
+    const definition = api([notes], { auth: { default: [], adminRole: 'admin', roles: ['admin', 'editor'] } });
+    const row = accessMatrix(definition, notes).find((r) => r.what === 'export');
+    expect(row?.statuses).toEqual({
+      'no token': 401,
+      'expired token': 401,
+      'badly signed token': 401,
+      administrator: 0,
+      'role:editor': 0,
+      stranger: 403,
+    });
+  });
+});

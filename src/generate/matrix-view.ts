@@ -1,4 +1,5 @@
-import type { Api, JsonValue, Resource } from '../model.js';
+import type { Api, JsonValue, Resource, When } from '../model.js';
+import { writableFields } from '../schema/columns.js';
 import { accessMatrix, callersOf, verdict, type MatrixRow } from '../contract/access-matrix.js';
 import { sampleBody, sampleValue } from '../contract/samples.js';
 import type { Fixture } from './fixtures.js';
@@ -19,6 +20,12 @@ export interface ActionsView {
   /** the user's handlers module and its export, when the resource has handler actions */
   handlers?: { module: string; name: string };
   set: { name: string; set: Record<string, JsonValue>; when: Record<string, JsonValue[]> }[];
+  /** updates and deletes allowed only in some states, and how a record leaves them */
+  states: {
+    operation: 'update' | 'delete';
+    when: Record<string, JsonValue[]>;
+    out: { patch: Record<string, JsonValue> } | { action: string };
+  }[];
   handled: {
     name: string;
     handler: string;
@@ -97,8 +104,8 @@ export function matrixView(
     // records made: the shared one, and one per admitted call that changes or creates one
     const admitted = (row: MatrixRow): number =>
       Object.values(row.statuses).filter((s) => s !== 401 && s !== 403 && s !== 404).length;
-    // and the actions test's: one per action that sets fields or acts on one record
-    const actionCalls = resource.actions.filter((a) => a.set.length > 0 || a.on === 'item').length;
+    // and the actions test's: one per action that sets fields or acts on one record, one per update or delete state
+    const actionCalls = resource.actions.filter((a) => a.set.length > 0 || a.on === 'item').length + 2;
     const fresh = rows.reduce(
       (sum, row) => sum + (row.what === 'create' ? callers.length : row.changes ? admitted(row) : 0),
       1 + actionCalls,
@@ -116,7 +123,9 @@ export function matrixView(
   }
   const actions = fixtures.flatMap((fixture) => {
     const resource = resources.get(fixture.name);
-    return resource === undefined || resource.actions.length === 0 ? [] : [actionsOf(resource)];
+    if (resource === undefined) return [];
+    const view = actionsOf(resource);
+    return view.set.length + view.handled.length + view.states.length === 0 ? [] : [view];
   });
   return { fixtures: result, matrix, actions };
 }
@@ -135,6 +144,13 @@ function actionsOf(resource: Resource): ActionsView {
         set: Object.fromEntries(a.set.map((s) => [s.field, s.value.kind === 'now' ? { now: true } : s.value.value])),
         when: Object.fromEntries(a.when.map((w) => [w.field, [...w.values]])),
       })),
+    states: (['update', 'delete'] as const).flatMap((operation) => {
+      const when = resource.writableWhen[operation];
+      const out = when.length === 0 ? undefined : outOf(resource, when);
+      return out === undefined
+        ? []
+        : [{ operation, when: Object.fromEntries(when.map((w) => [w.field, [...w.values]])), out }];
+    }),
     handled: handled.map((a) => {
       const input = sampleBody(a.input, 1);
       return {
@@ -173,4 +189,37 @@ function fixtureFor(resource: Resource, fixture: Fixture, count: number): Matrix
     keyed: fixture.keyed,
     ...(owner !== undefined && { owner }),
   };
+}
+
+/**
+ * How a record leaves the states `when` names: a PATCH of a writable field to a value outside them, or an action that
+ * sets one so; undefined when the API has no way.
+ */
+function outOf(resource: Resource, when: When): { patch: Record<string, JsonValue> } | { action: string } | undefined {
+  const writable = writableFields(resource);
+  for (const w of when) {
+    const field = writable.find((f) => f.name === w.field && f.ref === undefined);
+    if (field === undefined) continue;
+    const outside = (v: JsonValue | undefined): v is JsonValue =>
+      v !== undefined && !w.values.some((x) => JSON.stringify(x) === JSON.stringify(v));
+    const candidates: (JsonValue | undefined)[] =
+      field.type === 'enum'
+        ? (field.values ?? [])
+        : field.type === 'boolean'
+          ? [true, false]
+          : Array.from({ length: 8 }, (_, n) => sampleValue(field, n + 1));
+    const value = candidates.find(outside);
+    if (value !== undefined) return { patch: { [field.name]: value } };
+  }
+  const action = resource.actions.find((a) =>
+    a.set.some((s) => {
+      const w = when.find((x) => x.field === s.field);
+      return (
+        w !== undefined &&
+        s.value.kind === 'literal' &&
+        !w.values.some((v) => JSON.stringify(v) === JSON.stringify(s.value.kind === 'literal' ? s.value.value : null))
+      );
+    }),
+  );
+  return action === undefined ? undefined : { action: action.name };
 }

@@ -12,16 +12,19 @@ const run = promisify(execFile);
  * generated tests are run against servers generated from mutated definitions (a rule widened, a `when` removed), and
  * must fail, naming the row of the matrix or the action that broke. Against the blog's own server they pass.
  */
-const BLOG = readFileSync(join(ROOT, 'examples/blog.yaml'), 'utf8');
-let tests: string;
+const BASES = ['blog', 'clinic'] as const;
+type Base = (typeof BASES)[number];
+const source = (base: Base): string => readFileSync(join(ROOT, `examples/${base}.yaml`), 'utf8');
+/** per example: the folder its own generated tests were copied to */
+const tests = {} as Record<Base, string>;
 
-/** Runs the blog's generated tests on a server generated from `definition`: the exit code and the output. */
-async function blogTestsAgainst(name: string, definition: string): Promise<{ code: number; out: string }> {
+/** Runs an example's generated tests on a server generated from `definition`: the exit code and the output. */
+async function testsAgainst(base: Base, name: string, definition: string): Promise<{ code: number; out: string }> {
   mkdirSync(WORK, { recursive: true });
   const file = join(WORK, `${name}.yaml`);
   writeFileSync(file, definition);
   const dir = await generateFresh(file, name);
-  for (const test of readdirSync(tests)) copyFileSync(join(tests, test), join(dir, 'test/generated', test));
+  for (const test of readdirSync(tests[base])) copyFileSync(join(tests[base], test), join(dir, 'test/generated', test));
   const tsx = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
   return run(process.execPath, [tsx, 'test/generated/run.ts'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).then(
     (r) => ({ code: 0, out: r.stdout }),
@@ -35,53 +38,82 @@ const failed = (out: string): string[] =>
     .map((m) => m[1] ?? '')
     .filter((name) => !/^(access|actions|who may|the actions of)/.test(name));
 
-/** `from` replaced by `to` in the blog's definition, once: the mutation must apply. */
-function mutated(from: string, to: string): string {
-  expect(BLOG).toContain(from);
-  return BLOG.replace(from, to);
+/** `from` replaced by `to` in an example's definition, once: the mutation must apply. */
+function mutated(base: Base, from: string, to: string): string {
+  const text = source(base);
+  expect(text).toContain(from);
+  return text.replace(from, to);
 }
 
 beforeAll(async () => {
   mkdirSync(WORK, { recursive: true });
-  const dir = await generateFresh(join(ROOT, 'examples/blog.yaml'), 'mutants-original');
-  tests = join(WORK, 'mutants-tests');
-  mkdirSync(tests, { recursive: true });
-  for (const test of readdirSync(join(dir, 'test/generated')))
-    if (test.endsWith('.test.ts') || test === 'fixtures.ts')
-      copyFileSync(join(dir, 'test/generated', test), join(tests, test));
+  for (const base of BASES) {
+    const dir = await generateFresh(join(ROOT, `examples/${base}.yaml`), `mutants-${base}`);
+    tests[base] = join(WORK, `mutants-${base}-tests`);
+    mkdirSync(tests[base], { recursive: true });
+    for (const test of readdirSync(join(dir, 'test/generated')))
+      if (test.endsWith('.test.ts') || test === 'fixtures.ts')
+        copyFileSync(join(dir, 'test/generated', test), join(tests[base], test));
+  }
 });
 
 describe("a project's generated tests", () => {
-  it('pass against the server of their own definition', { timeout: 120_000 }, async () => {
-    const result = await blogTestsAgainst('mutant-none', BLOG);
+  it.each(BASES)('of %s pass against the server of their own definition', { timeout: 120_000 }, async (base) => {
+    const result = await testsAgainst(base, `mutant-none-${base}`, source(base));
     expect(result.code, result.out.slice(-3000)).toBe(0);
   });
 
   it.each([
     {
+      base: 'blog' as Base,
       mutation: 'an action rule widened to anyone with a token',
       definition: () =>
-        mutated('access: [admin, editor]\n        when', 'access: [admin, editor, authenticated]\n        when'),
+        mutated(
+          'blog',
+          'access: [admin, editor]\n        when',
+          'access: [admin, editor, authenticated]\n        when',
+        ),
       fails: ['publish as stranger: 403'],
     },
     {
+      base: 'blog' as Base,
       mutation: 'a delete rule widened',
       definition: () =>
-        mutated('update: [admin, owner], delete: admin }', 'update: [admin, owner], delete: [admin, owner] }'),
+        mutated('blog', 'update: [admin, owner], delete: admin }', 'update: [admin, owner], delete: [admin, owner] }'),
       fails: ['delete as owner: 403'],
     },
     {
+      base: 'blog' as Base,
       mutation: "an action's `when` removed",
-      definition: () => mutated('        when: { status: [draft] }\n', ''),
+      definition: () => mutated('blog', '        when: { status: [draft] }\n', ''),
       fails: ['publish sets its fields, once'],
     },
     {
+      base: 'blog' as Base,
       mutation: 'a public listing made to need a token',
-      definition: () => mutated('      list: public\n', '      list: authenticated\n'),
+      definition: () => mutated('blog', '      list: public\n', '      list: authenticated\n'),
       fails: ['list as no token: 200'],
     },
-  ])('fail against a server with $mutation', { timeout: 120_000 }, async ({ mutation, definition, fails }) => {
-    const result = await blogTestsAgainst(`mutant-${mutation.replace(/[^a-z]+/g, '-')}`, definition());
+    {
+      base: 'clinic' as Base,
+      mutation: "an update's `when` widened to every state",
+      definition: () =>
+        mutated(
+          'clinic',
+          '        access: [receptionist, owner]\n        when: { status: booked }\n      delete',
+          '        access: [receptionist, owner]\n        when: { status: [booked, cancelled, done] }\n      delete',
+        ),
+      fails: ['update is a 409 outside {"status":["booked"]}'],
+    },
+    {
+      base: 'clinic' as Base,
+      mutation: "a delete's `when` removed",
+      definition: () =>
+        mutated('clinic', 'delete: { access: admin, when: { status: [booked, cancelled] } }', 'delete: admin'),
+      fails: ['delete is a 409 outside {"status":["booked","cancelled"]}'],
+    },
+  ])('fail against a server with $mutation', { timeout: 120_000 }, async ({ base, mutation, definition, fails }) => {
+    const result = await testsAgainst(base, `mutant-${mutation.replace(/[^a-z]+/g, '-')}`, definition());
     expect(result.code).not.toBe(0);
     expect(failed(result.out)).toEqual(expect.arrayContaining(fails));
   });

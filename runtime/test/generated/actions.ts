@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ADMIN_ROLE } from '../../src/app.js';
-import type { Records } from './access.js';
+import { CannotCheck, type Records } from './access.js';
 import { tokens, type Json, type JsonObject } from './harness.js';
 
 /** An action that sets fields: what it sets (`now`: the time of the call), and whether a second call is a 409. */
@@ -27,12 +27,50 @@ const admin = (): Promise<string> => tokens.of('test-administrator', [ADMIN_ROLE
 const holds = (record: JsonObject, when: Record<string, Json[]>): boolean =>
   Object.entries(when).every(([field, values]) => values.some((v) => v === record[field]));
 
+/** What an action that sets fields makes of `record`, as far as the definition says (a `now` is left as it was). */
+const afterSet = (record: JsonObject, action: SetAction): JsonObject => ({
+  ...record,
+  ...Object.fromEntries(Object.entries(action.set).filter(([, v]) => !(typeof v === 'object' && v !== null))),
+});
+
 /**
- * Calls a `set` action on a record of its own: 200 with every field set (a datetime set to `now` is the time of the
- * call), the version one more; then again: a 409 once the record is outside the action's `when`, else 200.
+ * A record of its own for an action: made, then, when it is outside the action's `when`, brought into it by another
+ * action that sets fields (`submit` before `accept`); undefined when none can.
  */
-export async function checkSet(records: Records, collection: string, action: SetAction): Promise<void> {
+async function inStateFor(
+  records: Records,
+  collection: string,
+  action: SetAction,
+  others: readonly SetAction[],
+): Promise<JsonObject | undefined> {
   const record = await records.fresh(collection);
+  if (holds(record, action.when)) return record;
+  const step = others.find(
+    (o) => o !== action && holds(record, o.when) && holds(afterSet(record, o), action.when),
+  );
+  if (step === undefined) return undefined;
+  const url = `${records.fixture(collection).path}/${String(record.id)}/${step.name}`;
+  const answer = await records.call('POST', url, await admin());
+  assert.equal(
+    answer.status,
+    200,
+    `${url}, to bring the record into ${action.name}'s when: ${JSON.stringify(answer.body)}`,
+  );
+  return answer.body as JsonObject;
+}
+
+/**
+ * Calls a `set` action on a record of its own, brought into the action's `when` by another action if need be: 200
+ * with every field set (a datetime set to `now` is the time of the call); then again: a 409 once the record is outside
+ * the action's `when`, else 200. A record no action can bring into the `when` must get a 409.
+ */
+export async function checkSet(
+  records: Records,
+  collection: string,
+  action: SetAction,
+  others: readonly SetAction[] = [],
+): Promise<void> {
+  const record = (await inStateFor(records, collection, action, others)) ?? (await records.fresh(collection));
   const url = `${records.fixture(collection).path}/${String(record.id)}/${action.name}`;
   const token = await admin();
   const before = Date.now();
@@ -62,7 +100,7 @@ export async function checkSet(records: Records, collection: string, action: Set
 
 /**
  * Calls an action your handler answers, as the administrator with a valid input: 501 while `written` is false (the
- * stub restsmith made), anything but 501 once you wrote it.
+ * stub restsmith made), and once you wrote it, what your handler answers — never a 5xx.
  */
 export async function checkHandler(
   records: Records,
@@ -79,6 +117,45 @@ export async function checkHandler(
   const body = action.method === 'POST' && action.input !== null ? action.input : undefined;
   const answer = await records.call(action.method, `${base}/${action.name}${query}`, await admin(), body);
   const detail = `${action.method} ${base}/${action.name}: ${JSON.stringify(answer.body)}`;
-  if (written) assert.notEqual(answer.status, 501, detail);
-  else assert.equal(answer.status, 501, detail);
+  if (!written) assert.equal(answer.status, 501, detail);
+  else assert.ok(answer.status < 500, `${detail} (expected your handler to answer, not fail)`);
+}
+
+/** An update or delete allowed only in some states, and how a record leaves them: a PATCH, or an action. */
+export interface StateRule {
+  operation: 'update' | 'delete';
+  when: Record<string, Json[]>;
+  /** a PATCH that takes the record out of the states, or the name of an action that does */
+  out: { patch: JsonObject } | { action: string };
+}
+
+/**
+ * A record taken out of the states its update or delete needs (by a PATCH or an action, as the administrator): the
+ * write is a 409 problem, and the record is still there.
+ */
+export async function checkState(records: Records, collection: string, rule: StateRule): Promise<void> {
+  const path = records.fixture(collection).path;
+  let record = await records.fresh(collection);
+  const token = await admin();
+  const url = `${path}/${String(record.id)}`;
+  if (holds(record, rule.when)) {
+    const out =
+      'patch' in rule.out
+        ? await records.call('PATCH', url, token, rule.out.patch)
+        : await records.call('POST', `${url}/${rule.out.action}`, token);
+    if (out.status !== 200)
+      throw new CannotCheck(`${url} could not be taken out of its states: ${JSON.stringify(out.body)}`);
+    record = out.body as JsonObject;
+  }
+  assert.ok(!holds(record, rule.when), `${url} is out of the states ${JSON.stringify(rule.when)}`);
+  const answer =
+    rule.operation === 'update'
+      ? await records.call('PATCH', url, token, {})
+      : await records.call('DELETE', url, token);
+  assert.equal(
+    answer.status,
+    409,
+    `${rule.operation} of ${url} outside its states: ${JSON.stringify(answer.body)}`,
+  );
+  assert.equal((await records.call('GET', url, token)).status === 404, false, `${url} is still there`);
 }

@@ -1,5 +1,9 @@
 import type { Api, JsonValue, Resource, When } from '../model.js';
 import { writableFields } from '../schema/columns.js';
+import { listables } from '../contract/listing.js';
+
+/** The records the generated listing test makes per collection (LISTED in test/generated/listing.ts). */
+const LISTED = 5;
 import { accessMatrix, callersOf, verdict, type MatrixRow } from '../contract/access-matrix.js';
 import { sampleBody, sampleValue } from '../contract/samples.js';
 import type { Fixture } from './fixtures.js';
@@ -35,6 +39,13 @@ export interface ActionsView {
   }[];
 }
 
+/** What test/generated/listing.ts pages, sorts and filters (see its Listing). */
+export interface ListingView {
+  collection: string;
+  max: number;
+  fields: { name: string; kind: string; operators: string[] }[];
+}
+
 /** A resource's matrix as the generated test reads it: callers, and per row the statuses in their order. */
 export interface MatrixView {
   callers: string[];
@@ -60,6 +71,7 @@ export function matrixView(
   fixtures: Record<string, MatrixFixture>;
   matrix: Record<string, MatrixView>;
   actions: ActionsView[];
+  listings: ListingView[];
 } {
   const resources = new Map(api.resources.map((r) => [r.name, r]));
   const made = new Map<string, number>();
@@ -104,11 +116,11 @@ export function matrixView(
     // records made: the shared one, and one per admitted call that changes or creates one
     const admitted = (row: MatrixRow): number =>
       Object.values(row.statuses).filter((s) => s !== 401 && s !== 403 && s !== 404).length;
-    // and the actions test's: one per action that sets fields or acts on one record, one per update or delete state
+    // and the listing test's (LISTED in test/generated/listing.ts), and the actions test's: one per action that sets fields or acts on one record, one per update or delete state
     const actionCalls = resource.actions.filter((a) => a.set.length > 0 || a.on === 'item').length + 2;
     const fresh = rows.reduce(
       (sum, row) => sum + (row.what === 'create' ? callers.length : row.changes ? admitted(row) : 0),
-      1 + actionCalls,
+      1 + actionCalls + LISTED,
     );
     made.set(fixture.name, (made.get(fixture.name) ?? 0) + fresh);
     // a keyed record makes records of its own to refer to
@@ -127,7 +139,13 @@ export function matrixView(
     const view = actionsOf(resource);
     return view.set.length + view.handled.length + view.states.length === 0 ? [] : [view];
   });
-  return { fixtures: result, matrix, actions };
+  const listings = fixtures.flatMap((fixture) => {
+    const resource = resources.get(fixture.name);
+    if (resource === undefined || !resource.operations.includes('list')) return [];
+    const fields = listables(api, resource).map(({ name, kind, operators }) => ({ name, kind, operators }));
+    return [{ collection: fixture.name, max: api.limits.pageSize.max, fields }];
+  });
+  return { fixtures: result, matrix, actions, listings };
 }
 
 function actionsOf(resource: Resource): ActionsView {

@@ -3,7 +3,7 @@ import { needsTokens } from '../contract/access.js';
 import type { SqlDialect } from '../schema/dialect.js';
 import { resourceView, type ResourceView } from './resource-view.js';
 import { fixtures, type Fixture } from './fixtures.js';
-import { matrixView, type ActionsView, type MatrixFixture, type MatrixView } from './matrix-view.js';
+import { matrixView, type ActionsView, type ListingView, type MatrixFixture, type MatrixView } from './matrix-view.js';
 import { relationMap, targetOf } from '../contract/relations.js';
 
 /** What the project-wide templates print. */
@@ -20,7 +20,12 @@ export interface ProjectView {
   migrations: { name: string; ident: string }[];
   fixtures: Fixture[];
   /** test/generated/access.test.ts: how to make records, and the access matrix of each resource */
-  access: { fixtures: Record<string, MatrixFixture>; matrix: Record<string, MatrixView>; actions: ActionsView[] };
+  access: {
+    fixtures: Record<string, MatrixFixture>;
+    matrix: Record<string, MatrixView>;
+    actions: ActionsView[];
+    listings: ListingView[];
+  };
   needsTokens: boolean;
   rateLimit: { max: number; windowMs: number };
   adminRole: string;

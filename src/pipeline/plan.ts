@@ -81,6 +81,7 @@ export const RUNTIME = [
   'test/generated/harness.ts',
   'test/generated/access.ts',
   'test/generated/actions.ts',
+  'test/generated/listing.ts',
   'test/generated/run.ts',
 ];
 
@@ -93,6 +94,7 @@ const TEMPLATED = [
   'test/generated/fixtures.ts',
   'test/generated/access.test.ts',
   'test/generated/actions.test.ts',
+  'test/generated/listing.test.ts',
 ];
 
 const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'store.ts', 'access.ts', 'routes.ts'];

@@ -8,9 +8,10 @@ import { generateFresh, ROOT, WORK } from '../helpers/project.js';
 const run = promisify(execFile);
 
 /**
- * The tests restsmith writes into a project fail when the server breaks a rule of the definition: the blog's
- * generated tests are run against servers generated from mutated definitions (a rule widened, a `when` removed), and
- * must fail, naming the row of the matrix or the action that broke. Against the blog's own server they pass.
+ * The tests restsmith writes into a project fail when the server breaks a rule of the definition: the examples'
+ * generated tests are run against servers generated from mutated definitions (a rule widened, a `when` removed, a
+ * limit changed), and must fail, naming the row of the matrix, the action or the listing that broke. Against the
+ * servers of their own definitions they pass.
  */
 const BASES = ['blog', 'clinic'] as const;
 type Base = (typeof BASES)[number];
@@ -93,6 +94,12 @@ describe("a project's generated tests", () => {
       mutation: 'a public listing made to need a token',
       definition: () => mutated('blog', '      list: public\n', '      list: authenticated\n'),
       fails: ['list as no token: 200'],
+    },
+    {
+      base: 'blog' as Base,
+      mutation: 'a larger largest page',
+      definition: () => mutated('blog', 'pageSize: { default: 20, max: 100 }', 'pageSize: { default: 20, max: 500 }'),
+      fails: ['refuses a limit past the largest page'],
     },
     {
       base: 'clinic' as Base,

@@ -1,4 +1,4 @@
-import type { Api, JsonValue, Resource } from '../model.js';
+import type { Api, Field, JsonValue, Resource } from '../model.js';
 import { sampleBody, sampleChange } from '../contract/samples.js';
 import { snapshotOf } from '../schema/snapshot.js';
 import { isPublic } from '../contract/access.js';
@@ -19,6 +19,8 @@ export interface Fixture {
   keyed: boolean;
   /** a writable field and a second valid value for it, to exercise PATCH; absent when none fits */
   change?: { field: string; value: JsonValue };
+  /** a writable field and a value of the wrong type for it, for a 400 */
+  wrong?: { field: string; value: JsonValue };
   /** fields the API never returns */
   writeOnly: string[];
   /** whether POST needs no token */
@@ -66,7 +68,19 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
     // every record takes the same referenced records: a key over one of them allows one such record
     keyed: resource.unique.some((key) => key.some((field) => refs[field] !== undefined)),
     change: sampleChange(fields),
+    wrong: wrongValue(fields),
     writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
     publicCreate: isPublic(resource.access.create),
   };
+}
+
+/** A value of the wrong JSON type for the first writable field that has one (json takes any). */
+function wrongValue(fields: readonly Field[]): { field: string; value: JsonValue } | undefined {
+  for (const field of fields) {
+    if (field.readOnly || field.type === 'json') continue;
+    const value = field.type === 'integer' || field.type === 'number' || field.type === 'boolean' ? 'x' : 12345;
+    if (field.type === 'ref' && typeof value === 'number') return { field: field.name, value: true };
+    return { field: field.name, value };
+  }
+  return undefined;
 }

@@ -15,7 +15,11 @@ import { openDatabase } from '../../src/db/open.js';
  */
 export interface TestApi {
   /** calls the API over HTTP: `path` after the prefix; `token` null for none */
-  call(method: string, path: string, options?: { token?: string | null; body?: unknown }): Promise<Answer>;
+  call(
+    method: string,
+    path: string,
+    options?: { token?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -71,7 +75,7 @@ export async function startApi(): Promise<TestApi> {
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     async call(method, path, options = {}) {
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...options.headers };
       if (options.token !== undefined && options.token !== null)
         headers.authorization = `Bearer ${options.token}`;
       if (options.body !== undefined) headers['content-type'] = 'application/json';

@@ -72,6 +72,8 @@ export function matrixView(
   matrix: Record<string, MatrixView>;
   actions: ActionsView[];
   listings: ListingView[];
+  /** with `events`: the matrices of the collections whose feed the events test checks */
+  feeds: Record<string, MatrixView>;
 } {
   const resources = new Map(api.resources.map((r) => [r.name, r]));
   const made = new Map<string, number>();
@@ -120,7 +122,7 @@ export function matrixView(
     const actionCalls = resource.actions.filter((a) => a.set.length > 0 || a.on === 'item').length + 2;
     const fresh = rows.reduce(
       (sum, row) => sum + (row.what === 'create' ? callers.length : row.changes ? admitted(row) : 0),
-      1 + actionCalls + LISTED,
+      2 + actionCalls + LISTED,
     );
     made.set(fixture.name, (made.get(fixture.name) ?? 0) + fresh);
     // a keyed record makes records of its own to refer to
@@ -145,7 +147,8 @@ export function matrixView(
     const fields = listables(api, resource).map(({ name, kind, operators }) => ({ name, kind, operators }));
     return [{ collection: fixture.name, max: api.limits.pageSize.max, fields }];
   });
-  return { fixtures: result, matrix, actions, listings };
+  const feeds = api.events === undefined ? {} : matrix;
+  return { fixtures: result, matrix, actions, listings, feeds };
 }
 
 function actionsOf(resource: Resource): ActionsView {

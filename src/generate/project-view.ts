@@ -25,6 +25,7 @@ export interface ProjectView {
     matrix: Record<string, MatrixView>;
     actions: ActionsView[];
     listings: ListingView[];
+    feeds: Record<string, MatrixView>;
   };
   needsTokens: boolean;
   rateLimit: { max: number; windowMs: number };

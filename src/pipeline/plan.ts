@@ -82,6 +82,7 @@ export const RUNTIME = [
   'test/generated/access.ts',
   'test/generated/actions.ts',
   'test/generated/listing.ts',
+  'test/generated/events.ts',
   'test/generated/run.ts',
 ];
 
@@ -95,6 +96,7 @@ const TEMPLATED = [
   'test/generated/access.test.ts',
   'test/generated/actions.test.ts',
   'test/generated/listing.test.ts',
+  'test/generated/events.test.ts',
 ];
 
 const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'store.ts', 'access.ts', 'routes.ts'];

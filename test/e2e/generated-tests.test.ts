@@ -68,17 +68,19 @@ const definition = fc
     owned: fc.boolean(),
     fields: fc.tuple(...TYPES.map(field)),
     onDelete: fc.constantFrom('restrict', 'cascade', 'setNull'),
+    events: fc.boolean(),
     rules: fc.array(fc.constantFrom<Rule>('public', 'authenticated', 'member', 'admin', 'owner', ['member', 'owner']), {
       minLength: 7,
       maxLength: 7,
     }),
   })
-  .map(({ prefix, max, id, childId, owned, fields, onDelete, rules }) => ({
+  .map(({ prefix, max, id, childId, owned, fields, onDelete, events, rules }) => ({
     name: 'generated',
     version: '1.0.0',
     ...(prefix !== undefined && { prefix }),
     auth: { adminRole: 'admin', roles: ['admin', 'member'] },
     limits: { pageSize: { max } },
+    ...(events && { events: {} }),
     resources: {
       things: {
         id,

@@ -112,7 +112,7 @@ export class Records {
 }
 
 /** The token of a caller of the matrix (`role:<name>`, `owner` of `record`…); null for none. */
-async function tokenOf(caller: string, owner: Json | undefined): Promise<string | null> {
+export async function tokenOf(caller: string, owner: Json | undefined): Promise<string | null> {
   if (caller === 'no token') return null;
   if (caller === 'expired token') return tokens.expired();
   if (caller === 'badly signed token') return tokens.badlySigned();

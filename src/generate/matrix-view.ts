@@ -2,6 +2,10 @@ import type { Api, JsonValue, Resource, When } from '../model.js';
 import { writableFields } from '../schema/columns.js';
 import { listables } from '../contract/listing.js';
 
+/** A `when` as the generated tests read it: field → the values it may hold. */
+const whenObject = (when: When): Record<string, JsonValue[]> =>
+  Object.fromEntries(when.map((w) => [w.field, [...w.values]]));
+
 /** The records the generated listing test makes per collection (LISTED in test/generated/listing.ts). */
 const LISTED = 5;
 import { accessMatrix, callersOf, verdict, type MatrixRow } from '../contract/access-matrix.js';
@@ -109,7 +113,7 @@ export function matrixView(
         method: row.method,
         item: row.item,
         changes: row.changes,
-        when: Object.fromEntries(row.when.map((w) => [w.field, [...w.values]])),
+        when: whenObject(row.when),
         statuses: callers.map((caller) =>
           row.what === 'create' ? createStatus(row, caller) : (row.statuses[caller] ?? null),
         ),
@@ -118,7 +122,8 @@ export function matrixView(
     // records made: the shared one, and one per admitted call that changes or creates one
     const admitted = (row: MatrixRow): number =>
       Object.values(row.statuses).filter((s) => s !== 401 && s !== 403 && s !== 404).length;
-    // and the listing test's (LISTED in test/generated/listing.ts), and the actions test's: one per action that sets fields or acts on one record, one per update or delete state
+    // and the listing test's (LISTED in test/generated/listing.ts), and the actions test's: one per action that
+    // sets fields or acts on one record, one per update or delete state
     const actionCalls = resource.actions.filter((a) => a.set.length > 0 || a.on === 'item').length + 2;
     const fresh = rows.reduce(
       (sum, row) => sum + (row.what === 'create' ? callers.length : row.changes ? admitted(row) : 0),
@@ -163,14 +168,12 @@ function actionsOf(resource: Resource): ActionsView {
       .map((a) => ({
         name: a.name,
         set: Object.fromEntries(a.set.map((s) => [s.field, s.value.kind === 'now' ? { now: true } : s.value.value])),
-        when: Object.fromEntries(a.when.map((w) => [w.field, [...w.values]])),
+        when: whenObject(a.when),
       })),
     states: (['update', 'delete'] as const).flatMap((operation) => {
       const when = resource.writableWhen[operation];
       const out = when.length === 0 ? undefined : outOf(resource, when);
-      return out === undefined
-        ? []
-        : [{ operation, when: Object.fromEntries(when.map((w) => [w.field, [...w.values]])), out }];
+      return out === undefined ? [] : [{ operation, when: whenObject(when), out }];
     }),
     handled: handled.map((a) => {
       const input = sampleBody(a.input, 1);

@@ -116,7 +116,7 @@ export async function tokenOf(caller: string, owner: Json | undefined): Promise<
   if (caller === 'no token') return null;
   if (caller === 'expired token') return tokens.expired();
   if (caller === 'badly signed token') return tokens.badlySigned();
-  if (caller === 'administrator') return tokens.of('test-administrator', [ADMIN_ROLE]);
+  if (caller === 'administrator') return tokens.administrator();
   if (caller === 'stranger') return tokens.of('stranger');
   if (caller === 'owner') {
     assert.ok(owner !== undefined && owner !== null, 'the record has no owner');
@@ -127,7 +127,7 @@ export async function tokenOf(caller: string, owner: Json | undefined): Promise<
 }
 
 /** Whether `record` is in every state `when` names. */
-const holds = (record: JsonObject, when: Record<string, Json[]>): boolean =>
+export const holds = (record: JsonObject, when: Record<string, Json[]>): boolean =>
   Object.entries(when).every(([field, values]) => values.some((v) => v === record[field]));
 
 /**

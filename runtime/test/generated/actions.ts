@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { ADMIN_ROLE } from '../../src/app.js';
-import { CannotCheck, type Records } from './access.js';
+import { CannotCheck, holds, type Records } from './access.js';
 import { tokens, type Json, type JsonObject } from './harness.js';
 
 /** An action that sets fields: what it sets (`now`: the time of the call), and whether a second call is a 409. */
@@ -21,11 +20,6 @@ export interface HandlerAction {
   item: boolean;
   input: JsonObject | null;
 }
-
-const admin = (): Promise<string> => tokens.of('test-administrator', [ADMIN_ROLE]);
-
-const holds = (record: JsonObject, when: Record<string, Json[]>): boolean =>
-  Object.entries(when).every(([field, values]) => values.some((v) => v === record[field]));
 
 /** What an action that sets fields makes of `record`, as far as the definition says (a `now` is left as it was). */
 const afterSet = (record: JsonObject, action: SetAction): JsonObject => ({
@@ -50,7 +44,7 @@ async function inStateFor(
   );
   if (step === undefined) return undefined;
   const url = `${records.fixture(collection).path}/${String(record.id)}/${step.name}`;
-  const answer = await records.call('POST', url, await admin());
+  const answer = await records.call('POST', url, await tokens.administrator());
   assert.equal(
     answer.status,
     200,
@@ -72,7 +66,7 @@ export async function checkSet(
 ): Promise<void> {
   const record = (await inStateFor(records, collection, action, others)) ?? (await records.fresh(collection));
   const url = `${records.fixture(collection).path}/${String(record.id)}/${action.name}`;
-  const token = await admin();
+  const token = await tokens.administrator();
   const before = Date.now();
   const first = await records.call('POST', url, token);
   if (!holds(record, action.when)) {
@@ -115,7 +109,12 @@ export async function checkHandler(
       ? `?${new URLSearchParams(Object.entries(action.input).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()}`
       : '';
   const body = action.method === 'POST' && action.input !== null ? action.input : undefined;
-  const answer = await records.call(action.method, `${base}/${action.name}${query}`, await admin(), body);
+  const answer = await records.call(
+    action.method,
+    `${base}/${action.name}${query}`,
+    await tokens.administrator(),
+    body,
+  );
   const detail = `${action.method} ${base}/${action.name}: ${JSON.stringify(answer.body)}`;
   if (!written) assert.equal(answer.status, 501, detail);
   else assert.ok(answer.status < 500, `${detail} (expected your handler to answer, not fail)`);
@@ -136,7 +135,7 @@ export interface StateRule {
 export async function checkState(records: Records, collection: string, rule: StateRule): Promise<void> {
   const path = records.fixture(collection).path;
   let record = await records.fresh(collection);
-  const token = await admin();
+  const token = await tokens.administrator();
   const url = `${path}/${String(record.id)}`;
   if (holds(record, rule.when)) {
     const out =

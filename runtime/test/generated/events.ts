@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { ADMIN_ROLE } from '../../src/app.js';
 import { tokenOf, type Matrix, type Records } from './access.js';
 import { tokens, type Json, type JsonObject } from './harness.js';
 
@@ -31,7 +30,7 @@ async function feed(records: Records, token: string | null, after: number): Prom
 
 /** The seq of the newest event (0: none yet), as the administrator sees the feed. */
 async function newest(records: Records): Promise<number> {
-  const events = await feed(records, await tokens.of('test-administrator', [ADMIN_ROLE]), 0);
+  const events = await feed(records, await tokens.administrator(), 0);
   assert.ok(Array.isArray(events), `GET /events as the administrator: ${String(events)}`);
   return events.at(-1)?.seq ?? 0;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { buildApp, PREFIX } from '../../src/app.js';
+import { ADMIN_ROLE, buildApp, PREFIX } from '../../src/app.js';
 import { signToken } from '../../src/auth/sign.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/db/open.js';
@@ -40,6 +40,9 @@ export const SECRET = randomBytes(32).toString('hex');
 export const tokens = {
   of: (subject: string, roles: readonly string[] = []): Promise<string> =>
     signToken(SECRET, { subject, roles, expires: '10m' }),
+  /** the administrator, who passes every rule: what the tests make records and read listings as */
+  administrator: (): Promise<string> =>
+    signToken(SECRET, { subject: 'test-administrator', roles: [ADMIN_ROLE], expires: '10m' }),
   /** valid in every way but its expiry, which has passed */
   expired: (): Promise<string> =>
     signToken(SECRET, { subject: 'someone', expires: Math.floor(Date.now() / 1000) - 60 }),

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { ADMIN_ROLE } from '../../src/app.js';
 import type { Records } from './access.js';
 import { tokens, type Json, type JsonObject } from './harness.js';
 
@@ -30,7 +29,7 @@ export async function everyItem(
   query: string,
   limit: number,
 ): Promise<JsonObject[]> {
-  const token = await tokens.of('test-administrator', [ADMIN_ROLE]);
+  const token = await tokens.administrator();
   const items: JsonObject[] = [];
   let cursor: string | null = '';
   for (let page = 0; cursor !== null && page < 1000; page += 1) {
@@ -65,7 +64,7 @@ export async function checkPaging(records: Records, listing: Listing, mine: Json
 /** A limit past the largest page, or under 1, is a 400 problem. */
 export async function checkLimits(records: Records, listing: Listing): Promise<void> {
   const path = records.fixture(listing.collection).path;
-  const token = await tokens.of('test-administrator', [ADMIN_ROLE]);
+  const token = await tokens.administrator();
   for (const limit of [listing.max + 1, 0]) {
     const answer = await records.call('GET', `${path}?limit=${limit}`, token);
     assert.equal(answer.status, 400, `limit=${limit}: ${JSON.stringify(answer.body)}`);

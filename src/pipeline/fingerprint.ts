@@ -8,7 +8,13 @@ import { VERSION } from '../version.js';
 /** restsmith's own folders whose files decide what it writes (its code: dist/ when built, src/ under tests). */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CODE = fileURLToPath(new URL('../', import.meta.url));
-const FOLDERS = [CODE, join(ROOT, 'templates'), join(ROOT, 'runtime/src'), join(ROOT, 'bin')];
+const FOLDERS = [
+  CODE,
+  join(ROOT, 'templates'),
+  join(ROOT, 'runtime/src'),
+  join(ROOT, 'runtime/test'),
+  join(ROOT, 'bin'),
+];
 
 /** The formatter's packages: another prettier may format the same text otherwise. */
 const FORMATTERS = ['prettier/package.json', '@prettier/plugin-oxc/package.json'];

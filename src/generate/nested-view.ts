@@ -95,7 +95,6 @@ export interface NestedView {
   readme: { request: string; answer: string }[];
 }
 
-/** The nested routes under `resource`'s records, one path per to-many relation; undefined when it has none. */
 /** Import lines by module: `type X` for a type, `x as y` for an alias; one line per module. */
 class Imports {
   readonly #byModule = new Map<string, Set<string>>();

@@ -11,6 +11,7 @@ const LISTED = 5;
 import { accessMatrix, callersOf, verdict, type MatrixRow } from '../contract/access-matrix.js';
 import { sampleBody, sampleValue } from '../contract/samples.js';
 import type { Fixture } from './fixtures.js';
+import { RELATION_RECORDS, relationsView, type RelationView } from './relations-view.js';
 
 /** What test/generated/access.ts makes records of a collection from (see its Fixture). */
 export interface MatrixFixture {
@@ -78,9 +79,18 @@ export function matrixView(
   listings: ListingView[];
   /** with `events`: the matrices of the collections whose feed the events test checks */
   feeds: Record<string, MatrixView>;
+  relations: RelationView[];
 } {
   const resources = new Map(api.resources.map((r) => [r.name, r]));
   const made = new Map<string, number>();
+  const relations = relationsView(api, Object.fromEntries(fixtures.map((f) => [f.name, f])));
+  // the relations test's records: of the collection, and of the target (one per admitted nested create)
+  const related = new Map<string, number>();
+  const add = (name: string, n: number) => related.set(name, (related.get(name) ?? 0) + n);
+  for (const view of relations) {
+    add(view.collection, RELATION_RECORDS.parents);
+    add(view.target, RELATION_RECORDS.children + view.callers.length);
+  }
   const matrix: Record<string, MatrixView> = {};
   for (const fixture of fixtures) {
     const resource = resources.get(fixture.name);
@@ -89,8 +99,8 @@ export function matrixView(
     // a reference as the owner is in the body of a create: staff may give it, others not (403); the id as the owner
     // is the record made; the `owner` caller is the owner of a record, and a create has none yet
     const ownerGiven = owner !== undefined && fixture.refs[owner] !== undefined;
-    // a reference must name a record the caller may read (else 409): the records referred to are the
-    // administrator's, which a caller who may read only their own cannot
+    // a reference must name a record the caller may read (else 409, as if it did not exist): the records referred to
+    // are the administrator's, which a caller who may read only their own cannot
     const readsEvery = (caller: string): boolean =>
       Object.values(fixture.refs).every((target) => {
         const rule = resources.get(target)?.access.read;
@@ -100,8 +110,10 @@ export function matrixView(
     const createStatus = (row: MatrixRow, caller: string): number | null => {
       const v = row.verdicts[caller];
       if (caller === 'owner' || (owner === 'id' && v === 'own')) return null;
-      if ((v === 'every' || v === 'authenticated' || v === 'own') && !readsEvery(caller)) return null;
-      if (ownerGiven && (v === 'own' || v === 'authenticated')) return 403;
+      const admitted = v === 'every' || v === 'authenticated' || v === 'own';
+      // a caller who may not give the record away, and a reference they may not read: not checked (both refuse)
+      if (ownerGiven && (v === 'own' || v === 'authenticated')) return readsEvery(caller) ? 403 : null;
+      if (admitted && !readsEvery(caller)) return 409;
       return row.statuses[caller] ?? null;
     };
     const callers = callersOf(api, resource);
@@ -127,7 +139,7 @@ export function matrixView(
     const actionCalls = resource.actions.filter((a) => a.set.length > 0 || a.on === 'item').length + 2;
     const fresh = rows.reduce(
       (sum, row) => sum + (row.what === 'create' ? callers.length : row.changes ? admitted(row) : 0),
-      2 + actionCalls + LISTED,
+      2 + actionCalls + LISTED + (related.get(fixture.name) ?? 0),
     );
     made.set(fixture.name, (made.get(fixture.name) ?? 0) + fresh);
     // a keyed record makes records of its own to refer to
@@ -153,7 +165,7 @@ export function matrixView(
     return [{ collection: fixture.name, max: api.limits.pageSize.max, fields }];
   });
   const feeds = api.events === undefined ? {} : matrix;
-  return { fixtures: result, matrix, actions, listings, feeds };
+  return { fixtures: result, matrix, actions, listings, feeds, relations };
 }
 
 function actionsOf(resource: Resource): ActionsView {

@@ -3,6 +3,7 @@ import { needsTokens } from '../contract/access.js';
 import type { SqlDialect } from '../schema/dialect.js';
 import { resourceView, type ResourceView } from './resource-view.js';
 import { fixtures, type Fixture } from './fixtures.js';
+import type { RelationView } from './relations-view.js';
 import { matrixView, type ActionsView, type ListingView, type MatrixFixture, type MatrixView } from './matrix-view.js';
 import { relationMap, targetOf } from '../contract/relations.js';
 
@@ -26,6 +27,7 @@ export interface ProjectView {
     actions: ActionsView[];
     listings: ListingView[];
     feeds: Record<string, MatrixView>;
+    relations: RelationView[];
   };
   needsTokens: boolean;
   rateLimit: { max: number; windowMs: number };

@@ -83,6 +83,7 @@ export const RUNTIME = [
   'test/generated/actions.ts',
   'test/generated/listing.ts',
   'test/generated/events.ts',
+  'test/generated/relations.ts',
   'test/generated/run.ts',
 ];
 
@@ -97,6 +98,7 @@ const TEMPLATED = [
   'test/generated/actions.test.ts',
   'test/generated/listing.test.ts',
   'test/generated/events.test.ts',
+  'test/generated/relations.test.ts',
 ];
 
 const RESOURCE_FILES = ['model.ts', 'schemas.ts', 'store.ts', 'access.ts', 'routes.ts'];

@@ -11,9 +11,11 @@ const run = promisify(execFile);
  * The tests restsmith writes into a project fail when the server breaks a rule of the definition: the examples'
  * generated tests are run against servers generated from mutated definitions (a rule widened, a `when` removed, a
  * limit changed), and must fail, naming the row of the matrix, the action or the listing that broke. Against the
- * servers of their own definitions they pass.
+ * servers of their own definitions they pass. The library's mutants break its relations: a nested route under a record
+ * the caller may not read, an embedded record the caller may not read, what a delete does to the records referring to
+ * the one deleted, who may link.
  */
-const BASES = ['blog', 'clinic'] as const;
+const BASES = ['blog', 'clinic', 'library'] as const;
 type Base = (typeof BASES)[number];
 const source = (base: Base): string => readFileSync(join(ROOT, `examples/${base}.yaml`), 'utf8');
 /** per example: the folder its own generated tests were copied to */
@@ -118,6 +120,52 @@ describe("a project's generated tests", () => {
       definition: () =>
         mutated('clinic', 'delete: { access: admin, when: { status: [booked, cancelled] } }', 'delete: admin'),
       fails: ['delete is a 409 outside {"status":["booked","cancelled"]}'],
+    },
+    {
+      base: 'library' as Base,
+      mutation: "an owner's records made readable to anyone with a token",
+      definition: () =>
+        mutated(
+          'library',
+          'access: { list: owner, read: owner, create: authenticated',
+          'access: { list: owner, read: authenticated, create: authenticated',
+        ),
+      // the books of another's reading list: the list is no longer theirs alone
+      fails: ['GET /reading-lists/{id}/books as stranger: 404'],
+    },
+    {
+      base: 'library' as Base,
+      mutation: 'reviews readable by anyone with a token',
+      definition: () =>
+        mutated(
+          'library',
+          'read: [librarian, owner], create: authenticated',
+          'read: authenticated, create: authenticated',
+        ),
+      // a book's reviews embedded for a stranger: only those they may read, by the definition
+      fails: ['include=reviews as stranger embeds what they may read'],
+    },
+    {
+      base: 'library' as Base,
+      mutation: "a cascade turned into the default (a book's reviews keep it from being deleted)",
+      definition: () =>
+        mutated(
+          'library',
+          'bookId: { type: ref, to: books, required: true, onDelete: cascade }\n      readerId',
+          'bookId: { type: ref, to: books, required: true }\n      readerId',
+        ),
+      fails: ['deleting a record: onDelete cascade'],
+    },
+    {
+      base: 'library' as Base,
+      mutation: 'linking a tag opened to anyone with a token',
+      definition: () =>
+        mutated(
+          'library',
+          'access: { list: public, read: public, create: [admin, librarian], update: admin, delete: [admin, librarian] }',
+          'access: { list: public, read: public, create: authenticated, update: admin, delete: [admin, librarian] }',
+        ),
+      fails: ['PUT /books/{id}/tags/{otherId} as stranger: 403'],
     },
   ])('fail against a server with $mutation', { timeout: 120_000 }, async ({ base, mutation, definition, fails }) => {
     const result = await testsAgainst(base, `mutant-${mutation.replace(/[^a-z]+/g, '-')}`, definition());

@@ -11,7 +11,8 @@ const run = promisify(execFile);
 /**
  * The tests restsmith writes into every project pass for every valid definition: varied definitions (page sizes
  * down to 1, prefixes, integer and uuid ids, owners, every field type and combinations of required, nullable,
- * default and unique) are generated, type-checked, and their own `npm test` (tsx --test) is run. Seeded
+ * default and unique, a random rule per operation and action, a to-many relation and a many-to-many one with rules
+ * of their own) are generated, type-checked, and their own `npm test` (tsx --test) is run. Seeded
  * (FUZZ_SEED) and bounded: a few definitions per run.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -66,15 +67,16 @@ const definition = fc
     id: fc.constantFrom('integer', 'uuid'),
     childId: fc.constantFrom('integer', 'uuid'),
     owned: fc.boolean(),
+    partOwned: fc.boolean(),
     fields: fc.tuple(...TYPES.map(field)),
     onDelete: fc.constantFrom('restrict', 'cascade', 'setNull'),
     events: fc.boolean(),
     rules: fc.array(fc.constantFrom<Rule>('public', 'authenticated', 'member', 'admin', 'owner', ['member', 'owner']), {
-      minLength: 7,
-      maxLength: 7,
+      minLength: 14,
+      maxLength: 14,
     }),
   })
-  .map(({ prefix, max, id, childId, owned, fields, onDelete, events, rules }) => ({
+  .map(({ prefix, max, id, childId, owned, partOwned, fields, onDelete, events, rules }) => ({
     name: 'generated',
     version: '1.0.0',
     ...(prefix !== undefined && { prefix }),
@@ -94,14 +96,17 @@ const definition = fc
         access: Object.fromEntries(
           ['list', 'read', 'create', 'update', 'delete'].map((op, i) => [op, ruleFor(rules[i], owned)]),
         ),
+        relations: { tags: { through: 'thing-tags' } },
         actions: {
           shut: { on: 'item', access: ruleFor(rules[5], owned), when: { state: ['open'] }, set: { state: 'shut' } },
           // a collection action has no record to own
           ping: { on: 'collection', access: ruleFor(rules[6], false) },
         },
       },
+      // a to-many relation (things.parts, nested routes) with rules of its own
       parts: {
         id: childId,
+        ...(partOwned && { owner: 'makerId' }),
         fields: {
           label: { type: 'string', required: true },
           thingId: {
@@ -111,6 +116,29 @@ const definition = fc
             nullable: onDelete === 'setNull',
             onDelete,
           },
+          ...(partOwned && { makerId: { type: 'string', readOnly: true } }),
+        },
+        access: Object.fromEntries(
+          ['list', 'read', 'create', 'update', 'delete'].map((op, i) => [op, ruleFor(rules[7 + i], partOwned)]),
+        ),
+      },
+      // a many-to-many relation (things.tags through thing-tags: link routes) whose links have rules of their own
+      tags: {
+        fields: { name: { type: 'string', required: true, unique: true } },
+        access: { list: 'public', read: ruleFor(rules[12], false), create: 'admin', update: 'admin', delete: 'admin' },
+      },
+      'thing-tags': {
+        fields: {
+          thingId: { type: 'ref', to: 'things', required: true, onDelete: 'cascade' },
+          tagId: { type: 'ref', to: 'tags', required: true, onDelete: 'cascade' },
+        },
+        unique: [['thingId', 'tagId']],
+        access: {
+          list: 'public',
+          read: ruleFor(rules[13], false),
+          create: ruleFor(rules[11], false),
+          update: 'admin',
+          delete: ruleFor(rules[12], false),
         },
       },
     },

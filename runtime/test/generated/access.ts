@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ADMIN_ROLE } from '../../src/app.js';
-import { tokens, type Json, type JsonObject, type TestApi } from './harness.js';
+import { ADMINISTRATOR, tokens, type Json, type JsonObject, type TestApi } from './harness.js';
 
 /** How to make records of a collection through the API, as the administrator. */
 export interface Fixture {
@@ -87,9 +87,12 @@ export class Records {
     return body;
   }
 
-  /** A new record, made by the administrator under a subject of its own (its owner, when the owner is the caller). */
-  async fresh(collection: string): Promise<JsonObject> {
-    const body = await this.body(collection);
+  /**
+   * A new record, made by the administrator under a subject of its own (its owner, when the owner is the caller);
+   * `set` overrides fields of the body (a ref to a given record).
+   */
+  async fresh(collection: string, set: JsonObject = {}): Promise<JsonObject> {
+    const body = { ...(await this.body(collection)), ...set };
     const subject = `owner-${collection}-${this.#made.get(collection) ?? 0}`;
     const token = await tokens.of(subject, [ADMIN_ROLE]);
     const answer = await this.api.call('POST', this.fixture(collection).path, { token, body });
@@ -111,19 +114,27 @@ export class Records {
   }
 }
 
+/** The subject of a caller's token (`owner`: the owner of the record); undefined for a caller without a valid one. */
+export function subjectOf(caller: string, owner: Json | undefined): string | undefined {
+  if (caller === 'no token' || caller === 'expired token' || caller === 'badly signed token')
+    return undefined;
+  if (caller === 'administrator') return ADMINISTRATOR;
+  if (caller === 'stranger') return 'stranger';
+  if (caller === 'owner') {
+    assert.ok(owner !== undefined && owner !== null, 'the record has no owner');
+    return String(owner);
+  }
+  return `test-${caller.slice('role:'.length)}`;
+}
+
 /** The token of a caller of the matrix (`role:<name>`, `owner` of `record`…); null for none. */
 export async function tokenOf(caller: string, owner: Json | undefined): Promise<string | null> {
   if (caller === 'no token') return null;
   if (caller === 'expired token') return tokens.expired();
   if (caller === 'badly signed token') return tokens.badlySigned();
   if (caller === 'administrator') return tokens.administrator();
-  if (caller === 'stranger') return tokens.of('stranger');
-  if (caller === 'owner') {
-    assert.ok(owner !== undefined && owner !== null, 'the record has no owner');
-    return tokens.of(String(owner));
-  }
-  const role = caller.slice('role:'.length);
-  return tokens.of(`test-${role}`, [role]);
+  const subject = subjectOf(caller, owner) ?? '';
+  return caller.startsWith('role:') ? tokens.of(subject, [caller.slice('role:'.length)]) : tokens.of(subject);
 }
 
 /** Whether `record` is in every state `when` names. */

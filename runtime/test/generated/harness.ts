@@ -36,13 +36,16 @@ export interface Answer {
 /** The key the tests' server verifies tokens with; tokens are signed by the project's own code (src/auth/sign.ts). */
 export const SECRET = randomBytes(32).toString('hex');
 
+/** The administrator's subject in the tests' tokens. */
+export const ADMINISTRATOR = 'test-administrator';
+
 /** Tokens of each kind the access rules tell apart. */
 export const tokens = {
   of: (subject: string, roles: readonly string[] = []): Promise<string> =>
     signToken(SECRET, { subject, roles, expires: '10m' }),
   /** the administrator, who passes every rule: what the tests make records and read listings as */
   administrator: (): Promise<string> =>
-    signToken(SECRET, { subject: 'test-administrator', roles: [ADMIN_ROLE], expires: '10m' }),
+    signToken(SECRET, { subject: ADMINISTRATOR, roles: [ADMIN_ROLE], expires: '10m' }),
   /** valid in every way but its expiry, which has passed */
   expired: (): Promise<string> =>
     signToken(SECRET, { subject: 'someone', expires: Math.floor(Date.now() / 1000) - 60 }),

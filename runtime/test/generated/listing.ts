@@ -22,14 +22,15 @@ interface Page {
   nextCursor: string | null;
 }
 
-/** Every item of a listing, page after page (`limit` each), as the administrator; at most 1,000 pages. */
+/** Every item of a listing, page after page (`limit` each), as the administrator or `token`; at most 1,000 pages. */
 export async function everyItem(
   records: Records,
   path: string,
   query: string,
   limit: number,
+  as?: string | null,
 ): Promise<JsonObject[]> {
-  const token = await tokens.administrator();
+  const token = as === undefined ? await tokens.administrator() : as;
   const items: JsonObject[] = [];
   let cursor: string | null = '';
   for (let page = 0; cursor !== null && page < 1000; page += 1) {

@@ -122,3 +122,51 @@ export function accessMatrix(api: Api, resource: Resource): MatrixRow[] {
   );
   return [...operations, ...actions];
 }
+
+/** What a caller sees of a resource's records by a rule: all of them, their own, or none. */
+export type Sight = 'all' | 'own' | 'none';
+
+export function sight(rule: AccessRule, caller: string, adminRole: string): Sight {
+  const v = verdict(rule, caller, adminRole);
+  return v === 'every' || v === 'authenticated' ? 'all' : v === 'own' ? 'own' : 'none';
+}
+
+/** Whether a caller acts for others under a rule (may name anyone as an owner): the administrator, or a role it names. */
+function isStaff(rule: AccessRule, caller: string): boolean {
+  const role = caller.startsWith('role:') ? caller.slice('role:'.length) : undefined;
+  return caller === 'administrator' || rule.some((t) => t.kind === 'role' && t.role === role);
+}
+
+/**
+ * The status of a create of `target` its rule admits, past the body (as the generated create decides, see
+ * auth/owner.ts and relations/references.ts): who owns the record is settled first — where every owner field is
+ * given (a ref to the administrator's record, or a nested create's path), a caller who is not staff is none of them,
+ * a 403, unless they own the path's record by its id; then every ref must name a record the caller may read, else
+ * a 409, as if it did not exist. `refs` are the ref fields the body fills with the administrator's records; `path` a
+ * nested create's ref field, and whether the caller is the path's record. Null where a record is its own owner.
+ */
+export function createStatus(
+  api: Api,
+  target: Resource,
+  caller: string,
+  refs: readonly string[],
+  path?: { field: string; owned: boolean },
+): number | null {
+  const rule = target.access.create;
+  const v = verdict(rule, caller, api.auth.adminRole);
+  if (v === 401 || v === 403) return v;
+  if (target.owners.includes('id') && v === 'own') return null;
+  const given = (field: string) => refs.includes(field) || field === path?.field;
+  if (target.owners.length > 0 && target.owners.every(given) && !isStaff(rule, caller)) {
+    const ownsPath = path !== undefined && path.owned && target.owners.includes(path.field);
+    if (!ownsPath) return 403;
+  }
+  const readsRefs = refs
+    .filter((field) => field !== path?.field)
+    .every((field) => {
+      const to = target.fields.find((f) => f.name === field)?.ref?.to;
+      const read = api.resources.find((r) => r.name === to)?.access.read;
+      return read !== undefined && sight(read, caller, api.auth.adminRole) === 'all';
+    });
+  return readsRefs ? 201 : 409;
+}

@@ -1,5 +1,7 @@
 import type { AccessRule, Api, Relation, Resource } from '../model.js';
-import { callersOf, verdict } from './access-matrix.js';
+import { callersOf, createStatus, sight, verdict, type Sight } from './access-matrix.js';
+
+export type { Sight };
 import { joinOf, linkRelations, nestedCreates, nestedRelations, targetOf } from './relations.js';
 
 /**
@@ -9,14 +11,6 @@ import { joinOf, linkRelations, nestedCreates, nestedRelations, targetOf } from 
  * path must be one the caller may read by its own `read` rule, else 404 (an owner-only reader reads only their own:
  * the `owner` caller is the owner of that record). The callers are the resource's own (see callersOf).
  */
-
-/** What a caller sees of a resource's records by a rule: all of them, their own, or none. */
-export type Sight = 'all' | 'own' | 'none';
-
-export function sight(rule: AccessRule, caller: string, adminRole: string): Sight {
-  const v = verdict(rule, caller, adminRole);
-  return v === 'every' || v === 'authenticated' ? 'all' : v === 'own' ? 'own' : 'none';
-}
 
 export interface RelationRow {
   /** `list` and `create` under the record; `link` and `unlink` (PUT and DELETE) of a many-to-many relation */
@@ -37,29 +31,6 @@ function guarded(api: Api, resource: Resource, rule: AccessRule, caller: string,
   const v = verdict(rule, caller, api.auth.adminRole);
   if (v === 401 || v === 403) return v;
   return readsParent(api, resource, caller) ? admitted : 404;
-}
-
-/**
- * A nested create's status past the guard and the record of the path: the target's body refers (besides the path's
- * record) to records made by the administrator, which a caller must be able to read (else 409); a caller who is not
- * staff may not name another as the owner (403). Null (not checked) where the owner is the record's own id or the
- * ref of the path, or where both would apply.
- */
-function nestedCreateStatus(api: Api, relation: Relation, target: Resource, refs: readonly string[], caller: string) {
-  const v = verdict(target.access.create, caller, api.auth.adminRole);
-  const owner = target.owners[0];
-  if (owner === relation.field || (owner === 'id' && v === 'own')) return null;
-  const staff = v === 'every';
-  const ownerGiven = owner !== undefined && refs.includes(owner);
-  const readsRefs = refs
-    .filter((field) => field !== relation.field)
-    .every((field) => {
-      const to = target.fields.find((f) => f.name === field)?.ref?.to;
-      const read = api.resources.find((r) => r.name === to)?.access.read;
-      return read !== undefined && sight(read, caller, api.auth.adminRole) === 'all';
-    });
-  if (ownerGiven && !staff) return readsRefs ? 403 : null;
-  return readsRefs ? 201 : 409;
 }
 
 /**
@@ -84,7 +55,17 @@ export function relationMatrix(
       what: 'create',
       method: 'POST',
       statuses: by((c) =>
-        guarded(api, resource, target.access.create, c, nestedCreateStatus(api, relation, target, refs, c)),
+        guarded(
+          api,
+          resource,
+          target.access.create,
+          c,
+          // the `owner` caller owns the path's record: by its id, where it is its own owner
+          createStatus(api, target, c, refs, {
+            field: relation.field,
+            owned: c === 'owner' && resource.owners.includes('id'),
+          }),
+        ),
       ),
     });
   const link = linkRelations(api, resource).find((l) => l.relation === relation);

@@ -8,7 +8,7 @@ const whenObject = (when: When): Record<string, JsonValue[]> =>
 
 /** The records the generated listing test makes per collection (LISTED in test/generated/listing.ts). */
 const LISTED = 5;
-import { accessMatrix, callersOf, verdict, type MatrixRow } from '../contract/access-matrix.js';
+import { accessMatrix, callersOf, createStatus, type MatrixRow } from '../contract/access-matrix.js';
 import { sampleBody, sampleValue } from '../contract/samples.js';
 import type { Fixture } from './fixtures.js';
 import { RELATION_RECORDS, relationsView, type RelationView } from './relations-view.js';
@@ -95,27 +95,10 @@ export function matrixView(
   for (const fixture of fixtures) {
     const resource = resources.get(fixture.name);
     if (resource === undefined) continue;
-    const owner = resource.owners[0];
-    // a reference as the owner is in the body of a create: staff may give it, others not (403); the id as the owner
-    // is the record made; the `owner` caller is the owner of a record, and a create has none yet
-    const ownerGiven = owner !== undefined && fixture.refs[owner] !== undefined;
-    // a reference must name a record the caller may read (else 409, as if it did not exist): the records referred to
-    // are the administrator's, which a caller who may read only their own cannot
-    const readsEvery = (caller: string): boolean =>
-      Object.values(fixture.refs).every((target) => {
-        const rule = resources.get(target)?.access.read;
-        const v = rule === undefined ? 403 : verdict(rule, caller, api.auth.adminRole);
-        return v === 'every' || v === 'authenticated';
-      });
-    const createStatus = (row: MatrixRow, caller: string): number | null => {
-      const v = row.verdicts[caller];
-      if (caller === 'owner' || (owner === 'id' && v === 'own')) return null;
-      const admitted = v === 'every' || v === 'authenticated' || v === 'own';
-      // a caller who may not give the record away, and a reference they may not read: not checked (both refuse)
-      if (ownerGiven && (v === 'own' || v === 'authenticated')) return readsEvery(caller) ? 403 : null;
-      if (admitted && !readsEvery(caller)) return 409;
-      return row.statuses[caller] ?? null;
-    };
+    // a create's body refers to the administrator's records (see createStatus); the `owner` caller is the owner of a
+    // record, and a create has none yet
+    const createStatusOf = (caller: string): number | null =>
+      caller === 'owner' ? null : createStatus(api, resource, caller, Object.keys(fixture.refs));
     const callers = callersOf(api, resource);
     const rows = accessMatrix(api, resource);
     matrix[fixture.name] = {
@@ -127,7 +110,7 @@ export function matrixView(
         changes: row.changes,
         when: whenObject(row.when),
         statuses: callers.map((caller) =>
-          row.what === 'create' ? createStatus(row, caller) : (row.statuses[caller] ?? null),
+          row.what === 'create' ? createStatusOf(caller) : (row.statuses[caller] ?? null),
         ),
       })),
     };

@@ -1,8 +1,8 @@
 import type { Api, OnDelete, Relation, Resource } from '../model.js';
-import { callersOf } from '../contract/access-matrix.js';
-import { relationMatrix, sight, type Sight } from '../contract/relation-matrix.js';
+import { callersOf, sight, type Sight } from '../contract/access-matrix.js';
+import { relationMatrix } from '../contract/relation-matrix.js';
 import { relationFilters } from '../contract/listing.js';
-import { joinOf, linkRelations, targetOf } from '../contract/relations.js';
+import { includePaths, joinOf, linkRelations, targetOf } from '../contract/relations.js';
 
 /** One relation of a resource as test/generated/relations.ts checks it (see its Relation). */
 export interface RelationView {
@@ -35,6 +35,12 @@ export interface RelationView {
   targetReads: boolean;
   /** the target's fields the collection's listing filters on through the relation (equality), when it lists */
   filters: string[];
+  /** per caller: what they list of the collection (a filter or an include on its listing shows them these) */
+  collectionLists: Sight[];
+  /** the collection's owner fields (`id`: a record is its own owner) */
+  collectionOwners: string[];
+  /** an include path one level deeper than `limits.includeDepth` allows, through this relation: a 400 */
+  tooDeep?: string;
 }
 
 /** The records the relations test makes per relation: of the collection, and of the target. */
@@ -79,6 +85,11 @@ function viewOf(api: Api, resource: Resource, relation: Relation, target: Resour
     relation.through === undefined &&
     resource.operations.includes('delete') &&
     resource.writableWhen.delete.length === 0;
+  // a path of includeDepth + 1 relations, starting with this one
+  const depth = api.limits.includeDepth;
+  const tooDeep = includePaths(api, target, depth)
+    .map((path) => `${relation.name}.${path}`)
+    .find((path) => path.split('.').length === depth + 1);
   const onDelete = deletable ? target.fields.find((f) => f.name === relation.field)?.ref?.onDelete : undefined;
   return {
     collection: resource.name,
@@ -108,5 +119,8 @@ function viewOf(api: Api, resource: Resource, relation: Relation, target: Resour
           .map((f) => f.field.slice(relation.name.length + 1))
           .filter((f) => f !== 'id' && !target.fields.some((x) => x.name === f && x.writeOnly))
       : [],
+    collectionLists: resource.operations.includes('list') ? sights(resource.access.list) : callers.map(() => 'none'),
+    collectionOwners: resource.owners,
+    ...(tooDeep !== undefined && { tooDeep }),
   };
 }

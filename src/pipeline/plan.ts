@@ -84,6 +84,7 @@ export const RUNTIME = [
   'test/generated/listing.ts',
   'test/generated/events.ts',
   'test/generated/relations.ts',
+  'test/generated/relation-reads.ts',
   'test/generated/run.ts',
 ];
 

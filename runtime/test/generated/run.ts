@@ -14,6 +14,12 @@ const files = ['test', join('test', 'generated')].flatMap((dir) =>
         .map((name) => join(dir, name))
     : [],
 );
+// which database the tests run on (see harness.ts)
+console.log(
+  process.env.TEST_DATABASE_URL === undefined
+    ? '# on SQLite: a throwaway file per test file'
+    : '# on PostgreSQL (TEST_DATABASE_URL): a throwaway schema per test file',
+);
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...process.argv.slice(2), ...files], {
   stdio: 'inherit',
 });

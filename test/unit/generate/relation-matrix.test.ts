@@ -137,6 +137,49 @@ describe('the access matrix of relation routes', () => {
   });
 });
 
+describe('the status of a create, past its rule', () => {
+  const school = () =>
+    normalise(
+      definitionOf(`
+        name: school
+        version: 1.0.0
+        auth: { roles: [admin, registrar, teacher] }
+        resources:
+          students:
+            owner: id
+            fields: { name: string }
+            access: { list: [registrar, owner], read: [registrar, teacher, owner], create: registrar, update: admin, delete: admin }
+          courses:
+            fields: { title: string }
+            access: { list: public, read: public, create: admin, update: admin, delete: admin }
+          enrolments:
+            owner: studentId
+            fields:
+              studentId: { type: ref, to: students, required: true, onDelete: cascade }
+              courseId: { type: ref, to: courses, required: true, onDelete: cascade }
+            access: { list: [registrar, owner], read: [registrar, owner], create: [registrar, owner, authenticated], update: admin, delete: admin }
+      `),
+    );
+  const rowOf = (api: Api, parent: string) => {
+    const resource = api.resources.find((r) => r.name === parent);
+    const relation = resource?.relations.find((r) => r.name === 'enrolments');
+    if (resource === undefined || relation === undefined) throw new Error(`no ${parent}.enrolments`);
+    const callers = callersOf(api, resource);
+    const create = relationMatrix(api, resource, relation, ['studentId', 'courseId']).find((r) => r.what === 'create');
+    return callers.map((c) => create?.statuses[c]).join(' ');
+  };
+
+  it('an owner given by the path: staff name anyone, the student (owning their record by its id) themselves', () => {
+    //                          no token, expired, badly signed, administrator, registrar, teacher, stranger, owner
+    expect(rowOf(school(), 'students')).toBe('401 401 401 201 201 403 404 201');
+  });
+
+  it("an owner given in the body, the administrator's student: who is not staff is refused (403) before the refs", () => {
+    //                          no token, expired, badly signed, administrator, registrar, teacher, stranger
+    expect(rowOf(school(), 'courses')).toBe('401 401 401 201 201 403 403');
+  });
+});
+
 describe('the relations the generated tests exercise', () => {
   it('takes each side of a ref and a many-to-many relation whose links PUT makes, with what each caller sees', () => {
     const api = library({

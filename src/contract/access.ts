@@ -18,6 +18,9 @@ export function ruleObject(rule: AccessRule): Record<string, unknown> {
 export function accessRules(resource: Resource): { key: string; rule: Record<string, unknown> }[] {
   return [
     ...resource.operations.map((op) => ({ key: op, rule: ruleObject(resource.access[op]) })),
+    // who reads its records where others embed them, filter through them or the feed shows them: with the read
+    // operation switched off too
+    ...(resource.operations.includes('read') ? [] : [{ key: 'read', rule: ruleObject(resource.access.read) }]),
     ...resource.actions.map((a) => ({ key: a.names.camel, rule: ruleObject(a.access) })),
   ];
 }

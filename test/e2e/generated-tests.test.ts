@@ -68,6 +68,8 @@ const definition = fc
     childId: fc.constantFrom('integer', 'uuid'),
     owned: fc.boolean(),
     partOwned: fc.boolean(),
+    // parts read one by one, or only embedded, listed and through filters (their `read` rule still decides who)
+    partRead: fc.boolean(),
     fields: fc.tuple(...TYPES.map(field)),
     onDelete: fc.constantFrom('restrict', 'cascade', 'setNull'),
     events: fc.boolean(),
@@ -76,7 +78,7 @@ const definition = fc
       maxLength: 14,
     }),
   })
-  .map(({ prefix, max, id, childId, owned, partOwned, fields, onDelete, events, rules }) => ({
+  .map(({ prefix, max, id, childId, owned, partOwned, partRead, fields, onDelete, events, rules }) => ({
     name: 'generated',
     version: '1.0.0',
     ...(prefix !== undefined && { prefix }),
@@ -107,6 +109,7 @@ const definition = fc
       parts: {
         id: childId,
         ...(partOwned && { owner: 'makerId' }),
+        ...(!partRead && { operations: ['list', 'create', 'update', 'delete'] }),
         fields: {
           label: { type: 'string', required: true },
           thingId: {

@@ -20,6 +20,10 @@ export interface RelationRow {
   statuses: Record<string, number | null>;
 }
 
+/** Whether a join's owner is one of its sides' refs: a link is then owned by the record it names, not its maker. */
+export const ownedThroughRef = (join: Resource): boolean =>
+  join.owners.some((owner) => join.fields.some((f) => f.name === owner && f.ref !== undefined));
+
 /** Whether the caller may read the record of the path (the `owner` caller owns it). */
 function readsParent(api: Api, resource: Resource, caller: string): boolean {
   const s = sight(resource.access.read, caller, api.auth.adminRole);
@@ -83,9 +87,9 @@ export function relationMatrix(
         statuses: by((c) => {
           const status = ends(c, join.access.create, 204);
           // a join owned through one of its sides' refs names that record as the owner: not checked here
-          const owner = join.owners[0];
-          const ownerIsRef = join.fields.some((f) => f.name === owner && f.ref !== undefined);
-          return status === 204 && ownerIsRef && verdict(join.access.create, c, api.auth.adminRole) !== 'every'
+          return status === 204 &&
+            ownedThroughRef(join) &&
+            verdict(join.access.create, c, api.auth.adminRole) !== 'every'
             ? null
             : status;
         }),
@@ -96,8 +100,10 @@ export function relationMatrix(
         method: 'DELETE',
         statuses: by((c) => {
           const status = ends(c, join.access.delete, 204);
-          // the link is the administrator's: a caller who deletes only their own links finds none (404)
-          return status === 204 && sight(join.access.delete, c, api.auth.adminRole) !== 'all' ? 404 : status;
+          // the link is the administrator's: a caller who deletes only their own links finds none (404) — unless a
+          // link is owned by a record it names (not checked here)
+          if (status !== 204 || sight(join.access.delete, c, api.auth.adminRole) === 'all') return status;
+          return ownedThroughRef(join) ? null : 404;
         }),
       });
   }

@@ -1,6 +1,6 @@
 import type { Api, OnDelete, Relation, Resource } from '../model.js';
 import { callersOf, sight, type Sight } from '../contract/access-matrix.js';
-import { relationMatrix } from '../contract/relation-matrix.js';
+import { ownedThroughRef, relationMatrix } from '../contract/relation-matrix.js';
 import { relationFilters } from '../contract/listing.js';
 import { includePaths, joinOf, linkRelations, targetOf } from '../contract/relations.js';
 
@@ -29,6 +29,8 @@ export interface RelationView {
   lists: Sight[];
   /** many-to-many, per caller: what they see of the links by the join's `read` rule */
   links?: Sight[];
+  /** many-to-many: a link is owned by one of the records it names (its own-only readers are not checked) */
+  linksByRef?: boolean;
   /** the target's owner fields (`id` where a record is its own owner) */
   owners: string[];
   /** whether the target's records are read one by one (GET /{target}/{id}) */
@@ -110,7 +112,7 @@ function viewOf(api: Api, resource: Resource, relation: Relation, target: Resour
     }),
     reads: sights(target.access.read),
     lists: sights(target.access.list),
-    ...(join !== undefined && { links: sights(join.access.read) }),
+    ...(join !== undefined && { links: sights(join.access.read), linksByRef: ownedThroughRef(join) }),
     owners: target.owners,
     targetReads: target.operations.includes('read'),
     filters: resource.operations.includes('list')

@@ -134,6 +134,13 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
     { path: 'tsconfig.build.json', owner: 'generator', json: tsconfigBuild(context.orphanFiles) },
     { path: '.prettierrc.json', owner: 'generator', json: PRETTIER_OPTIONS },
     { path: 'src/openapi.json', owner: 'generator', json: openApiDocument(api) },
+    // the generated tests' tables, derived from the definition (see test/generated/harness.ts, `table`)
+    { path: 'test/generated/api.json', owner: 'generator', json: project.fixtures },
+    { path: 'test/generated/fixtures.json', owner: 'generator', json: project.access.fixtures },
+    { path: 'test/generated/access.json', owner: 'generator', json: project.access.matrix },
+    { path: 'test/generated/listing.json', owner: 'generator', json: project.access.listings },
+    { path: 'test/generated/events.json', owner: 'generator', json: project.access.feeds },
+    { path: 'test/generated/relations.json', owner: 'generator', json: project.access.relations },
     { path: '.gitignore', owner: 'user', template: 'project/gitignore.hbs', context: project },
     { path: 'Dockerfile', owner: 'user', template: 'project/Dockerfile.hbs', context: project },
     { path: '.dockerignore', owner: 'user', template: 'project/dockerignore.hbs', context: project },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -31,6 +31,14 @@ export interface Answer {
   headers: Headers;
   /** the JSON body, or undefined (no body) */
   body: Json | undefined;
+}
+
+/**
+ * A table restsmith derived from the definition for the generated tests: test/generated/<name>.json (rewritten by every
+ * `restsmith generate`, as the tests are), in the shape its test file declares.
+ */
+export function table<T>(name: string): T {
+  return JSON.parse(readFileSync(new URL(`./${name}.json`, import.meta.url), 'utf8')) as T;
 }
 
 /** The key the tests' server verifies tokens with; tokens are signed by the project's own code (src/auth/sign.ts). */

@@ -55,7 +55,8 @@ beforeAll(async () => {
     tests[base] = join(WORK, `mutants-${base}-tests`);
     mkdirSync(tests[base], { recursive: true });
     for (const test of readdirSync(join(dir, 'test/generated')))
-      if (test.endsWith('.test.ts') || test === 'fixtures.ts')
+      // the tests and the tables they read (derived from the example's own definition)
+      if (test.endsWith('.test.ts') || test.endsWith('.json') || test === 'fixtures.ts')
         copyFileSync(join(dir, 'test/generated', test), join(tests[base], test));
   }
 });

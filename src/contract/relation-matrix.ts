@@ -25,7 +25,7 @@ export const ownedThroughRef = (join: Resource): boolean =>
   join.owners.some((owner) => join.fields.some((f) => f.name === owner && f.ref !== undefined));
 
 /** Whether the caller may read the record of the path (the `owner` caller owns it). */
-function readsParent(api: Api, resource: Resource, caller: string): boolean {
+export function readsParent(api: Api, resource: Resource, caller: string): boolean {
   const s = sight(resource.access.read, caller, api.auth.adminRole);
   return s === 'all' || (s === 'own' && caller === 'owner');
 }

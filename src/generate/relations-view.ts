@@ -1,6 +1,6 @@
 import type { Api, OnDelete, Relation, Resource } from '../model.js';
 import { callersOf, sight, type Sight } from '../contract/access-matrix.js';
-import { ownedThroughRef, relationMatrix } from '../contract/relation-matrix.js';
+import { ownedThroughRef, readsParent, relationMatrix } from '../contract/relation-matrix.js';
 import { relationFilters } from '../contract/listing.js';
 import { includePaths, joinOf, linkRelations, targetOf } from '../contract/relations.js';
 
@@ -106,10 +106,7 @@ function viewOf(api: Api, resource: Resource, relation: Relation, target: Resour
     callers,
     rows: rows.map((row) => ({ ...row, statuses: callers.map((c) => row.statuses[c] ?? null) })),
     // a reader admitted to their own records only reads the record when they are its owner
-    readers: callers.map((c) => {
-      const s = sight(resource.access.read, c, api.auth.adminRole);
-      return read && (s === 'all' || (s === 'own' && c === 'owner'));
-    }),
+    readers: callers.map((c) => read && readsParent(api, resource, c)),
     reads: sights(target.access.read),
     lists: sights(target.access.list),
     ...(join !== undefined && { links: sights(join.access.read), linksByRef: ownedThroughRef(join) }),

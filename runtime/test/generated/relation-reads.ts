@@ -21,6 +21,11 @@ async function callerOf(relations: Relations, relation: Relation, family: Family
   };
 }
 
+/** The collection's listing of the family's record alone, its relation embedded. */
+const listingOf = (relations: Relations, relation: Relation, family: Family): string =>
+  `${relations.records.fixture(relation.collection).path}?id=${encodeURIComponent(String(family.record.id))}` +
+  `&include=${relation.relation}`;
+
 /** Whether the caller sees a related record: by the target's read rule, and the link's (undefined: not checked, see seesLinks). */
 function seesRelated(relation: Relation, i: number, record: JsonObject, subject: string | undefined) {
   return sees(relation.reads[i], record, relation.owners, subject) ? seesLinks(relation, i) : false;
@@ -33,11 +38,7 @@ function seesRelated(relation: Relation, i: number, record: JsonObject, subject:
 async function relatedOf(relations: Relations, relation: Relation, family: Family, path: string) {
   if (relation.kind === 'many') return family.related;
   const lists = relation.collectionLists[relation.callers.indexOf('administrator')] === 'all';
-  const id = encodeURIComponent(String(family.record.id));
-  const collection = relations.records.fixture(relation.collection).path;
-  const url = lists
-    ? `${collection}?id=${id}&include=${relation.relation}`
-    : `${path}?include=${relation.relation}`;
+  const url = lists ? listingOf(relations, relation, family) : `${path}?include=${relation.relation}`;
   const admin = await relations.records.call('GET', url, await tokens.administrator());
   assert.equal(admin.status, 200, `GET ${url}: ${JSON.stringify(admin.body)}`);
   const body = lists ? (admin.body as { items: JsonObject[] }).items[0] : (admin.body as JsonObject);
@@ -85,8 +86,7 @@ export async function checkInclude(relations: Relations, relation: Relation, cal
   assert.equal(read.status, 200, `GET ${url} as ${caller}: ${JSON.stringify(read.body)}`);
   checkEmbedded(relation, (read.body as JsonObject)[relation.relation], visible, `${url} as ${caller}`);
   if (!sees(relation.collectionLists[i], family.record, relation.collectionOwners, subject)) return;
-  const collection = records.fixture(relation.collection).path;
-  const listing = `${collection}?id=${encodeURIComponent(String(family.record.id))}&include=${relation.relation}`;
+  const listing = listingOf(relations, relation, family);
   const answer = await records.call('GET', listing, token);
   assert.equal(answer.status, 200, `GET ${listing} as ${caller}: ${JSON.stringify(answer.body)}`);
   const [item, ...more] = (answer.body as { items: JsonObject[] }).items;
@@ -127,6 +127,8 @@ export async function checkFilter(
   const related = await relatedOf(relations, relation, family, path);
   const field = relation.filters.find((f) => scalar(related[0]?.[f]));
   if (field === undefined) return 'no related record has a value to filter on';
+  const seen = related.map((r) => seesRelated(relation, i, r, subject));
+  if (seen.includes(undefined)) return 'links owned by the records they name: not checked';
   const value = related[0]?.[field] as string | number | boolean;
   const filter = `${relation.relation}.${field}=${encodeURIComponent(String(value))}`;
   const items = await everyItem(
@@ -137,8 +139,6 @@ export async function checkFilter(
     token,
   );
   const listed = items.some((item) => item.id === family.record.id);
-  const seen = related.map((r) => seesRelated(relation, i, r, subject));
-  if (seen.includes(undefined)) return 'links owned by the records they name: not checked';
   const want =
     sees(relation.collectionLists[i], family.record, relation.collectionOwners, subject) &&
     related.some((r, n) => r[field] === value && seen[n] === true);

@@ -1,7 +1,5 @@
 import type { AccessRule, Api, Relation, Resource } from '../model.js';
-import { callersOf, createStatus, sight, verdict, type Sight } from './access-matrix.js';
-
-export type { Sight };
+import { callersOf, createStatus, sight, verdict } from './access-matrix.js';
 import { joinOf, linkRelations, nestedCreates, nestedRelations, targetOf } from './relations.js';
 
 /**
@@ -16,7 +14,7 @@ export interface RelationRow {
   /** `list` and `create` under the record; `link` and `unlink` (PUT and DELETE) of a many-to-many relation */
   what: 'list' | 'create' | 'link' | 'unlink';
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** per caller: the status, null where it depends on more than the rules (see nestedCreateStatus) */
+  /** per caller: the status, null where it depends on more than the rules (see createStatus and the link rows) */
   statuses: Record<string, number | null>;
 }
 

@@ -50,8 +50,24 @@ function listable(api: Api, field: Field): Listable | undefined {
   }
 }
 
+/**
+ * `of` computed once per resource of an api: listings are asked for by the views, the OpenAPI document and the
+ * generated tests, many times a resource (a ref's filters through its relation read the target's), and a definition
+ * of a hundred resources spent a tenth of a regeneration remaking them. What it returns is shared: readonly.
+ */
+function perResource<T>(of: (api: Api, resource: Resource) => T): (api: Api, resource: Resource) => T {
+  const known = new WeakMap<Api, WeakMap<Resource, T>>();
+  return (api, resource) => {
+    let byResource = known.get(api);
+    if (byResource === undefined) known.set(api, (byResource = new WeakMap()));
+    let value = byResource.get(resource);
+    if (value === undefined) byResource.set(resource, (value = of(api, resource)));
+    return value;
+  };
+}
+
 /** Every field a listing of `resource` can filter and sort on, system fields included. */
-export function listables(api: Api, resource: Resource): Listable[] {
+export const listables = perResource((api, resource): readonly Listable[] => {
   const timestamp = (name: string, column: string): Listable => ({
     name,
     column,
@@ -74,7 +90,7 @@ export function listables(api: Api, resource: Resource): Listable[] {
     timestamp('createdAt', 'created_at'),
     timestamp('updatedAt', 'updated_at'),
   ];
-}
+});
 
 /** One filter of a listing's query string: `field` (equality) or `field[op]`. */
 export interface ListFilter {
@@ -89,24 +105,24 @@ export interface ListFilter {
 export const MAX_IN = 100;
 
 /** Every filter a listing of `resource` takes, field by field, equality first. */
-export function listFilters(api: Api, resource: Resource): ListFilter[] {
-  return listables(api, resource).flatMap((f) =>
+export const listFilters = perResource((api, resource): readonly ListFilter[] =>
+  listables(api, resource).flatMap((f) =>
     f.operators.map((op) => ({
       name: op === 'eq' ? f.name : `${f.name}[${op}]`,
       field: f.name,
       op,
       value: op === 'contains' ? { type: 'string', minLength: 1 } : f.value,
     })),
-  );
-}
+  ),
+);
 
 /**
  * The filters through the relations of `resource`, one level deep: `author.country`, `author.fullName[contains]`,
  * `tags.name` (to-many: at least one related record matches). Every field of the related resource a listing of it
  * filters on, and the id of a to-many one; not its timestamps.
  */
-export function relationFilters(api: Api, resource: Resource): (ListFilter & { relation: string })[] {
-  return resource.relations.flatMap((relation) =>
+export const relationFilters = perResource((api, resource): readonly (ListFilter & { relation: string })[] =>
+  resource.relations.flatMap((relation) =>
     listFilters(api, targetOf(api, relation))
       // a to-one record's id is the ref field's value, filtered on already
       .filter((f) => !['createdAt', 'updatedAt', ...(relation.kind === 'one' ? ['id'] : [])].includes(f.field))
@@ -116,8 +132,8 @@ export function relationFilters(api: Api, resource: Resource): (ListFilter & { r
         field: `${relation.name}.${f.field}`,
         relation: relation.name,
       })),
-  );
-}
+  ),
+);
 
 /** The paging and sorting parameters of a listing. */
 export function pagingSchemas(api: Api, resource: Resource): Record<string, JsonSchema> {

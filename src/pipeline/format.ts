@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import { FormatPool, type FormatJob } from './format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from './json-text.js';
+import { chunkKey, joinChunks, markdownChunks } from './markdown-chunks.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -34,20 +35,58 @@ export function startPool(resources: number, firstRun: boolean): FormatPool | un
   return firstRun && resources >= LARGE_PROJECT && workers() >= 2 ? new FormatPool(workers()) : undefined;
 }
 
+/** What the last run formatted and this one need not format again (manifest.ts, formattedBefore). */
+export interface Known {
+  /** a file's text, when it is the text it would be formatted into */
+  file(file: RenderedFile): string | undefined;
+  /** the formatted text of a markdown chunk of `path` (markdown-chunks.ts) by its key, when the last run had it */
+  chunk(path: string, key: string): string | undefined;
+}
+
+const NOTHING_KNOWN: Known = { file: () => undefined, chunk: () => undefined };
+
+/** A markdown chunk to format: its key, and its formatted text once known. */
+interface Chunk {
+  key: string;
+  text: string | Promise<string>;
+}
+
 /**
- * Formats every emitted file with prettier, as the generated project's own .prettierrc.json says, but those whose
- * text `known` has (see manifest.ts, formattedBefore). Prettier runs in the worker threads of `pool` when there is
- * one, and this thread prints the JSON meanwhile (json-text.ts): a multi-megabyte OpenAPI document in milliseconds.
+ * Formats every emitted file with prettier, as the generated project's own .prettierrc.json says, but those `known`
+ * has (see manifest.ts, formattedBefore). A generator-owned markdown file is formatted chunk by chunk, and only its
+ * chunks `known` has not (markdown-chunks.ts); each formatted file says its chunks, for the next run. Prettier runs
+ * in the worker threads of `pool` when there is one, and this thread prints the JSON meanwhile (json-text.ts): a
+ * multi-megabyte OpenAPI document in milliseconds.
  */
 export async function formatAll(
   rendered: readonly RenderedFile[],
-  known: (file: RenderedFile) => string | undefined = () => undefined,
+  known: Known = NOTHING_KNOWN,
   pool?: FormatPool,
 ): Promise<RenderedFile[]> {
-  const texts: (string | Promise<string> | undefined)[] = rendered.map(known);
-  const todo = rendered.flatMap((file, i) => {
+  const texts: (string | Promise<string> | undefined)[] = [];
+  const chunked = new Map<number, Chunk[]>();
+  const todo: { job: FormatJob; put: (text: Promise<string>) => void }[] = [];
+  rendered.forEach((file, i) => {
     const parser = parserOf(file);
-    return texts[i] !== undefined || parser === undefined || parser === 'json' ? [] : [{ i, job: jobOf(file, parser) }];
+    if (parser === 'markdown' && file.owner === 'generator') {
+      const chunks = markdownChunks(file.content).map((text, n): Chunk => {
+        const chunk: Chunk = { key: chunkKey(text), text };
+        const before = known.chunk(file.path, chunk.key);
+        if (before !== undefined) chunk.text = before;
+        else
+          todo.push({
+            job: jobOf({ ...file, path: `${file.path} (part ${n + 1})`, content: text }, parser),
+            put: (t) => (chunk.text = t),
+          });
+        return chunk;
+      });
+      chunked.set(i, chunks);
+      return;
+    }
+    texts[i] = known.file(file);
+    if (texts[i] === undefined && parser !== undefined && parser !== 'json') {
+      todo.push({ job: jobOf(file, parser), put: (text) => (texts[i] = text) });
+    }
   });
   // a regeneration that changes much is formatted in workers too, started now
   const own = pool === undefined && todo.length >= MANY_FILES && workers() >= 2 ? new FormatPool(workers()) : undefined;
@@ -58,15 +97,28 @@ export async function formatAll(
       todo.map(({ job }) => job),
       where,
     );
-    todo.forEach(({ i }, j) => {
-      texts[i] = formatted[j];
-    });
+    todo.forEach(({ put }, j) => put(formatted[j] ?? fail(`no text for ${todo[j]?.job.path}`)));
+    const parts = new Map<number, string[]>();
     rendered.forEach((file, i) => {
+      const chunks = chunked.get(i);
+      if (chunks !== undefined) {
+        texts[i] = Promise.all(chunks.map((c) => c.text)).then((formatted) => {
+          parts.set(i, formatted);
+          return joinChunks(formatted);
+        });
+      }
       texts[i] ??=
         parserOf(file) === 'json' ? (jsonText(file) ?? prettier([jobOf(file, 'json')], where)[0]) : file.content;
     });
     const contents = await Promise.all(texts);
-    return rendered.map((file, i) => ({ ...file, content: contents[i] ?? fail(`no text for ${file.path}`) }));
+    return rendered.map((file, i) => {
+      const content = contents[i] ?? fail(`no text for ${file.path}`);
+      const chunks = chunked.get(i);
+      const formatted = parts.get(i) ?? [];
+      return chunks === undefined
+        ? { ...file, content }
+        : { ...file, content, chunks: chunks.map((c, n) => ({ key: c.key, length: formatted[n]?.length ?? 0 })) };
+    });
   } finally {
     await own?.close();
   }

@@ -8,6 +8,7 @@ import { VERSION } from '../version.js';
 import type { Change } from './compare.js';
 import { generatorFingerprint } from './fingerprint.js';
 import { isProjectPath, projectFile, projectReader } from './paths.js';
+import type { Known } from './format.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -24,6 +25,12 @@ export interface Manifest {
    * the same next time, and not edited since, is the file on disk, and is not formatted again
    */
   rendered?: Record<string, string>;
+  /**
+   * the chunks each generator-owned markdown file was formatted in (markdown-chunks.ts), in order, as
+   * `key:length`: the key of the chunk as rendered and the length of its formatted text in the file. A chunk rendered
+   * the same next time is cut out of the file, not formatted again
+   */
+  chunks?: Record<string, string[]>;
   /** the hash of each user-owned file as the last run left it (null: absent) */
   userFiles?: Record<string, string | null>;
   migrations: string[];
@@ -123,22 +130,51 @@ function renderedHash(file: RenderedFile): string {
 }
 
 /**
- * The text of a file that need not be formatted: a generator-owned file rendered exactly as last time, when the file
- * on disk is still what that run wrote (formatting it again would give the same text), or a user-owned file or
- * migration that exists (never rewritten: compare keeps it as it is). Only changed files go through prettier, so
- * that a small edit of a large definition regenerates in a fraction of a cold run.
+ * What need not be formatted: a generator-owned file rendered exactly as last time, when the file on disk is still
+ * what that run wrote (formatting it again would give the same text), or a user-owned file or migration that exists
+ * (never rewritten: compare keeps it as it is); and the chunks of a markdown file that were rendered the same, cut
+ * out of the file as that run wrote it. Only what changed goes through prettier, so that a small edit of a large
+ * definition regenerates in a fraction of a cold run.
  */
-export function formattedBefore(
-  read: (path: string) => string | undefined,
-  manifest: Manifest | undefined,
-): (file: RenderedFile) => string | undefined {
-  return (file) => {
-    if (file.owner !== 'generator') return read(file.path);
-    const recorded = manifest?.files[file.path];
-    if (recorded === undefined || manifest?.rendered?.[file.path] !== renderedHash(file)) return undefined;
-    const content = read(file.path);
+export function formattedBefore(read: (path: string) => string | undefined, manifest: Manifest | undefined): Known {
+  const unedited = (path: string): string | undefined => {
+    const recorded = manifest?.files[path];
+    const content = recorded === undefined ? undefined : read(path);
     return content !== undefined && hash(content) === recorded ? content : undefined;
   };
+  const chunks = new Map<string, ReadonlyMap<string, string>>();
+  return {
+    file: (file) => {
+      if (file.owner !== 'generator') return read(file.path);
+      return manifest?.rendered?.[file.path] === renderedHash(file) ? unedited(file.path) : undefined;
+    },
+    chunk: (path, key) => {
+      let known = chunks.get(path);
+      if (known === undefined) {
+        const content = manifest?.chunks?.[path] === undefined ? undefined : unedited(path);
+        known = content === undefined ? new Map() : cutChunks(content, manifest?.chunks?.[path] ?? []);
+        chunks.set(path, known);
+      }
+      return known.get(key);
+    },
+  };
+}
+
+/**
+ * A file's formatted chunks by key, cut out of its text by the lengths recorded (one line feed between two); none
+ * when the record does not add up to the text.
+ */
+function cutChunks(content: string, recorded: readonly string[]): ReadonlyMap<string, string> {
+  const cut = new Map<string, string>();
+  let at = 0;
+  for (const entry of recorded) {
+    const [key, length] = typeof entry === 'string' ? entry.split(':') : [];
+    const end = at + Number(length);
+    if (key === undefined || !/^\d+$/.test(length ?? '') || end > content.length) return new Map();
+    cut.set(key, content.slice(at, end));
+    at = end + 1;
+  }
+  return at === content.length + 1 ? cut : new Map();
 }
 
 /** What a no-op run reports: every file as it was. */
@@ -172,6 +208,7 @@ export interface RunOutcome {
 /** The manifest this run leaves: hashes of every file as written, the migrations, the data model. */
 export function nextManifest(run: RunOutcome): Manifest {
   const { outDir, files, changes, orphanFiles } = run;
+  const chunked = files.filter((f) => f.owner === 'generator' && f.chunks !== undefined);
   return {
     generator: `restsmith ${VERSION}`,
     // a stub the user must add by hand keeps the next run from taking the no-op fast path
@@ -185,6 +222,9 @@ export function nextManifest(run: RunOutcome): Manifest {
     rendered: Object.fromEntries(
       run.rendered.filter((f) => f.owner === 'generator').map((f) => [f.path, renderedHash(f)]),
     ),
+    ...(chunked.length > 0 && {
+      chunks: Object.fromEntries(chunked.map((f) => [f.path, (f.chunks ?? []).map((c) => `${c.key}:${c.length}`)])),
+    }),
     migrations: run.migrations,
     ...(orphanFiles.length > 0 && { orphanFiles }),
     package: run.packageJson,

@@ -72,6 +72,8 @@ export interface RenderedFile {
   content: string;
   /** the content is JSON.stringify(value, null, 2) and a newline: formatted without parsing it again */
   stringified?: true;
+  /** formatted, a markdown file formatted in chunks: each one's key and formatted length (markdown-chunks.ts) */
+  chunks?: readonly { key: string; length: number }[];
 }
 
 /** Renders a planned file and puts the ownership header on it. */

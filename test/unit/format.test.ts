@@ -9,7 +9,11 @@ import { RUNTIME } from '../../src/pipeline/plan.js';
 import { format, formatAhead, formatAll } from '../../src/pipeline/format.js';
 import { FormatPool } from '../../src/pipeline/format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from '../../src/pipeline/json-text.js';
-import type { RenderedFile } from '../../src/pipeline/render.js';
+import { render, type RenderedFile } from '../../src/pipeline/render.js';
+import { chunkKey, markdownChunks } from '../../src/pipeline/markdown-chunks.js';
+import { formattedBefore, hash, type Manifest } from '../../src/pipeline/manifest.js';
+import { plan } from '../../src/pipeline/plan.js';
+import { readDefinition } from '../../src/pipeline/read-definition.js';
 
 describe('formatAll', () => {
   const project: RenderedFile[] = Array.from({ length: 120 }, (_, i) => ({
@@ -62,7 +66,7 @@ describe('formatAll', () => {
       content: `export const ${name} = {x:1}`,
     }));
     const known = new Map([['src/b.ts', 'what the last run wrote\n']]);
-    const formatted = await formatAll(files, (file) => known.get(file.path));
+    const formatted = await formatAll(files, { file: (file) => known.get(file.path), chunk: () => undefined });
     expect(formatted.map((f) => f.content)).toEqual([
       'export const a = { x: 1 };\n',
       'what the last run wrote\n',
@@ -88,6 +92,98 @@ describe('formatAll', () => {
     expect((await format({ path: 'src/t.ts', owner: 'generator', content: text })).content).toBe(expected);
   });
 });
+
+describe('markdown, formatted chunk by chunk', () => {
+  const whole = (text: string): Promise<string> => prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'markdown' });
+  const readme = (content: string): RenderedFile => ({ path: 'README.md', owner: 'generator', content });
+  const filler = (n: number): string =>
+    Array.from({ length: n }, (_, i) => `Paragraph ${i}   with *emphasis*  and a [link]( https://x.test/${i} ).`).join(
+      '\n\n',
+    );
+  /** every block that holds blank lines, or must stay beside its neighbour, between paragraphs that may start chunks */
+  const TRICKY = [
+    '# Title',
+    filler(20),
+    '```sh\nnpm   test\n\n## not a heading\n\nParagraph 3 inside the fence\n```',
+    filler(20),
+    '<!--\na comment\n\nParagraph 1   over blank lines\n-->',
+    filler(20),
+    '<!-- prettier-ignore-start -->\n| a |  b |\n|--|--|\n\nParagraph 2   ignored\n<!-- prettier-ignore-end -->',
+    filler(20),
+    '- item one\n\n  continued   after a blank line\n\n- item two\n  * nested',
+    // a loose list long enough that some of its items are lines picked by their text
+    Array.from({ length: 40 }, (_, i) => `- item ${i + 3}`).join('\n\n'),
+    '1. first\n\n1. second',
+    '* another list\n* its items',
+    filler(20),
+    '| request | answer |\n| --- | --- |\n| `GET /x` | 200 |',
+    '---',
+    'Setext heading\n---',
+    filler(20),
+  ].join('\n\n');
+
+  it('cuts at top-level blocks only, at headings and at lines picked by their text', () => {
+    expect(markdownChunks('# A\n\ntext\n\n## B\n\n- a\n\n- b\n')).toEqual(['# A\n\ntext', '## B\n\n- a\n\n- b\n']);
+    expect(markdownChunks('```\n\n## in a fence\n```\n')).toEqual(['```\n\n## in a fence\n```\n']);
+    const chunks = markdownChunks(TRICKY);
+    expect(chunks.length).toBeGreaterThan(4);
+    expect(chunks.join('\n\n').replace(/\n{2,}/g, '\n\n')).toBe(TRICKY.replace(/\n{2,}/g, '\n\n'));
+    // no chunk begins inside a block that holds blank lines
+    for (const chunk of chunks) expect(chunk).not.toMatch(/^(?:Paragraph [123] |continued|## not|- item|1\. second)/);
+  });
+
+  it('formats into what prettier makes of the whole file: the examples’ READMEs and every tricky block', async () => {
+    const texts = [TRICKY];
+    for (const example of ['blog', 'clinic', 'library', 'tasks']) {
+      const api = await readDefinition(`${import.meta.dirname}/../../examples/${example}.yaml`);
+      const planned = plan(api, {
+        source: `${example}.yaml`,
+        migrations: [],
+        orphanFiles: [],
+        orphanHandlers: new Map(),
+      });
+      const file = planned.find((p) => p.path === 'README.md');
+      texts.push(render(file ?? fail(), `${example}.yaml`).content);
+    }
+    for (const text of texts) {
+      const [formatted] = await formatAll([readme(text)]);
+      expect(formatted?.content).toBe(await whole(text));
+      expect(formatted?.chunks?.length).toBe(markdownChunks(text).length);
+    }
+  });
+
+  it('formats only the chunks the last run did not have, and takes the others from the file it wrote', async () => {
+    const [first] = await formatAll([readme(TRICKY)]);
+    const manifest = {
+      files: { 'README.md': hash(first?.content ?? '') },
+      chunks: { 'README.md': first?.chunks?.map((c) => `${c.key}:${c.length}`) },
+    } as unknown as Manifest;
+    const disk = (text: string) => (path: string) => (path === 'README.md' ? text : undefined);
+    const chunks = markdownChunks(TRICKY);
+    const known = formattedBefore(disk(first?.content ?? ''), manifest);
+    expect(chunks.every((chunk) => known.chunk('README.md', chunkKey(chunk)) !== undefined)).toBe(true);
+    // one chunk edited: the others are cut out of the file (here marked, to tell them from formatted ones)
+    const edited = TRICKY.replace('Paragraph 7 ', 'Paragraph   seven ');
+    const marked = {
+      ...known,
+      chunk: (path: string, key: string) => known.chunk(path, key)?.replace(/^/, '<!-- kept -->\n'),
+    };
+    const [again] = await formatAll([readme(edited)], marked);
+    const kept = again?.content.match(/<!-- kept -->/g)?.length;
+    expect(kept).toBe(chunks.length - 1);
+    expect(again?.content.replaceAll('<!-- kept -->\n', '')).toBe(await whole(edited));
+    // a file edited by hand since, or a record that does not add up to it: nothing is taken
+    expect(
+      formattedBefore(disk(`${first?.content}x`), manifest).chunk('README.md', chunkKey(chunks[0] ?? '')),
+    ).toBeUndefined();
+    const short = { ...manifest, files: { 'README.md': hash('x\n') } } as Manifest;
+    expect(formattedBefore(disk('x\n'), short).chunk('README.md', chunkKey(chunks[0] ?? ''))).toBeUndefined();
+  });
+});
+
+function fail(): never {
+  throw new Error('missing');
+}
 
 describe('JSON, printed in prettier’s shape without prettier', () => {
   const viaPrettier = async (value: unknown): Promise<string> =>

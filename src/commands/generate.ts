@@ -73,14 +73,8 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   checkTarget(outDir);
   const manifest = readManifest(outDir);
   if (manifest !== undefined && upToDate(outDir, manifest, input)) return noChanges(outDir, manifest);
-  // workers load prettier while this thread plans and renders, and format the runtime's files, which need no view
+  // workers load prettier while this thread plans and renders
   const pool = steps.startPool(api.resources.length, manifest === undefined);
-  if (pool !== undefined) {
-    steps.formatAhead(
-      steps.runtimeFiles().map((f) => steps.render(f, source)),
-      pool,
-    );
-  }
   try {
     return await run({ steps, api, source, outDir, manifest, input, options, pool });
   } finally {

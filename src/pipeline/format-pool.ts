@@ -31,8 +31,7 @@ const AHEAD = 2;
  * Worker threads that run prettier, started before there is anything to format: they load prettier while this
  * thread parses the definition and renders, and this thread never loads it. Files are queued markdown first (by far
  * the slowest for its size), then the longest first, so that no thread is left with one big file while the others
- * wait. A file given twice with the same text is formatted once: generate hands the runtime's files over before the
- * definition is parsed, and formatAll hands them again with the others.
+ * wait. A file given twice with the same text is formatted once.
  */
 export class FormatPool {
   readonly #workers: Worker[] = [];

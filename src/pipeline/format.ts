@@ -75,7 +75,7 @@ export async function formatAll(
         if (before !== undefined) chunk.text = before;
         else
           todo.push({
-            job: jobOf({ ...file, path: `${file.path} (part ${n + 1})`, content: text }, parser),
+            job: { ...jobOf({ ...file, content: text }, parser), path: `${file.path} (part ${n + 1})` },
             put: (t) => (chunk.text = t),
           });
         return chunk;
@@ -83,7 +83,7 @@ export async function formatAll(
       chunked.set(i, chunks);
       return;
     }
-    texts[i] = known.file(file);
+    texts[i] = file.formatted ? file.content : known.file(file);
     if (texts[i] === undefined && parser !== undefined && parser !== 'json') {
       todo.push({ job: jobOf(file, parser), put: (text) => (texts[i] = text) });
     }
@@ -124,15 +124,6 @@ export async function formatAll(
   }
 }
 
-/** Hands the files to `pool` ahead of formatAll, which then takes what the workers made of them. */
-export function formatAhead(files: readonly RenderedFile[], pool: FormatPool): void {
-  const jobs = files.flatMap((file) => {
-    const parser = parserOf(file);
-    return parser === undefined || parser === 'json' ? [] : [jobOf(file, parser)];
-  });
-  pool.format(jobs);
-}
-
 /** One file formatted here, without workers. */
 export async function format(file: RenderedFile): Promise<RenderedFile> {
   const [formatted] = await formatAll([file]);
@@ -143,7 +134,11 @@ const jobOf = (file: RenderedFile, parser: string): FormatJob => ({
   path: file.path,
   content: file.content,
   parser,
-  options: parser === 'oxc-ts' && !mayEmbed(file.content) ? WITHOUT_EMBEDS : PRETTIER_OPTIONS,
+  // the path tells prettier a .ts file is not TSX: `<T>(…) =>`, not `<T,>(…) =>` (what prettier --check expects)
+  options: {
+    ...(parser === 'oxc-ts' && !mayEmbed(file.content) ? WITHOUT_EMBEDS : PRETTIER_OPTIONS),
+    filepath: file.path,
+  },
 });
 
 /**

@@ -8,7 +8,9 @@ import { VERSION } from '../version.js';
 import type { Change } from './compare.js';
 import { generatorFingerprint } from './fingerprint.js';
 import { isProjectPath, projectFile, projectReader } from './paths.js';
+import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import type { Known } from './format.js';
+import { prettierJsonOfStringified } from './json-text.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -80,7 +82,9 @@ function isManifest(value: unknown): value is Manifest {
 }
 
 export function manifestContent(manifest: Manifest): string {
-  return `${JSON.stringify(manifest, null, 2)}\n`;
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  // in prettier's shape, as every other file: `npx prettier --check .` in the project passes
+  return prettierJsonOfStringified(text, PRETTIER_OPTIONS.printWidth) ?? text;
 }
 
 /**

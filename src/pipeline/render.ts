@@ -72,6 +72,11 @@ export interface RenderedFile {
   content: string;
   /** the content is JSON.stringify(value, null, 2) and a newline: formatted without parsing it again */
   stringified?: true;
+  /**
+   * the content is in prettier's shape already: a file of the runtime, formatted in this repo with the projects'
+   * options (`npm run format:check`; format.test.ts checks them with their headers, as projects get them)
+   */
+  formatted?: true;
   /** formatted, a markdown file formatted in chunks: each one's key and formatted length (markdown-chunks.ts) */
   chunks?: readonly { key: string; length: number }[];
 }
@@ -80,6 +85,7 @@ export interface RenderedFile {
 export function render(file: PlannedFile, source: string): RenderedFile {
   const head = header(file.path, file.owner, source);
   const rendered = { path: file.path, owner: file.owner, content: head + body(file) };
+  if ('runtime' in file) return { ...rendered, formatted: true };
   return 'json' in file && head === '' ? { ...rendered, stringified: true } : rendered;
 }
 

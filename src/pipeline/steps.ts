@@ -3,9 +3,9 @@
  * the YAML parser, zod, the views, handlebars and the migration planner take longer to load than a no-op run takes.
  */
 export { compare } from './compare.js';
-export { formatAhead, formatAll, startPool } from './format.js';
+export { formatAll, startPool } from './format.js';
 export { mergePackageJson } from './package-merge.js';
-export { handlersPath, plan, runtimeFiles } from './plan.js';
+export { handlersPath, plan } from './plan.js';
 export { definitionOf } from './read-definition.js';
 export { render } from './render.js';
 export { scanUserFiles } from './scan-user-files.js';

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import prettier from 'prettier';
+import { PRETTIER_OPTIONS } from '../../src/generate/project-files.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateFresh, ROOT } from '../helpers/project.js';
 
@@ -32,8 +34,29 @@ describe.each(Object.entries(GOLDEN))('golden files of test/golden/%s.yaml', (na
     dir = await generateFresh(join(ROOT, `test/golden/${name}.yaml`), `golden-${name}`);
   });
 
+  // what `npx prettier --check .` says in the project: its own options, the parser each file's name picks
+  it('is as prettier --check wants every file', async () => {
+    const unformatted: string[] = [];
+    for (const path of filesUnder(dir)) {
+      const filepath = relative(dir, path);
+      if (!/\.(ts|json|md)$/.test(filepath) || filepath.startsWith('node_modules/')) continue;
+      const options = { ...PRETTIER_OPTIONS, filepath };
+      if (!(await prettier.check(readFileSync(path, 'utf8'), options))) unformatted.push(filepath);
+    }
+    expect(unformatted).toEqual([]);
+  });
+
   it.each(files)('%s', async (file) => {
     const content = readFileSync(join(dir, file), 'utf8');
     await expect(content).toMatchFileSnapshot(join(ROOT, 'test/golden', name, `${file.replaceAll('/', '__')}.golden`));
   });
 });
+
+function* filesUnder(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(path);
+    else yield path;
+  }
+}

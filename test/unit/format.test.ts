@@ -5,8 +5,8 @@ import ts from 'typescript';
 import prettier from 'prettier';
 import * as oxc from '@prettier/plugin-oxc';
 import { compilerOptions, PRETTIER_OPTIONS } from '../../src/generate/project-files.js';
-import { RUNTIME } from '../../src/pipeline/plan.js';
-import { format, formatAhead, formatAll } from '../../src/pipeline/format.js';
+import { RUNTIME, runtimeFiles } from '../../src/pipeline/plan.js';
+import { format, formatAll } from '../../src/pipeline/format.js';
 import { FormatPool } from '../../src/pipeline/format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from '../../src/pipeline/json-text.js';
 import { render, type RenderedFile } from '../../src/pipeline/render.js';
@@ -35,10 +35,10 @@ describe('formatAll', () => {
     expect(together[2]?.content).toBe('left as it is 2  ');
   });
 
-  it('formats in worker threads exactly as in this thread, in order, files handed over ahead included', async () => {
+  it('formats in worker threads exactly as in this thread, in order, a file given twice included', async () => {
     const pool = new FormatPool(2);
     try {
-      formatAhead(project.slice(0, 6), pool);
+      pool.format(project.slice(0, 6).map((file) => ({ ...file, parser: 'oxc-ts', options: PRETTIER_OPTIONS })));
       const inWorkers = await formatAll(project, undefined, pool);
       expect(inWorkers).toEqual(await formatAll(project));
     } finally {
@@ -280,6 +280,19 @@ describe('the runtime copied into projects', () => {
       compilerOptions: object;
     };
     expect(checked).toEqual({ ...compilerOptions, noEmit: true, noUnusedLocals: true });
+  });
+
+  it('is copied in prettier’s shape, its header on: projects never format it again', async () => {
+    const files = runtimeFiles().map((file) => render(file, 'some-api.yaml'));
+    expect(files.length).toBeGreaterThan(60);
+    for (const file of files) {
+      expect(file.formatted, file.path).toBe(true);
+      const { formatted: _, ...unmarked } = file;
+      expect((await format(unmarked)).content, file.path).toBe(file.content);
+    }
+    expect((await formatAll([{ ...(files[0] ?? fail()), content: 'left   as it is' }]))[0]?.content).toBe(
+      'left   as it is',
+    );
   });
 
   it('is formatted in the repo as projects format it (runtime/.prettierrc.json is PRETTIER_OPTIONS)', () => {

@@ -154,15 +154,12 @@ export function pagingSchemas(api: Api, resource: Resource): Record<string, Json
 
 /** The query string of a listing as the server validates it: limit, cursor, sort, `field` / `field[op]`. */
 export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
-  const filters = [...listFilters(api, resource), ...relationFilters(api, resource)].map(
+  const properties: Record<string, JsonSchema> = { ...pagingSchemas(api, resource), ...includeSchema(api, resource) };
+  for (const f of [...listFilters(api, resource), ...relationFilters(api, resource)]) {
     // an `in` list arrives comma-separated or repeated: the validator makes it an array, checked value by value
-    (f) => [f.name, f.op === 'in' ? { type: 'array', items: f.value, maxItems: MAX_IN } : f.value] as const,
-  );
-  return {
-    type: 'object',
-    properties: { ...pagingSchemas(api, resource), ...includeSchema(api, resource), ...Object.fromEntries(filters) },
-    additionalProperties: false,
-  };
+    properties[f.name] = f.op === 'in' ? { type: 'array', items: f.value, maxItems: MAX_IN } : f.value;
+  }
+  return { type: 'object', properties, additionalProperties: false };
 }
 
 /** `include`, where a resource has relations: comma-separated (or repeated) relation paths to embed. */

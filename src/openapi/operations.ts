@@ -235,7 +235,21 @@ const OPERATORS: Record<string, string> = {
  * filter per field, then each field's operators together. An `in` filter is an array sent comma-separated
  * (`style: form, explode: false`); the server takes the parameter repeated too, as some clients send arrays.
  */
-export function listParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
+export function listParameters(api: Api, r: Resource, names: SchemaNames): readonly JsonSchema[] {
+  let known = listings.get(names);
+  if (known === undefined) listings.set(names, (known = new WeakMap()));
+  let parameters = known.get(r);
+  if (parameters === undefined) known.set(r, (parameters = listingParameters(api, r, names)));
+  return parameters;
+}
+
+/**
+ * Each listing's parameters, made once a document: a listing's are also those of every nested route to its records
+ * (`GET /authors/{id}/books` takes what `GET /books` takes), and those are many in a large definition.
+ */
+const listings = new WeakMap<SchemaNames, WeakMap<Resource, readonly JsonSchema[]>>();
+
+function listingParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
   const enums = names.enums(r.name, r.fields);
   const value = (f: ListFilter): JsonSchema => {
     const enumName = enums[f.field];

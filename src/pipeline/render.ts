@@ -1,13 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import type { Owner, PlannedFile } from './plan.js';
 import { inTemplateLiteral } from '../generate/sql/block.js';
+import { compileTemplate, partials } from './templates.js';
 
-const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
 const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
-const PARTIALS = 'partials/';
-const OPTIONS = { noEscape: true, strict: true };
 
 /** Helpers do what templates may not: every value from a definition is escaped for where it lands. */
 const handlebars = Handlebars.create();
@@ -37,18 +35,14 @@ handlebars.registerHelper({
 });
 
 /** Partials, for blocks that templates repeat or that only some files have: `{{> name}}` for partials/name.hbs. */
-for (const file of readdirSync(TEMPLATES + PARTIALS)) {
-  const name = file.replace(/\.hbs$/, '');
-  handlebars.registerPartial(name, handlebars.compile(readFileSync(TEMPLATES + PARTIALS + file, 'utf8'), OPTIONS));
-}
+for (const [name, partial] of partials(handlebars)) handlebars.registerPartial(name, partial);
 
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
 
 function template(name: string): HandlebarsTemplateDelegate {
   let found = compiled.get(name);
   if (found === undefined) {
-    const source = readFileSync(TEMPLATES + name, 'utf8');
-    found = handlebars.compile(source, OPTIONS);
+    found = compileTemplate(handlebars, name);
     compiled.set(name, found);
   }
   return found;

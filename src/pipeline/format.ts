@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import { FormatPool, type FormatJob } from './format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from './json-text.js';
-import { chunkKey, joinChunks, markdownChunks } from './markdown-chunks.js';
+import { chunkKey, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -117,7 +117,14 @@ export async function formatAll(
       const formatted = parts.get(i) ?? [];
       return chunks === undefined
         ? { ...file, content }
-        : { ...file, content, chunks: chunks.map((c, n) => ({ key: c.key, length: formatted[n]?.length ?? 0 })) };
+        : {
+            ...file,
+            content,
+            chunks: chunks.map((c, n) => {
+              const text = formatted[n] ?? '';
+              return { key: c.key, length: text.length, hash: formattedHash(c.key, text) };
+            }),
+          };
     });
   } finally {
     await own?.close();

@@ -11,6 +11,7 @@ import { isProjectPath, projectFile, projectReader } from './paths.js';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import type { Known } from './format.js';
 import { prettierJsonOfStringified } from './json-text.js';
+import { formattedHash } from './markdown-chunks.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -29,8 +30,8 @@ export interface Manifest {
   rendered?: Record<string, string>;
   /**
    * the chunks each generator-owned markdown file was formatted in (markdown-chunks.ts), in order, as
-   * `key:length`: the key of the chunk as rendered and the length of its formatted text in the file. A chunk rendered
-   * the same next time is cut out of the file, not formatted again
+   * `key:length:hash`: the key of the chunk as rendered, the length and hash of its formatted text in the file. A
+   * chunk rendered the same next time is cut out of the file (when it has that hash), not formatted again
    */
   chunks?: Record<string, string[]>;
   /** the hash of each user-owned file as the last run left it (null: absent) */
@@ -156,7 +157,7 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
       let known = chunks.get(path);
       if (known === undefined) {
         const content = manifest?.chunks?.[path] === undefined ? undefined : unedited(path);
-        known = content === undefined ? new Map() : cutChunks(content, manifest?.chunks?.[path] ?? []);
+        known = content === undefined ? new Map() : cutChunks(content, manifest?.chunks?.[path]);
         chunks.set(path, known);
       }
       return known.get(key);
@@ -166,16 +167,20 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
 
 /**
  * A file's formatted chunks by key, cut out of its text by the lengths recorded (one line feed between two); none
- * when the record does not add up to the text.
+ * when the record is not a list of chunks that add up to the text, each with the hash recorded (a manifest merged
+ * by hand, say).
  */
-function cutChunks(content: string, recorded: readonly string[]): ReadonlyMap<string, string> {
+function cutChunks(content: string, recorded: unknown): ReadonlyMap<string, string> {
   const cut = new Map<string, string>();
+  if (!Array.isArray(recorded)) return cut;
   let at = 0;
-  for (const entry of recorded) {
-    const [key, length] = typeof entry === 'string' ? entry.split(':') : [];
+  for (const entry of recorded as unknown[]) {
+    const [key, length, hash] = typeof entry === 'string' ? entry.split(':') : [];
     const end = at + Number(length);
     if (key === undefined || !/^\d+$/.test(length ?? '') || end > content.length) return new Map();
-    cut.set(key, content.slice(at, end));
+    const text = content.slice(at, end);
+    if (formattedHash(key, text) !== hash) return new Map();
+    cut.set(key, text);
     at = end + 1;
   }
   return at === content.length + 1 ? cut : new Map();
@@ -227,7 +232,9 @@ export function nextManifest(run: RunOutcome): Manifest {
       run.rendered.filter((f) => f.owner === 'generator').map((f) => [f.path, renderedHash(f)]),
     ),
     ...(chunked.length > 0 && {
-      chunks: Object.fromEntries(chunked.map((f) => [f.path, (f.chunks ?? []).map((c) => `${c.key}:${c.length}`)])),
+      chunks: Object.fromEntries(
+        chunked.map((f) => [f.path, (f.chunks ?? []).map((c) => `${c.key}:${c.length}:${c.hash}`)]),
+      ),
     }),
     migrations: run.migrations,
     ...(orphanFiles.length > 0 && { orphanFiles }),

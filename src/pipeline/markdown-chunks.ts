@@ -8,14 +8,15 @@ import { generatorFingerprint } from './fingerprint.js';
  *
  * Prettier prints top-level blocks one blank line apart, each on its own, so formatted chunks of whole blocks joined
  * by a blank line are the formatted file (format.test.ts checks it on every example's README). A chunk may end at a
- * blank line where the next line starts a top-level block: outside a fenced code block and a multi-line HTML block
- * (or a `prettier-ignore-start` range), at the first column, not a list item nor what would open front matter (a blank line between list items,
- * or before an item's indented continuation, leaves them one list). Of those lines, a heading starts a chunk, and
+ * blank line where the next line starts a top-level block: outside a fenced code block and an HTML block, at the
+ * first column, not a list item nor what would open front matter (a blank line between list items, or before an
+ * item's indented continuation, leaves them one list). Of those lines, a heading starts a chunk, and
  * otherwise one line in CUT_EVERY, picked by a hash of its own text: where a chunk starts depends only on the text
- * there, so an edit moves no other chunk's bounds.
+ * there, so an edit moves no other chunk's bounds. A file with a block the cutter does not follow is one chunk.
  */
 export function markdownChunks(text: string): string[] {
   const lines = text.split('\n');
+  if (lines.some((line) => UNFOLLOWED.test(line))) return text.trim() === '' ? [] : [text];
   const chunks: string[] = [];
   let start = 0;
   let inside: RegExp | undefined;
@@ -39,6 +40,16 @@ export function markdownChunks(text: string): string[] {
 /** Formatted chunks as the formatted file: one blank line between them (each ends with a line feed). */
 export const joinChunks = (formatted: readonly string[]): string => formatted.join('\n');
 
+/**
+ * What the cutter does not follow, and leaves the file whole for: a math block (`$$`), an HTML block of the kinds
+ * that reach over blank lines but a comment (`<?…?>`, `<!DOCTYPE …>`, CDATA), a fence inside a list item or a quote
+ * (indented, or after `>`), a line of backticks with a backtick after them (not a fence), and prettier-ignore
+ * comments (they reach over the next block, or a range). The README's own blocks are none of these; text from a
+ * definition is escaped (`md` in render.ts) but for `$` and line breaks.
+ */
+const UNFOLLOWED =
+  /^[ \t]*(?:\$\$|<[?!](?!--)|>.*(?:`{3}|~{3}))|^[ \t]+(?:`{3}|~{3})|^ {0,3}`{3,}[^`]*`|prettier-ignore/;
+
 /** One line in this many of those that may start a chunk starts one: a chunk is then a few KB of a large README. */
 const CUT_EVERY = 8;
 
@@ -55,18 +66,17 @@ const startsChunk = (line: string): boolean =>
   (HEADING.test(line) || fnv1a(line) % CUT_EVERY === 0);
 
 /**
- * The end of the block `line` opens when that block may hold blank lines: a code fence (closed by a fence of the same
- * character, at least as long), an HTML comment, `<pre>`, `<script>`, `<style>` or `<textarea>`, a prettier-ignore
- * range. Undefined for any other line.
+ * The end of the block `line` opens when that block may hold blank lines, or fences that are not fences: a code fence
+ * (closed by a fence of the same character, at least as long), an HTML comment, `<pre>`, `<script>`, `<style>` or
+ * `<textarea>` (closed by their end tag), any other HTML block (closed by a blank line). Undefined for any other line.
  */
 function opening(line: string): RegExp | undefined {
   const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
   if (fence !== undefined) return new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
-  if (/^ {0,3}<!-- prettier-ignore-start -->/.test(line)) return /<!-- prettier-ignore-end -->/;
-  if (/^ {0,3}<!--/.test(line) && !/-->/.test(line.slice(line.indexOf('<!--') + 4))) return /-->/;
+  if (/^ {0,3}<!--/.test(line)) return /-->/.test(line.slice(line.indexOf('<!--') + 4)) ? undefined : /-->/;
   const tag = /^ {0,3}<(pre|script|style|textarea)(?:\s|>|$)/i.exec(line)?.[1];
-  if (tag !== undefined && !new RegExp(`</${tag}>`, 'i').test(line)) return new RegExp(`</${tag}>`, 'i');
-  return undefined;
+  if (tag !== undefined) return new RegExp(`</${tag}>`, 'i').test(line) ? undefined : new RegExp(`</${tag}>`, 'i');
+  return /^ {0,3}<\/?[a-z]/i.test(line) ? /^\s*$/ : undefined;
 }
 
 /** FNV-1a, 32 bits: a cheap, stable hash of a line. */
@@ -82,3 +92,10 @@ function fnv1a(text: string): number {
  */
 export const chunkKey = (chunk: string): string =>
   createHash('sha256').update(`${generatorFingerprint()}\n`).update(chunk).digest('hex').slice(0, 32);
+
+/**
+ * What a formatted chunk is checked against when it is cut out of the file: 64 bits of SHA-256 of its text and the
+ * key of what it was formatted from (a record of another chunk's text under this key does not match).
+ */
+export const formattedHash = (key: string, text: string): string =>
+  createHash('sha256').update(`${key}\n`).update(text).digest('hex').slice(0, 16);

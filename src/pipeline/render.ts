@@ -71,8 +71,11 @@ export interface RenderedFile {
    * options (`npm run format:check`; format.test.ts checks them with their headers, as projects get them)
    */
   formatted?: true;
-  /** formatted, a markdown file formatted in chunks: each one's key and formatted length (markdown-chunks.ts) */
-  chunks?: readonly { key: string; length: number }[];
+  /**
+   * formatted, a markdown file formatted in chunks: each one's key, and the length and hash of its formatted text
+   * (markdown-chunks.ts)
+   */
+  chunks?: readonly { key: string; length: number; hash: string }[];
 }
 
 /** Renders a planned file and puts the ownership header on it. */

@@ -100,7 +100,10 @@ describe('markdown, formatted chunk by chunk', () => {
     Array.from({ length: n }, (_, i) => `Paragraph ${i}   with *emphasis*  and a [link]( https://x.test/${i} ).`).join(
       '\n\n',
     );
-  /** every block that holds blank lines, or must stay beside its neighbour, between paragraphs that may start chunks */
+  /**
+   * every block that holds blank lines, or must stay beside its neighbour, that the cutter follows, between paragraphs
+   * that may start chunks (those it does not follow are the reviewer's cases below)
+   */
   const TRICKY = [
     '# Title',
     filler(20),
@@ -108,7 +111,8 @@ describe('markdown, formatted chunk by chunk', () => {
     filler(20),
     '<!--\na comment\n\nParagraph 1   over blank lines\n-->',
     filler(20),
-    '<!-- prettier-ignore-start -->\n| a |  b |\n|--|--|\n\nParagraph 2   ignored\n<!-- prettier-ignore-end -->',
+    '<div>\n<p>an HTML block</p>\n</div>',
+    '<pre>\nParagraph 2   kept as it is\n\n## not a heading either\n</pre>',
     filler(20),
     '- item one\n\n  continued   after a blank line\n\n- item two\n  * nested',
     // a loose list long enough that some of its items are lines picked by their text
@@ -152,11 +156,46 @@ describe('markdown, formatted chunk by chunk', () => {
     }
   });
 
+  // a reviewer's cases: blocks the cutter must not cut inside, or must leave the file whole for
+  it.each([
+    ['fenceInfoBacktick', '# A\n\n```a` b\n\nx\n\n```\ncode\n\n# heading   here\n```\n'],
+    ['math', '# A\n\n$$\na\n\n# b   c\n$$\n'],
+    ['ignoreNext', '# A\n\n<!-- prettier-ignore -->\n\n# Keep    *this*   | a |\n'],
+    ['ignoreNext2', '# A\n\n<!-- prettier-ignore -->\n\n| a | b |\n|-|-|\n| 1 | 2 |\n'],
+    ['htmlDivFence', '# A\n\n<div>\n```\n</div>\n\ntext\n\n```\ncode\n\n# not   heading\n```\n'],
+    ['refDef', "# A\n\nsee [foo] and [bar][foo]\n\n# B\n\n[foo]: http://example.com  'T'\n"],
+    ['footnote', '# A\n\ntext[^1]\n\n# B\n\n[^1]: note\n'],
+    ['setext', '# A\n\nfoo\n\n# B\n===\n'],
+    ['listThenHeading', '# A\n\n- a\n\n- b\n\n# B\n\n- c\n'],
+    ['lists', '# A\n\n- a\n* b\n\n# B\n'],
+    ['emptyChunk', '# A\n\n# B\n'],
+    ['blockquote', '# A\n\n> a\n\n# B\n\n> b\n'],
+    ['tildeInfo', '# A\n\n~~~ a~b\n\nx\n\n~~~\n'],
+    ['liquid', '# A\n\n{% raw %}\n\n# B\n\n{% endraw %}\n'],
+    ['htmlcomment', '# A\n\n<!-->\n\n# B\n\n-->\n'],
+    ['cr', '# A\r\n\r\ntext\r\n\r\n# B\r\n'],
+    ['nbsp', '# A\n\n\u00a0\n\n# B\n'],
+    ['pi', '# A\n\n<?php\n\n# x   y\n?>\n'],
+    ['decl', '# A\n\n<!DOCTYPE html\n\n# x   y\n>\n'],
+    ['cdata', '# A\n\n<![CDATA[\n\n# x   y\n]]>\n'],
+    [
+      'titleMath',
+      '<!-- Generated -->\n\n# Apiary\n\n$$\nbees\n\nThe apiary REST API.\n\n## Run it\n\n| a | b |\n| --- | --- |\n| x | yy |\n',
+    ],
+    [
+      'versionTilde',
+      '# A\n\n- x\n\n  ~~~\n\nThe API, version 1\n\n~~~\n, generated.\n\n## Run it\n\n| a | b |\n| --- | --- |\n| x | yy |\n',
+    ],
+  ])('formats as prettier formats the whole file: %s', async (_, text) => {
+    const [formatted] = await formatAll([readme(text)]);
+    expect(formatted?.content).toBe(await whole(text));
+  });
+
   it('formats only the chunks the last run did not have, and takes the others from the file it wrote', async () => {
     const [first] = await formatAll([readme(TRICKY)]);
     const manifest = {
       files: { 'README.md': hash(first?.content ?? '') },
-      chunks: { 'README.md': first?.chunks?.map((c) => `${c.key}:${c.length}`) },
+      chunks: { 'README.md': first?.chunks?.map((c) => `${c.key}:${c.length}:${c.hash}`) },
     } as unknown as Manifest;
     const disk = (text: string) => (path: string) => (path === 'README.md' ? text : undefined);
     const chunks = markdownChunks(TRICKY);
@@ -178,6 +217,23 @@ describe('markdown, formatted chunk by chunk', () => {
     ).toBeUndefined();
     const short = { ...manifest, files: { 'README.md': hash('x\n') } } as Manifest;
     expect(formattedBefore(disk('x\n'), short).chunk('README.md', chunkKey(chunks[0] ?? ''))).toBeUndefined();
+    // a record that is not what this run wrote (merged by hand, say): nothing is taken, nothing fails
+    const entries = manifest.chunks?.['README.md'] ?? [];
+    const [a = '', b = ''] = entries;
+    const [keyA, lengthA = '0', hashA] = a.split(':');
+    const [keyB, lengthB = '0', hashB] = b.split(':');
+    const tampered: unknown[] = [
+      {},
+      42,
+      [b, a, ...entries.slice(2)], // lengths out of order: the sum still adds up
+      [`${keyB}:${lengthA}:${hashA}`, `${keyA}:${lengthB}:${hashB}`, ...entries.slice(2)], // keys swapped
+      [`${keyA}:${Number(lengthA) - 3}:${hashA}`, `${keyB}:${Number(lengthB) + 3}:${hashB}`, ...entries.slice(2)],
+    ];
+    for (const record of tampered) {
+      const bad = { ...manifest, chunks: { 'README.md': record } } as Manifest;
+      const known = formattedBefore(disk(first?.content ?? ''), bad);
+      expect(chunks.some((chunk) => known.chunk('README.md', chunkKey(chunk)) !== undefined)).toBe(false);
+    }
   });
 });
 

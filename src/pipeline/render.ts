@@ -25,8 +25,11 @@ handlebars.registerHelper({
     String(value ?? '')
       .replaceAll('*/', '*\\/')
       .replace(/\s*\n\s*/g, ' '),
-  /** text inside Markdown: cannot open markup */
-  md: (value: unknown) => String(value ?? '').replace(/([\\`*_{}[\]<>()#+!|])/g, '\\$1'),
+  /** text inside a line of Markdown: cannot open markup, nor end the line (a heading, a table row) */
+  md: (value: unknown) =>
+    String(value ?? '')
+      .replace(/\s*[\r\n]\s*/g, ' ')
+      .replace(/([\\`*_{}[\]<>()#+!|$])/g, '\\$1'),
   /** the first letter in upper case, to begin a sentence */
   capitalised: (value: unknown) => {
     const text = String(value);

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Handlebars from 'handlebars';
 import { describe, expect, it } from 'vitest';
+import prettier from 'prettier';
+import { PRETTIER_OPTIONS } from '../../../src/generate/project-files.js';
+import { formatAll } from '../../../src/pipeline/format.js';
 import { plan } from '../../../src/pipeline/plan.js';
+import { render } from '../../../src/pipeline/render.js';
 import { readDefinition } from '../../../src/pipeline/read-definition.js';
 import { OPTIONS, precompiledModule } from '../../../src/pipeline/templates.js';
 
@@ -69,6 +73,25 @@ describe('templates precompiled by the build', () => {
       }
     }
     expect(rendered).toBeGreaterThan(30);
+  });
+});
+
+describe('text from a definition in the README', () => {
+  it('stays on its line, and opens no markup: a title with line breaks and $$', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'md-'));
+    const file = join(dir, 'hives.yaml');
+    writeFileSync(
+      file,
+      'name: hives\nversion: 1.0.0\ntitle: "Apiary\\n\\n$$\\nbees | *all* #1"\nresources:\n  hives:\n    fields: { name: string }\n',
+    );
+    const api = await readDefinition(file);
+    const context = { source: 'hives.yaml', migrations: [], orphanFiles: [], orphanHandlers: new Map() };
+    const readme = plan(api, context).find((p) => p.path === 'README.md') ?? fail('README.md');
+    const text = render(readme, 'hives.yaml').content;
+    expect(text).toContain('\n# Apiary \\$\\$ bees \\| \\*all\\* \\#1\n');
+    const [formatted] = await formatAll([{ path: 'README.md', owner: 'generator', content: text }]);
+    expect(formatted?.chunks?.length).toBeGreaterThan(1);
+    expect(formatted?.content).toBe(await prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'markdown' }));
   });
 });
 

@@ -3,9 +3,20 @@ import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import type { Owner, PlannedFile } from './plan.js';
 import { inTemplateLiteral } from '../generate/sql/block.js';
+import { printConst } from './literal.js';
 import { compileTemplate, partials } from './templates.js';
 
 const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
+
+/**
+ * Templates whose text is in prettier's shape, but for what their `tsConst` constants print: a file of theirs is
+ * not formatted again when every constant in it was printed in prettier's layout (literal.ts). format.test.ts holds
+ * them to prettier on every example.
+ */
+const SHAPED = new Set(['resource/schemas.ts.hbs']);
+
+/** set by `tsConst` when it left a constant's layout to prettier: the file being rendered is formatted after all */
+let unshaped = false;
 
 /** Helpers do what templates may not: every value from a definition is escaped for where it lands. */
 const handlebars = Handlebars.create();
@@ -15,6 +26,13 @@ handlebars.registerHelper({
    * would stay expanded)
    */
   js: (value: unknown) => JSON.stringify(value),
+  /** `export const name = value;`, the value a JSON literal as prettier lays it out, else compact (see SHAPED) */
+  tsConst: (name: unknown, value: unknown) => {
+    const printed = printConst(String(name), value);
+    if (printed !== undefined) return printed;
+    unshaped = true;
+    return `export const ${String(name)} = ${JSON.stringify(value)};`;
+  },
   /**
    * SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate, and a
    * carriage return (which a template literal reads as a line feed) is written as an escape
@@ -71,7 +89,8 @@ export interface RenderedFile {
   stringified?: true;
   /**
    * the content is in prettier's shape already: a file of the runtime, formatted in this repo with the projects'
-   * options (`npm run format:check`; format.test.ts checks them with their headers, as projects get them)
+   * options (`npm run format:check`; format.test.ts checks them with their headers, as projects get them), or one
+   * of a SHAPED template whose constants were all printed in prettier's layout
    */
   formatted?: true;
   /**
@@ -84,8 +103,10 @@ export interface RenderedFile {
 /** Renders a planned file and puts the ownership header on it. */
 export function render(file: PlannedFile, source: string): RenderedFile {
   const head = header(file.path, file.owner, source);
+  unshaped = false;
   const rendered = { path: file.path, owner: file.owner, content: head + body(file) };
   if ('runtime' in file) return { ...rendered, formatted: true };
+  if ('template' in file && SHAPED.has(file.template) && !unshaped) return { ...rendered, formatted: true };
   return 'json' in file && head === '' ? { ...rendered, stringified: true } : rendered;
 }
 

@@ -1,0 +1,148 @@
+/**
+ * A JSON value as a TypeScript constant, laid out as prettier lays it out with the generated project's options
+ * (PRETTIER_OPTIONS: printWidth 110, two spaces, single quotes, trailing commas): a file made only of such constants and text already
+ * in prettier's shape needs no formatting (render.ts). At 100 resources the schemas are 40% of the TypeScript
+ * prettier was given, for layout rules this file states in a few lines:
+ *
+ * - an object or array goes on one line when it fits there (with the `,` or `;` after it), else one entry a line;
+ *   an array of two or more objects (or arrays) of two or more entries each is always broken, and so is
+ *   whatever holds it;
+ * - a key is unquoted when it is an identifier name; a string is single-quoted unless it holds more single quotes
+ *   than double ones; escapes prettier finds unnecessary are dropped;
+ * - a string that does not fit after its key goes on the next line, indented, unless the key is shorter than five
+ *   characters (then it stays and overflows).
+ *
+ * What these rules may not cover (text outside printable ASCII, whose width prettier measures its own way; numbers
+ * in exponent notation; keys that look like numbers; a line that cannot fit even broken; arrays of numbers,
+ * which prettier fills) is not printed here: `printConst` answers undefined, and prettier formats the file.
+ * `literal.test.ts` holds this against prettier itself, on the examples and on generated values.
+ */
+import { PRETTIER_OPTIONS } from '../generate/project-files.js';
+
+const WIDTH = PRETTIER_OPTIONS.printWidth;
+
+/** keys shorter than this keep a string that does not fit on their line (prettier's `isObjectPropertyWithShortKey`) */
+const SHORT_KEY = 5;
+
+class Unprintable extends Error {}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** `export const name = value;` in prettier's layout; undefined where this printer does not know it (see above). */
+export function printConst(name: string, value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const head = `export const ${name} = `;
+  try {
+    const json = JSON.parse(JSON.stringify(value)) as Json;
+    if (head.length + 1 > WIDTH) return undefined;
+    const text = `${head}${print(json, head.length, 0, 1)};`;
+    return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
+  } catch (error) {
+    if (error instanceof Unprintable) return undefined;
+    throw error;
+  }
+}
+
+const isContainer = (value: Json): value is Json[] | { [key: string]: Json } =>
+  typeof value === 'object' && value !== null;
+
+const size = (value: Json[] | { [key: string]: Json }): number =>
+  Array.isArray(value) ? value.length : Object.keys(value).length;
+
+/** prettier breaks an array of two or more objects (or arrays) of two or more entries each, whatever the width */
+const alwaysBroken = (value: Json[]): boolean =>
+  value.length > 1 &&
+  value.every(
+    (item, i) =>
+      isContainer(item) && size(item) > 1 && (i === 0 || Array.isArray(item) === Array.isArray(value[i - 1])),
+  );
+
+/**
+ * The one-line text of `value` when it is at most `budget` characters long; undefined when it is longer, or holds an
+ * array that is always broken. Children are given what is left of the budget, so that a large value is not written
+ * out on one line at each level of its nesting.
+ */
+function flat(value: Json, budget: number): string | undefined {
+  if (!isContainer(value)) {
+    const text = scalar(value);
+    return text.length <= budget ? text : undefined;
+  }
+  if (size(value) === 0) return Array.isArray(value) ? '[]' : '{}';
+  if (Array.isArray(value) && alwaysBroken(value)) return undefined;
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
+  let text = open;
+  for (const [key, item] of Object.entries(value)) {
+    const head = (text === open ? '' : ', ') + (Array.isArray(value) ? '' : `${printKey(key)}: `);
+    const itemText = flat(item, budget - text.length - head.length - close.length);
+    if (itemText === undefined) return undefined;
+    text += head + itemText;
+  }
+  text += close;
+  return text.length <= budget ? text : undefined;
+}
+
+/**
+ * `value` starting at `column`, its entries indented from `indent`, followed by `trail` characters that stay on its
+ * last line (`,` or `;`).
+ */
+function print(value: Json, column: number, indent: number, trail: number): string {
+  if (!isContainer(value)) return scalar(value);
+  const one = flat(value, WIDTH - column - trail);
+  if (one !== undefined) return one;
+  if (Array.isArray(value) && value.length > 1 && value.every((item) => typeof item === 'number'))
+    throw new Unprintable('prettier fills an array of numbers');
+  const inner = ' '.repeat(indent + 2);
+  const lines = Array.isArray(value)
+    ? value.map((item) => inner + print(item, indent + 2, indent + 2, 1))
+    : Object.entries(value).map(([key, item]) => inner + property(key, item, indent + 2));
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  return `${open}\n${lines.map((line) => `${line},\n`).join('')}${' '.repeat(indent)}${close}`;
+}
+
+/** `key: value` at `indent`, on a line of its own, followed by `,` */
+function property(key: string, value: Json, indent: number): string {
+  const head = `${printKey(key)}: `;
+  const column = indent + head.length;
+  if (typeof value === 'string') {
+    const text = scalar(value);
+    if (column + text.length + 1 <= WIDTH || head.length - 2 < SHORT_KEY) return head + text;
+    return `${head.trimEnd()}\n${' '.repeat(indent + 2)}${text}`;
+  }
+  // another value after a long key moves to the next line when what must stay beside the key does not fit (its
+  // first character, or the whole scalar and its comma): not followed here
+  const beside = isContainer(value) ? (size(value) > 0 ? 1 : 3) : scalar(value).length + 1;
+  if (column + beside > WIDTH) throw new Unprintable('a key too long for its line');
+  return head + print(value, column, indent, 1);
+}
+
+function scalar(value: Exclude<Json, Json[] | { [key: string]: Json }>): string {
+  if (typeof value === 'string') return quote(value);
+  const text = String(value);
+  if (typeof value === 'number' && /e/.test(text)) throw new Unprintable('a number in exponent notation');
+  return text;
+}
+
+/** A key as prettier prints it (quoteProps "as-needed"): unquoted when it is an identifier name. */
+function printKey(key: string): string {
+  if (/^[A-Za-z_$][\w$]*$/.test(key)) return key; // an identifier name
+  if (/^\d/.test(key)) throw new Unprintable('a key that looks like a number');
+  return quote(key);
+}
+
+/** A string as prettier prints it: its preferred quote (single) unless it holds more of those than of the other. */
+function quote(value: string): string {
+  if (/^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/.test(value)) return `'${value}'`; // nothing to escape, no quote
+  const raw = JSON.stringify(value).slice(1, -1);
+  const singles = raw.split("'").length - 1;
+  const doubles = raw.split('"').length - 1;
+  const enclosing = singles > doubles ? '"' : "'";
+  const other = enclosing === '"' ? "'" : '"';
+  // prettier's makeString: the other quote unescaped, the enclosing one escaped, needless escapes dropped
+  const body = raw.replace(/\\(.)|(["'])/gs, (match, escaped?: string, bare?: string) => {
+    if (escaped === other) return escaped;
+    if (bare === enclosing) return `\\${bare}`;
+    if (bare !== undefined) return bare;
+    return /^[^\n\r"'0-7\\bfnrt-vx\u2028\u2029]$/.test(escaped ?? '') ? (escaped ?? '') : match;
+  });
+  return enclosing + body + enclosing;
+}

@@ -1,4 +1,5 @@
 import type { Api, Field, Resource } from '../model.js';
+import { oncePerPair } from '../memo.js';
 import { idSchema, type JsonSchema } from './json-schemas.js';
 import { includePaths, targetOf } from './relations.js';
 
@@ -51,20 +52,12 @@ function listable(api: Api, field: Field): Listable | undefined {
 }
 
 /**
- * `of` computed once per resource of an api: listings are asked for by the views, the OpenAPI document and the
- * generated tests, many times a resource (a ref's filters through its relation read the target's), and a definition
- * of a hundred resources spent a tenth of a regeneration remaking them. What it returns is shared: readonly.
+ * Listings are asked for by the views, the OpenAPI document and the generated tests, many times a resource (a ref's
+ * filters through its relation read the target's): each is made once per resource of an api (a definition of a
+ * hundred resources spent a tenth of a regeneration remaking them).
  */
-function perResource<T>(of: (api: Api, resource: Resource) => T): (api: Api, resource: Resource) => T {
-  const known = new WeakMap<Api, WeakMap<Resource, T>>();
-  return (api, resource) => {
-    let byResource = known.get(api);
-    if (byResource === undefined) known.set(api, (byResource = new WeakMap()));
-    let value = byResource.get(resource);
-    if (value === undefined) byResource.set(resource, (value = of(api, resource)));
-    return value;
-  };
-}
+const perResource = <T>(of: (api: Api, resource: Resource) => T): ((api: Api, resource: Resource) => T) =>
+  oncePerPair(of);
 
 /** Every field a listing of `resource` can filter and sort on, system fields included. */
 export const listables = perResource((api, resource): readonly Listable[] => {

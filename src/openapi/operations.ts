@@ -1,4 +1,5 @@
 import type { AccessRule, Action, Api, Resource, When } from '../model.js';
+import { oncePerPair } from '../memo.js';
 import { statesOf } from '../contract/access.js';
 import { idSchema, inputFieldSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
@@ -235,19 +236,16 @@ const OPERATORS: Record<string, string> = {
  * filter per field, then each field's operators together. An `in` filter is an array sent comma-separated
  * (`style: form, explode: false`); the server takes the parameter repeated too, as some clients send arrays.
  */
-export function listParameters(api: Api, r: Resource, names: SchemaNames): readonly JsonSchema[] {
-  let known = listings.get(names);
-  if (known === undefined) listings.set(names, (known = new WeakMap()));
-  let parameters = known.get(r);
-  if (parameters === undefined) known.set(r, (parameters = listingParameters(api, r, names)));
-  return parameters;
-}
+export const listParameters = (api: Api, r: Resource, names: SchemaNames): readonly JsonSchema[] =>
+  listings(names, r, api);
 
 /**
  * Each listing's parameters, made once a document: a listing's are also those of every nested route to its records
  * (`GET /authors/{id}/books` takes what `GET /books` takes), and those are many in a large definition.
  */
-const listings = new WeakMap<SchemaNames, WeakMap<Resource, readonly JsonSchema[]>>();
+const listings = oncePerPair((names: SchemaNames, r: Resource, api: Api): readonly JsonSchema[] =>
+  listingParameters(api, r, names),
+);
 
 function listingParameters(api: Api, r: Resource, names: SchemaNames): JsonSchema[] {
   const enums = names.enums(r.name, r.fields);

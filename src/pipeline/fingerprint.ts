@@ -40,6 +40,13 @@ export function generatorFingerprint(): string {
   return known;
 }
 
+/**
+ * What identifies the formatted text of `text`: the text as rendered and the restsmith that formats it (SHA-256, in
+ * hex): the key of the format cache, for whole files and markdown chunks (manifest.ts, markdown-chunks.ts).
+ */
+export const formattingKey = (text: string): string =>
+  createHash('sha256').update(`${generatorFingerprint()}\n`).update(text).digest('hex');
+
 /** The files under `folder`, as sorted paths relative to it. */
 function filesUnder(folder: string, prefix = ''): string[] {
   return readdirSync(join(folder, prefix), { withFileTypes: true })

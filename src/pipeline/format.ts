@@ -45,6 +45,12 @@ export interface Known {
 
 const NOTHING_KNOWN: Known = { file: () => undefined, chunk: () => undefined };
 
+/** A file (or chunk) to format, and where its formatted text goes. */
+interface Todo {
+  job: FormatJob;
+  put: (text: Promise<string>) => void;
+}
+
 /** A markdown chunk to format: its key, and its formatted text once known. */
 interface Chunk {
   key: string;
@@ -65,22 +71,11 @@ export async function formatAll(
 ): Promise<RenderedFile[]> {
   const texts: (string | Promise<string> | undefined)[] = [];
   const chunked = new Map<number, Chunk[]>();
-  const todo: { job: FormatJob; put: (text: Promise<string>) => void }[] = [];
+  const todo: Todo[] = [];
   rendered.forEach((file, i) => {
     const parser = parserOf(file);
     if (parser === 'markdown' && file.owner === 'generator') {
-      const chunks = markdownChunks(file.content).map((text, n): Chunk => {
-        const chunk: Chunk = { key: chunkKey(text), text };
-        const before = known.chunk(file.path, chunk.key);
-        if (before !== undefined) chunk.text = before;
-        else
-          todo.push({
-            job: { ...jobOf({ ...file, content: text }, parser), path: `${file.path} (part ${n + 1})` },
-            put: (t) => (chunk.text = t),
-          });
-        return chunk;
-      });
-      chunked.set(i, chunks);
+      chunked.set(i, chunksOf(file, known, todo));
       return;
     }
     texts[i] = file.formatted ? file.content : known.file(file);
@@ -102,9 +97,9 @@ export async function formatAll(
     rendered.forEach((file, i) => {
       const chunks = chunked.get(i);
       if (chunks !== undefined) {
-        texts[i] = Promise.all(chunks.map((c) => c.text)).then((formatted) => {
-          parts.set(i, formatted);
-          return joinChunks(formatted);
+        texts[i] = Promise.all(chunks.map((c) => c.text)).then((texts) => {
+          parts.set(i, texts);
+          return joinChunks(texts);
         });
       }
       texts[i] ??=
@@ -129,6 +124,24 @@ export async function formatAll(
   } finally {
     await own?.close();
   }
+}
+
+/**
+ * A generator-owned markdown file's chunks (markdown-chunks.ts): each one `known` has is taken from it, the others
+ * join `todo`, each to be formatted on its own.
+ */
+function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
+  return markdownChunks(file.content).map((text, n): Chunk => {
+    const chunk: Chunk = { key: chunkKey(text), text };
+    const before = known.chunk(file.path, chunk.key);
+    if (before !== undefined) chunk.text = before;
+    else
+      todo.push({
+        job: { ...jobOf({ ...file, content: text }, 'markdown'), path: `${file.path} (part ${n + 1})` },
+        put: (formatted) => (chunk.text = formatted),
+      });
+    return chunk;
+  });
 }
 
 /** One file formatted here, without workers. */

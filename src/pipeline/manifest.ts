@@ -6,7 +6,7 @@ import type { Api } from '../model.js';
 import { snapshotOf, type Snapshot } from '../schema/snapshot.js';
 import { VERSION } from '../version.js';
 import type { Change } from './compare.js';
-import { generatorFingerprint } from './fingerprint.js';
+import { formattingKey, generatorFingerprint } from './fingerprint.js';
 import { isProjectPath, projectFile, projectReader } from './paths.js';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import type { Known } from './format.js';
@@ -120,15 +120,11 @@ export function upToDate(outDir: string, manifest: Manifest, input: string): boo
 
 const renderedHashes = new WeakMap<RenderedFile, string>();
 
-/**
- * The key of a rendered file: its text, and the restsmith (its code and prettier's version: fingerprint.ts) that
- * formats it. Computed once a file:
- * formattedBefore and nextManifest both need it.
- */
+/** The key of a rendered file (fingerprint.ts, formattingKey), computed once a file: formattedBefore and nextManifest both need it. */
 function renderedHash(file: RenderedFile): string {
   let known = renderedHashes.get(file);
   if (known === undefined) {
-    known = createHash('sha256').update(`${generatorFingerprint()}\n`).update(file.content).digest('hex');
+    known = formattingKey(file.content);
     renderedHashes.set(file, known);
   }
   return known;
@@ -156,8 +152,9 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
     chunk: (path, key) => {
       let known = chunks.get(path);
       if (known === undefined) {
-        const content = manifest?.chunks?.[path] === undefined ? undefined : unedited(path);
-        known = content === undefined ? new Map() : cutChunks(content, manifest?.chunks?.[path]);
+        const recorded = manifest?.chunks?.[path];
+        const content = recorded === undefined ? undefined : unedited(path);
+        known = content === undefined ? new Map() : cutChunks(content, recorded);
         chunks.set(path, known);
       }
       return known.get(key);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { generatorFingerprint } from './fingerprint.js';
+import { formattingKey } from './fingerprint.js';
 
 /**
  * A markdown file cut into chunks that prettier formats one by one into the text it makes of the whole file, so that a
@@ -86,12 +86,8 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-/**
- * What identifies a chunk's formatted text: the chunk as rendered, and the restsmith that formats it (its code and
- * prettier's version: fingerprint.ts). 128 bits of SHA-256.
- */
-export const chunkKey = (chunk: string): string =>
-  createHash('sha256').update(`${generatorFingerprint()}\n`).update(chunk).digest('hex').slice(0, 32);
+/** What identifies a chunk's formatted text (fingerprint.ts, formattingKey): 128 bits of it. */
+export const chunkKey = (chunk: string): string => formattingKey(chunk).slice(0, 32);
 
 /**
  * What a formatted chunk is checked against when it is cut out of the file: 64 bits of SHA-256 of its text and the

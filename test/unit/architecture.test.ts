@@ -6,7 +6,7 @@ import { ROOT } from '../helpers/project.js';
 const SRC = join(ROOT, 'src');
 
 /**
- * What each folder of src/ may import (besides itself and the files at src/'s top: model, naming, errors, patterns,
+ * What each folder of src/ may import (besides itself and the files at src/'s top: model, naming, errors, patterns, memo,
  * version). Dependencies point one way: schema (the data model as tables) ← contract (what the API promises: JSON
  * Schemas, access, listing, sample values) ← generate, openapi; migrate reads schema only; pipeline puts them
  * together; commands run the pipeline. docs/architecture.md explains each.

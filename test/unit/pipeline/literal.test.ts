@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import prettier from 'prettier';
@@ -128,5 +131,42 @@ describe('printConst: a JSON value as a TypeScript constant in prettier’s layo
         expect((await format(unmarked)).content, file.path).toBe(file.content);
       }
     }
+  });
+
+  it('leaves a schemas.ts with what the printer does not know to prettier, which formats it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'literal-')), 'cafe.yaml');
+    writeFileSync(
+      file,
+      [
+        'name: cafe',
+        'version: 1.0.0',
+        'auth: { default: public }',
+        'resources:',
+        '  dishes:',
+        '    fields:',
+        "      name: { type: string, required: true, description: 'Le nom du plat, « tel qu’au menu »' }",
+        '      price: { type: number, min: 0 }',
+        '',
+      ].join('\n'),
+    );
+    const api = await readDefinition(file);
+    const planned = plan(api, { source: 'cafe.yaml', migrations: [], orphanFiles: [], orphanHandlers: new Map() });
+    const schemas = render(
+      planned.find((p) => p.path.endsWith('/schemas.ts')) ?? expect.fail('no schemas.ts'),
+      'cafe.yaml',
+    );
+    expect(schemas.formatted).toBeUndefined();
+    expect(schemas.content).toContain('« tel qu’au menu »');
+    const formatted = (await format(schemas)).content;
+    expect(formatted).toBe(
+      await prettier.format(schemas.content, { ...PRETTIER_OPTIONS, parser: 'typescript', filepath: 'schemas.ts' }),
+    );
+    expect(formatted).not.toBe(schemas.content);
+    // the next file is judged on its own constants
+    const blog = await readDefinition(`${import.meta.dirname}/../../../examples/blog.yaml`);
+    const next = plan(blog, { source: 'blog.yaml', migrations: [], orphanFiles: [], orphanHandlers: new Map() }).find(
+      (p) => p.path.endsWith('/schemas.ts'),
+    );
+    expect(render(next ?? expect.fail('no schemas.ts'), 'blog.yaml').formatted).toBe(true);
   });
 });

@@ -34,7 +34,8 @@ export function printConst(name: string, value: unknown): string | undefined {
   const head = `export const ${name} = `;
   try {
     const json = JSON.parse(JSON.stringify(value)) as Json;
-    if (head.length + 1 > WIDTH) return undefined;
+    // what must stay beside the name: `{` of a non-empty value, else `{};` (prettier moves it to the next line)
+    if (head.length + (isContainer(json) && size(json) === 0 ? 3 : 1) > WIDTH) return undefined;
     const text = `${head}${print(json, head.length, 0, 1)};`;
     return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
   } catch (error) {

@@ -75,6 +75,12 @@ describe('printConst: a JSON value as a TypeScript constant in prettier’s layo
       { [long(120)]: { a: 1 } }, // a key too long for its line
     ];
     for (const value of unprinted) expect(printConst('v', value), JSON.stringify(value)).toBeUndefined();
+    // a name so long that `{};` does not fit beside it (prettier puts the value on the next line); `{` still does
+    const name = 'N'.repeat(92);
+    expect(printConst(name, {})).toBeUndefined();
+    expect(printConst(name, [])).toBeUndefined();
+    const printed = printConst(name, { a: 1 });
+    expect(`${printed ?? ''}\n`).toBe(await viaPrettier(name, { a: 1 }));
     expect(printConst('v', 'a string')).toBeUndefined();
   });
 

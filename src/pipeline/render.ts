@@ -120,7 +120,11 @@ function body(file: PlannedFile): string {
 export function header(path: string, owner: Owner, source: string): string {
   const lines = HEADER_TEXT[owner](source);
   if (path.endsWith('.ts')) return `${lines.map((l) => `// ${l}`).join('\n')}\n\n`;
-  if (path.endsWith('.md')) return `<!-- ${lines.join(' ')} -->\n\n`;
+  if (path.endsWith('.md')) {
+    // the README is where the header sends a reader for the files that are theirs: in the README, it points below
+    const text = lines.join(' ');
+    return `<!-- ${path === 'README.md' ? text.replace('(see README.md)', '(see below)') : text} -->\n\n`;
+  }
   if ((path.startsWith('.') && !path.endsWith('.json')) || path === 'Dockerfile')
     return `${lines.map((l) => `# ${l}`).join('\n')}\n\n`;
   return '';

@@ -10,7 +10,7 @@ const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
 
 /**
  * Templates whose text is in prettier's shape, but for what their `tsConst` constants print: a file of theirs is
- * not formatted again when every constant in it was printed in prettier's layout (literal.ts). format.test.ts holds
+ * not formatted again when every constant in it was printed in prettier's layout (literal.ts). literal.test.ts holds
  * them to prettier on every example.
  */
 const SHAPED = new Set(['resource/schemas.ts.hbs']);

@@ -1,7 +1,7 @@
 /**
  * A JSON value as a TypeScript constant, laid out as prettier lays it out with the generated project's options
- * (PRETTIER_OPTIONS: printWidth 110, two spaces, single quotes, trailing commas): a file made only of such constants and text already
- * in prettier's shape needs no formatting (render.ts). At 100 resources the schemas are 40% of the TypeScript
+ * (PRETTIER_OPTIONS: printWidth 110, two spaces, single quotes, trailing commas): a file made only of such constants
+ * and text already in prettier's shape needs no formatting (render.ts). At 100 resources the schemas are 40% of the TypeScript
  * prettier was given, for layout rules this file states in a few lines:
  *
  * - an object or array goes on one line when it fits there (with the `,` or `;` after it), else one entry a line;
@@ -34,8 +34,7 @@ export function printConst(name: string, value: unknown): string | undefined {
   const head = `export const ${name} = `;
   try {
     const json = JSON.parse(JSON.stringify(value)) as Json;
-    // what must stay beside the name: `{` of a non-empty value, else `{};` (prettier moves it to the next line)
-    if (head.length + (isContainer(json) && size(json) === 0 ? 3 : 1) > WIDTH) return undefined;
+    if (head.length + beside(json) > WIDTH) return undefined;
     const text = `${head}${print(json, head.length, 0, 1)};`;
     return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
   } catch (error) {
@@ -109,12 +108,16 @@ function property(key: string, value: Json, indent: number): string {
     if (column + text.length + 1 <= WIDTH || head.length - 2 < SHORT_KEY) return head + text;
     return `${head.trimEnd()}\n${' '.repeat(indent + 2)}${text}`;
   }
-  // another value after a long key moves to the next line when what must stay beside the key does not fit (its
-  // first character, or the whole scalar and its comma): not followed here
-  const beside = isContainer(value) ? (size(value) > 0 ? 1 : 3) : scalar(value).length + 1;
-  if (column + beside > WIDTH) throw new Unprintable('a key too long for its line');
+  if (column + beside(value) > WIDTH) throw new Unprintable('a key too long for its line');
   return head + print(value, column, indent, 1);
 }
+
+/**
+ * What must stay on the line after a key or a constant's name, with the `,` or `;` that follows: the `{` or `[` of a
+ * non-empty value, else the whole value. Prettier moves the value to the next line when that does not fit: not
+ * followed here (the caller gives the file to prettier).
+ */
+const beside = (value: Json): number => (isContainer(value) ? (size(value) > 0 ? 1 : 3) : scalar(value).length + 1);
 
 function scalar(value: Exclude<Json, Json[] | { [key: string]: Json }>): string {
   if (typeof value === 'string') return quote(value);

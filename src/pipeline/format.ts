@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import { FormatPool, type FormatJob } from './format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from './json-text.js';
+import { printConstants } from './literal.js';
 import { chunkKey, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
 import type { RenderedFile } from './render.js';
 
@@ -78,7 +79,7 @@ export async function formatAll(
       chunked.set(i, chunksOf(file, known, todo));
       return;
     }
-    texts[i] = file.formatted ? file.content : known.file(file);
+    texts[i] = file.formatted ? file.content : (known.file(file) ?? printed(file));
     if (texts[i] === undefined && parser !== undefined && parser !== 'json') {
       todo.push({ job: jobOf(file, parser), put: (text) => (texts[i] = text) });
     }
@@ -143,6 +144,10 @@ function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
     return chunk;
   });
 }
+
+/** A file of a shaped template with its constants printed in prettier's layout (render.ts, SHAPED), if it can be. */
+const printed = (file: RenderedFile): string | undefined =>
+  file.constants === undefined ? undefined : printConstants(file.content, file.constants);
 
 /** One file formatted here, without workers. */
 export async function format(file: RenderedFile): Promise<RenderedFile> {

@@ -28,6 +28,35 @@ class Unprintable extends Error {}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** A constant of a file rendered compact (`export const name = json;`), to be printed in prettier's layout. */
+export interface Constant {
+  name: string;
+  /** its value, JSON.stringify'd */
+  json: string;
+}
+
+/** The text a constant is rendered as: compact, as prettier is given it when the printer does not know its layout. */
+export const compactText = ({ name, json }: Constant): string => `export const ${name} = ${json};`;
+
+/**
+ * `content` with each of its `constants` (rendered compact, in this order) printed in prettier's layout: the text
+ * prettier would make of it when the rest of it is in prettier's shape already. Undefined when one of them is not
+ * printed here (see above): prettier formats the file.
+ */
+export function printConstants(content: string, constants: readonly Constant[]): string | undefined {
+  let printed = '';
+  let at = 0;
+  for (const constant of constants) {
+    const compact = compactText(constant);
+    const start = content.indexOf(compact, at);
+    const text = start < 0 ? undefined : printConst(constant.name, JSON.parse(constant.json));
+    if (text === undefined) return undefined;
+    printed += content.slice(at, start) + text;
+    at = start + compact.length;
+  }
+  return printed + content.slice(at);
+}
+
 /** `export const name = value;` in prettier's layout; undefined where this printer does not know it (see above). */
 export function printConst(name: string, value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

@@ -3,20 +3,20 @@ import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import type { Owner, PlannedFile } from './plan.js';
 import { inTemplateLiteral } from '../generate/sql/block.js';
-import { printConst } from './literal.js';
+import { compactText, type Constant } from './literal.js';
 import { compileTemplate, partials } from './templates.js';
 
 const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
 
 /**
- * Templates whose text is in prettier's shape, but for what their `tsConst` constants print: a file of theirs is
- * not formatted again when every constant in it was printed in prettier's layout (literal.ts). literal.test.ts holds
- * them to prettier on every example.
+ * Templates whose text is in prettier's shape, but for their `tsConst` constants: a file of theirs is not given to
+ * prettier when each constant in it is printed in prettier's layout (literal.ts), which is done only when the last
+ * run's text of the file cannot be taken instead (format.ts). literal.test.ts holds them to prettier on every example.
  */
 const SHAPED = new Set(['resource/schemas.ts.hbs']);
 
-/** set by `tsConst` when it left a constant's layout to prettier: the file being rendered is formatted after all */
-let unshaped = false;
+/** the constants `tsConst` rendered in the file being rendered */
+let constants: Constant[] = [];
 
 /** Helpers do what templates may not: every value from a definition is escaped for where it lands. */
 const handlebars = Handlebars.create();
@@ -26,12 +26,11 @@ handlebars.registerHelper({
    * would stay expanded)
    */
   js: (value: unknown) => JSON.stringify(value),
-  /** `export const name = value;`, the value a JSON literal as prettier lays it out, else compact (see SHAPED) */
+  /** `export const name = value;`, the value a compact JSON literal, printed in prettier's layout later (see SHAPED) */
   tsConst: (name: unknown, value: unknown) => {
-    const printed = printConst(String(name), value);
-    if (printed !== undefined) return printed;
-    unshaped = true;
-    return `export const ${String(name)} = ${JSON.stringify(value)};`;
+    const constant = { name: String(name), json: JSON.stringify(value) };
+    constants.push(constant);
+    return compactText(constant);
   },
   /**
    * SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate, and a
@@ -89,10 +88,15 @@ export interface RenderedFile {
   stringified?: true;
   /**
    * the content is in prettier's shape already: a file of the runtime, formatted in this repo with the projects'
-   * options (`npm run format:check`; format.test.ts checks them with their headers, as projects get them), or one
-   * of a SHAPED template whose constants were all printed in prettier's layout
+   * options (`npm run format:check`; format.test.ts checks them with their headers, as projects get them)
    */
   formatted?: true;
+  /**
+   * the constants of a SHAPED template, compact in `content`: formatted, the file is `content` with them printed in
+   * prettier's layout (literal.ts, printConstants) when the printer knows it, else what prettier makes of `content`;
+   * the compact text is also the key of the format cache, so that an edit prints only the schemas it changed
+   */
+  constants?: readonly Constant[];
   /**
    * formatted, a markdown file formatted in chunks: each one's key, and the length and hash of its formatted text
    * (markdown-chunks.ts)
@@ -103,10 +107,10 @@ export interface RenderedFile {
 /** Renders a planned file and puts the ownership header on it. */
 export function render(file: PlannedFile, source: string): RenderedFile {
   const head = header(file.path, file.owner, source);
-  unshaped = false;
+  constants = [];
   const rendered = { path: file.path, owner: file.owner, content: head + body(file) };
   if ('runtime' in file) return { ...rendered, formatted: true };
-  if ('template' in file && SHAPED.has(file.template) && !unshaped) return { ...rendered, formatted: true };
+  if ('template' in file && SHAPED.has(file.template)) return { ...rendered, constants };
   return 'json' in file && head === '' ? { ...rendered, stringified: true } : rendered;
 }
 

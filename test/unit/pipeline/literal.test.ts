@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import prettier from 'prettier';
 import * as oxc from '@prettier/plugin-oxc';
 import { PRETTIER_OPTIONS } from '../../../src/generate/project-files.js';
-import { printConst } from '../../../src/pipeline/literal.js';
-import { format } from '../../../src/pipeline/format.js';
+import { compactText, printConst, printConstants } from '../../../src/pipeline/literal.js';
+import { format, formatAll } from '../../../src/pipeline/format.js';
 import { plan } from '../../../src/pipeline/plan.js';
 import { render } from '../../../src/pipeline/render.js';
 import { readDefinition } from '../../../src/pipeline/read-definition.js';
@@ -124,7 +124,7 @@ describe('printConst: a JSON value as a TypeScript constant in prettier’s layo
     expect(printed).toBeGreaterThan(500);
   });
 
-  it('leaves every example’s schemas.ts in prettier’s shape, to be written as rendered', async () => {
+  it('prints every example’s schemas.ts as prettier formats it, constants and all', async () => {
     for (const example of ['blog', 'tasks', 'clinic', 'library']) {
       const api = await readDefinition(`${import.meta.dirname}/../../../examples/${example}.yaml`);
       const files = plan(api, { source: `${example}.yaml`, migrations: [], orphanFiles: [], orphanHandlers: new Map() })
@@ -132,9 +132,13 @@ describe('printConst: a JSON value as a TypeScript constant in prettier’s layo
         .map((file) => render(file, `${example}.yaml`));
       expect(files.length, example).toBeGreaterThan(1);
       for (const file of files) {
-        expect(file.formatted, file.path).toBe(true);
-        const { formatted: _, ...unmarked } = file;
-        expect((await format(unmarked)).content, file.path).toBe(file.content);
+        expect(file.constants?.length, file.path).toBeGreaterThan(3);
+        const printed = printConstants(file.content, file.constants ?? []);
+        expect(printed, file.path).not.toBe(file.content);
+        // what prettier makes of the compact text, and what formatAll writes, printed here
+        const { constants: _, ...compact } = file;
+        expect((await format(compact)).content, file.path).toBe(printed);
+        expect((await format(file)).content, file.path).toBe(printed);
       }
     }
   });
@@ -161,7 +165,7 @@ describe('printConst: a JSON value as a TypeScript constant in prettier’s layo
       planned.find((p) => p.path.endsWith('/schemas.ts')) ?? expect.fail('no schemas.ts'),
       'cafe.yaml',
     );
-    expect(schemas.formatted).toBeUndefined();
+    expect(printConstants(schemas.content, schemas.constants ?? [])).toBeUndefined();
     expect(schemas.content).toContain('« tel qu’au menu »');
     const formatted = (await format(schemas)).content;
     expect(formatted).toBe(
@@ -173,6 +177,50 @@ describe('printConst: a JSON value as a TypeScript constant in prettier’s layo
     const next = plan(blog, { source: 'blog.yaml', migrations: [], orphanFiles: [], orphanHandlers: new Map() }).find(
       (p) => p.path.endsWith('/schemas.ts'),
     );
-    expect(render(next ?? expect.fail('no schemas.ts'), 'blog.yaml').formatted).toBe(true);
+    const blogSchemas = render(next ?? expect.fail('no schemas.ts'), 'blog.yaml');
+    expect(printConstants(blogSchemas.content, blogSchemas.constants ?? [])).toBeDefined();
+  });
+
+  it('prints the constants of a rendered file where they are, in order, and nothing else', () => {
+    const constants = [
+      { name: 'a', json: JSON.stringify({ type: 'string' }) },
+      {
+        name: 'b',
+        json: JSON.stringify({
+          list: [
+            { x: 1, y: 2 },
+            { x: 3, y: 4 },
+          ],
+        }),
+      },
+    ];
+    const content = `// a comment\n\n${constants.map(compactText).join('\n\nconst between = 1;\n\n')}\n`;
+    expect(printConstants(content, constants)).toBe(
+      [
+        '// a comment',
+        '',
+        "export const a = { type: 'string' };",
+        '',
+        'const between = 1;',
+        '',
+        'export const b = {',
+        '  list: [',
+        '    { x: 1, y: 2 },',
+        '    { x: 3, y: 4 },',
+        '  ],',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    // a constant that is not in the text (or not in this order) is not guessed at
+    expect(printConstants(content, [...constants].reverse())).toBeUndefined();
+    expect(printConstants('no constants', [])).toBe('no constants');
+  });
+
+  it('takes the last run’s text of an unchanged file instead of printing it again', async () => {
+    const file = { path: 'src/resources/a/schemas.ts', owner: 'generator' as const, content: 'x', constants: [] };
+    const known = { file: () => 'as the last run wrote it\n', chunk: () => undefined };
+    expect((await formatAll([file], known))[0]?.content).toBe('as the last run wrote it\n');
+    expect((await formatAll([file]))[0]?.content).toBe('x');
   });
 });

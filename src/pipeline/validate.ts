@@ -5,6 +5,7 @@
 import { DefinitionError, type Problem } from '../errors.js';
 import { translateIssues } from '../definition/messages.js';
 import { PositionFinder, formatPath, type Located } from '../definition/positions.js';
+import { prototypeKeys } from '../definition/prototype-keys.js';
 import { definitionSchema, type Definition } from '../definition/schema.js';
 import { semanticProblems } from '../definition/semantic-checks.js';
 import type { Loaded } from './load.js';
@@ -14,6 +15,8 @@ export type { Definition } from '../definition/schema.js';
 export function validate(loaded: Loaded): Definition {
   const result = definitionSchema.safeParse(loaded.data);
   const located: Located[] = [
+    // before zod: its records drop such keys without an issue
+    ...prototypeKeys(loaded.data),
     ...(result.success ? [] : translateIssues(result.error.issues, loaded.data)),
     ...semanticProblems(loaded.data),
   ];

@@ -387,6 +387,26 @@ const names: Row[] = [
     ],
   },
   {
+    // zod's records drop a __proto__ key without an issue (it sets the prototype): never lost in silence
+    name: '__proto__ as a resource, a field, an action or a key of a JSON default',
+    given: withResources(`
+      __proto__: { fields: {} }
+      posts:
+        fields:
+          __proto__: string
+          meta: { type: json, default: { a: [{ __proto__: 1 }], __proto__: { x: 1 } } }
+        actions:
+          __proto__: { on: item }
+    `),
+    want: [
+      `api.yaml:4:3  resources.__proto__  "__proto__" cannot be a name or a key: JavaScript reads it as an object's prototype`,
+      `api.yaml:7:7  resources.posts.fields.__proto__  "__proto__" cannot be a name or a key: JavaScript reads it as an object's prototype`,
+      `api.yaml:8:44  resources.posts.fields.meta.default.a[0].__proto__  "__proto__" cannot be a name or a key: JavaScript reads it as an object's prototype`,
+      `api.yaml:8:61  resources.posts.fields.meta.default.__proto__  "__proto__" cannot be a name or a key: JavaScript reads it as an object's prototype`,
+      `api.yaml:10:7  resources.posts.actions.__proto__  "__proto__" cannot be a name or a key: JavaScript reads it as an object's prototype`,
+    ],
+  },
+  {
     name: 'action names are not reserved, but must not collide',
     given: withResources(`
       posts:

@@ -1,0 +1,64 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConstraintError, type Database } from '../../runtime/src/db/database.js';
+import { openSqlite } from '../../runtime/src/db/sqlite.js';
+
+/**
+ * The SQLite driver reads rows raw and makes the objects itself (db/sqlite.ts): they must be the rows better-sqlite3
+ * makes, key for key and in the same order, whatever the statement selects.
+ */
+describe('SQLite rows', () => {
+  let db: Database;
+  beforeEach(async () => {
+    db = openSqlite(':memory:');
+    await db.prepareText('CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, x REAL, b BLOB, note TEXT)').run([]);
+    await db.prepareText("INSERT INTO t VALUES ('a', 1, 1.5, x'00ff', NULL), ('b', 2, NULL, NULL, 'it''s')").run([]);
+  });
+  afterEach(async () => db.close());
+
+  /** what better-sqlite3 itself makes of the statement */
+  const oracle = (sql: string, params: unknown[] = [], raw = false): unknown[] => {
+    const own = new BetterSqlite3(':memory:');
+    own.exec('CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, x REAL, b BLOB, note TEXT)');
+    own.exec("INSERT INTO t VALUES ('a', 1, 1.5, x'00ff', NULL), ('b', 2, NULL, NULL, 'it''s')");
+    const rows = own
+      .prepare(sql)
+      .raw(raw)
+      .all(...params);
+    own.close();
+    return rows;
+  };
+
+  it.each([
+    ['every column', 'SELECT * FROM t ORDER BY id', []],
+    ['some, renamed and computed', 'SELECT note AS "the note", n * 2 AS twice, id FROM t ORDER BY id DESC', []],
+    ['a name twice: the last one wins', 'SELECT id AS v, n AS v FROM t ORDER BY id', []],
+    ['no row', 'SELECT id FROM t WHERE id = ?', ['none']],
+    ['parameters', 'SELECT id, ? AS given FROM t WHERE n >= ?', ['x', 2]],
+  ])('%s', async (_, sql, params) => {
+    const want = oracle(sql, params);
+    const got = await db.prepareText(sql).all(params);
+    expect(got).toEqual(want);
+    expect(got.map((row) => Object.keys(row))).toEqual(want.map((row) => Object.keys(row as object)));
+    expect(await db.prepareText(sql).get(params)).toEqual(want[0]);
+    expect(await db.prepareText(sql).values(params)).toEqual(oracle(sql, params, true));
+  });
+
+  it('counts what a statement wrote or read, and refuses rows of one that returns none', async () => {
+    expect(await db.prepareText("UPDATE t SET n = n + 1 WHERE id <> 'z'").run([])).toBe(2);
+    expect(await db.prepareText('DELETE FROM t WHERE id = ? RETURNING id').run(['a'])).toBe(1);
+    await expect(db.prepareText('DELETE FROM t').get([])).rejects.toThrow('rows were asked of a statement');
+  });
+
+  it('returns objects from a transaction, and translates a constraint error', async () => {
+    const insert = db.prepare<{ id: string }>('INSERT INTO t (id) VALUES (:id) RETURNING id, n');
+    const seen: unknown[] = [];
+    const rows = await db.atomically(insert.bind({ id: 'c' }), (first) => {
+      seen.push(...first);
+      return [];
+    });
+    expect(rows).toEqual([{ id: 'c', n: null }]);
+    expect(seen).toEqual([{ id: 'c', n: null }]);
+    await expect(insert.get({ id: 'c' })).rejects.toBeInstanceOf(ConstraintError);
+  });
+});

@@ -63,8 +63,15 @@ function valueSchema(api: Api, field: Field): JsonSchema {
   }
 }
 
+/** Every JSON value but null: a `json` field's value in a request where the definition does not allow null. */
+const NOT_NULL_JSON = ['object', 'array', 'string', 'number', 'boolean'];
+
 function withNull(schema: JsonSchema, field: Field): JsonSchema {
-  if (field.type === 'json') return schema;
+  if (field.type === 'json') {
+    // any JSON value, null included
+    const { type: _, ...any } = schema;
+    return any;
+  }
   const { type, enum: values, ...rest } = schema;
   return {
     ...rest,
@@ -79,7 +86,8 @@ function described(schema: JsonSchema, field: Field): JsonSchema {
 
 /** A field in a request body: null only where the definition allows it. */
 export function inputFieldSchema(api: Api, field: Field): JsonSchema {
-  const schema = valueSchema(api, field);
+  const value = valueSchema(api, field);
+  const schema = field.type === 'json' ? { type: NOT_NULL_JSON, ...value } : value;
   const full = field.default === undefined ? schema : { ...schema, default: field.default };
   return described(field.nullable ? withNull(full, field) : full, field);
 }

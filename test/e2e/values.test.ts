@@ -245,6 +245,24 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('null for a json field (found by a newcomer renting bikes: a 500 from the NOT NULL column)', () => {
+  it('is a 400 in a POST or PUT unless the field is nullable, and resets an optional one in a PATCH', async () => {
+    for (const body of [{ settings: null }, { meta: null }]) {
+      const r = await http('POST', items, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(problemOf(r).errors?.[0]?.path).toBe(`/${Object.keys(body)[0]}`);
+    }
+    const created = await http('POST', items, { extra: null, settings: { theme: 'light' } });
+    expect(created.status).toBe(201);
+    const { id, extra } = created.body as { id: number; extra: unknown };
+    expect(extra).toBeNull();
+    expect((await http('PUT', `${items}/${id}`, { settings: null })).status).toBe(400);
+    const reset = await http('PATCH', `${items}/${id}`, { settings: null, meta: null });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ settings: { theme: 'dark' }, meta: null });
+  });
+});
+
 describe('found by a newcomer walking through a clinic', () => {
   it('refuses a number too large for a double in a json field instead of storing null', async () => {
     for (const body of ['{"meta":{"big":1e400}}', '{"meta":[1e400]}', `{"meta":${'9'.repeat(400)}}`]) {

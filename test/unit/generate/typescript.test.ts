@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inputFieldSchema, outputFieldSchema } from '../../../src/contract/json-schemas.js';
+import { inputFieldSchema, inputSchema, outputFieldSchema, patchSchema } from '../../../src/contract/json-schemas.js';
 import { decodeExpression, encodeExpression, inputType, outputType } from '../../../src/generate/typescript.js';
 import { sampleValue } from '../../../src/contract/samples.js';
 import { api, field, resource } from '../../helpers/model.js';
@@ -75,10 +75,33 @@ describe('JSON Schemas of fields', () => {
       { description: 'the state', type: ['string', 'null'], enum: ['x', null] },
     ],
     [field('when', 'date', { required: true }), { type: 'string', format: 'date' }, { type: 'string', format: 'date' }],
-    [field('meta', 'json'), { maxDepth: 32 }, {}],
+    // null in a request only where the definition allows it (PATCH: see patchSchema)
+    [field('meta', 'json'), { type: ['object', 'array', 'string', 'number', 'boolean'], maxDepth: 32 }, {}],
+    [field('meta', 'json', { nullable: true }), { maxDepth: 32 }, {}],
   ])('%o', (given, input, output) => {
     expect(inputFieldSchema(model, given)).toEqual(input);
     expect(outputFieldSchema(model, given)).toEqual(output);
+  });
+});
+
+describe('null for a json field', () => {
+  // a POST or PUT sends null only where the definition allows it; a PATCH also to reset an optional field
+  const notes = resource('notes', [
+    field('meta', 'json', { default: { a: 1 } }),
+    field('spec', 'json', { required: true }),
+    field('extra', 'json', { nullable: true }),
+  ]);
+  const takesNull = (schema: Record<string, unknown>, name: string): boolean => {
+    const property = (schema.properties as Record<string, { type?: string[] }>)[name];
+    return property?.type === undefined || property.type.includes('null');
+  };
+  it.each([
+    ['meta', false, true],
+    ['spec', false, false],
+    ['extra', true, true],
+  ])('%s: POST and PUT %s, PATCH %s', (name, input, patch) => {
+    expect(takesNull(inputSchema(model, notes), name)).toBe(input);
+    expect(takesNull(patchSchema(model, notes), name)).toBe(patch);
   });
 });
 

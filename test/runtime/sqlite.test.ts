@@ -44,6 +44,32 @@ describe('SQLite rows', () => {
     expect(await db.prepareText(sql).values(params)).toEqual(oracle(sql, params, true));
   });
 
+  it('keeps the rows of a SELECT * right when the table changes under the statement (found by a reviewer)', async () => {
+    const everything = db.prepareText('SELECT * FROM t ORDER BY id');
+    const named = db.prepareText('SELECT id, note FROM t ORDER BY id');
+    await db.prepareText("ALTER TABLE t ADD COLUMN extra TEXT DEFAULT 'x'").run([]);
+    expect((await everything.get([])) as object).toEqual({
+      id: 'a',
+      n: 1,
+      x: 1.5,
+      b: Buffer.from([0, 255]),
+      note: null,
+      extra: 'x',
+    });
+    await db.prepareText('ALTER TABLE t DROP COLUMN n').run([]);
+    await db.prepareText('ALTER TABLE t RENAME COLUMN extra TO renamed').run([]);
+    expect(Object.keys((await everything.get([])) ?? {})).toEqual(['id', 'x', 'b', 'note', 'renamed']);
+    expect(await everything.values([])).toEqual([
+      ['a', 1.5, Buffer.from([0, 255]), null, 'x'],
+      ['b', null, null, "it's", 'x'],
+    ]);
+    // a statement that names its columns has the same ones whatever else the table gains
+    expect(await named.all([])).toEqual([
+      { id: 'a', note: null },
+      { id: 'b', note: "it's" },
+    ]);
+  });
+
   it('counts what a statement wrote or read, and refuses rows of one that returns none', async () => {
     expect(await db.prepareText("UPDATE t SET n = n + 1 WHERE id <> 'z'").run([])).toBe(2);
     expect(await db.prepareText('DELETE FROM t WHERE id = ? RETURNING id').run(['a'])).toBe(1);

@@ -26,7 +26,7 @@ export function openSqlite(file: string): Database {
   /** each statement's own better-sqlite3 statement, for transactions */
   const natives = new WeakMap<Statement, Native>();
   const make = (text: string): Statement => {
-    const native = nativeOf(db.prepare<SqlValue[], SqlValue[]>(text));
+    const native = nativeOf(db, text);
     const made = prepare(native);
     natives.set(made, native);
     return made;
@@ -34,8 +34,8 @@ export function openSqlite(file: string): Database {
   const execute = ({ statement, values }: Bound): Row[] => {
     const native = natives.get(statement);
     if (native === undefined) throw new Error('a statement of another database');
-    if (native.toRow !== undefined) return native.statement.all(...values).map(native.toRow);
-    native.statement.run(...values);
+    if (native.all !== undefined) return native.all(values);
+    native.run(values);
     return [];
   };
   // IMMEDIATE: the write lock is taken at BEGIN, so that a transaction never fails half-way for another connection's
@@ -60,49 +60,64 @@ export function openSqlite(file: string): Database {
   };
 }
 
-/**
- * A better-sqlite3 statement. One that returns rows is in raw mode (rows as arrays of column values) and `toRow` makes
- * each an object: better-sqlite3's own object rows cost a third of a 20-row page (each column set through V8's API),
- * where rows made here, in one loop over the same names, are objects of the one shape V8 has already seen.
- */
+/** A better-sqlite3 statement, run synchronously: `prepare` and transactions wrap it. */
 interface Native {
-  statement: BetterSqlite3.Statement<SqlValue[], SqlValue[]>;
-  /** undefined when the statement returns no rows */
-  toRow?: (values: SqlValue[]) => Row;
+  /** the rows it returns; undefined when it returns none */
+  all?: (params: readonly SqlValue[]) => Row[];
+  get?: (params: readonly SqlValue[]) => Row | undefined;
+  values?: (params: readonly SqlValue[]) => SqlValue[][];
+  /** the number of rows it wrote, or returned */
+  run: (params: readonly SqlValue[]) => number;
 }
 
-function nativeOf(statement: BetterSqlite3.Statement<SqlValue[], SqlValue[]>): Native {
-  if (!statement.reader) return { statement };
+/**
+ * A statement that returns rows runs in raw mode (rows as arrays of column values) and `toRow` makes each an object:
+ * better-sqlite3's own object rows cost a third of a 20-row page (each column set through V8's API), where rows made
+ * here, in one loop over the same names, are objects of the one shape V8 has already seen. The names are read once
+ * (reading them costs more than a row), so only where the SQL has no `*`: its columns are then the ones its text
+ * names. `SELECT *` takes a table's columns as they are when it runs, which a migration (of this connection or
+ * another) may change under a statement kept: better-sqlite3 makes those rows itself.
+ */
+function nativeOf(db: BetterSqlite3.Database, text: string): Native {
+  const statement = db.prepare<SqlValue[], Row>(text);
+  if (!statement.reader) return { run: (params) => statement.run(...params).changes };
+  if (text.includes('*')) {
+    // the same statement in raw mode, for `values`, prepared on first use
+    let raw: BetterSqlite3.Statement<SqlValue[], SqlValue[]> | undefined;
+    return {
+      all: (params) => statement.all(...params),
+      get: (params) => statement.get(...params),
+      values: (params) => (raw ??= db.prepare<SqlValue[], SqlValue[]>(text).raw(true)).all(...params),
+      run: (params) => statement.all(...params).length,
+    };
+  }
   const names = statement.columns().map((column) => column.name);
+  const rows = (statement as unknown as BetterSqlite3.Statement<SqlValue[], SqlValue[]>).raw(true);
   const toRow = (values: SqlValue[]): Row => {
     const row: Row = {};
     for (let i = 0; i < names.length; i++) row[names[i] ?? ''] = values[i] ?? null;
     return row;
   };
-  return { statement: statement.raw(true), toRow };
+  return {
+    all: (params) => rows.all(...params).map(toRow),
+    get: (params) => {
+      const values = rows.get(...params);
+      return values === undefined ? undefined : toRow(values);
+    },
+    values: (params) => rows.all(...params),
+    run: (params) => rows.all(...params).length,
+  };
 }
 
-function prepare({ statement, toRow }: Native): Statement {
-  if (toRow === undefined) {
-    const none = async (): Promise<never> => {
-      throw new Error('rows were asked of a statement that returns none');
-    };
-    return {
-      get: none,
-      all: none,
-      values: none,
-      run: async (params) => translateErrors(() => statement.run(...params).changes),
-    };
-  }
+function prepare({ all, get, values, run }: Native): Statement {
+  const none = async (): Promise<never> => {
+    throw new Error('rows were asked of a statement that returns none');
+  };
   return {
-    get: async (params) =>
-      translateErrors(() => {
-        const values = statement.get(...params);
-        return values === undefined ? undefined : toRow(values);
-      }),
-    all: async (params) => translateErrors(() => statement.all(...params).map(toRow)),
-    values: async (params) => translateErrors(() => statement.all(...params)),
-    run: async (params) => translateErrors(() => statement.all(...params).length),
+    get: get === undefined ? none : async (params) => translateErrors(() => get(params)),
+    all: all === undefined ? none : async (params) => translateErrors(() => all(params)),
+    values: values === undefined ? none : async (params) => translateErrors(() => values(params)),
+    run: async (params) => translateErrors(() => run(params)),
   };
 }
 

@@ -49,7 +49,7 @@ export function printConstants(content: string, constants: readonly Constant[]):
   for (const constant of constants) {
     const compact = compactText(constant);
     const start = content.indexOf(compact, at);
-    const text = start < 0 ? undefined : printConst(constant.name, JSON.parse(constant.json));
+    const text = start < 0 ? undefined : printParsed(constant.name, JSON.parse(constant.json) as Json);
     if (text === undefined) return undefined;
     printed += content.slice(at, start) + text;
     at = start + compact.length;
@@ -60,9 +60,15 @@ export function printConstants(content: string, constants: readonly Constant[]):
 /** `export const name = value;` in prettier's layout; undefined where this printer does not know it (see above). */
 export function printConst(name: string, value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
+  // through JSON, as the value is rendered: undefined entries and toJSON as JSON.stringify has them
+  return printParsed(name, JSON.parse(JSON.stringify(value)) as Json);
+}
+
+/** printConst of a value that is JSON already (parsed from JSON.stringify's text) */
+function printParsed(name: string, json: Json): string | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
   const head = `export const ${name} = `;
   try {
-    const json = JSON.parse(JSON.stringify(value)) as Json;
     if (head.length + beside(json) > WIDTH) return undefined;
     const text = `${head}${print(json, head.length, 0, 1)};`;
     return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;

@@ -3,7 +3,7 @@ import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import { FormatPool, type FormatJob } from './format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from './json-text.js';
 import { printConstants } from './literal.js';
-import { chunkKey, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
+import { chunkKeys, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -129,17 +129,21 @@ export async function formatAll(
 
 /**
  * A generator-owned markdown file's chunks (markdown-chunks.ts): each one `known` has is taken from it, the others
- * join `todo`, each to be formatted on its own.
+ * join `todo`, each to be formatted on its own. A chunk followed by one that continues its list is kept without its
+ * last line feed (joinChunks).
  */
 function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
-  return markdownChunks(file.content).map((text, n): Chunk => {
-    const chunk: Chunk = { key: chunkKey(text), text };
+  const cut = markdownChunks(file.content);
+  const keys = chunkKeys(cut);
+  return cut.map(({ text }, n): Chunk => {
+    const beforeList = cut[n + 1]?.continues === true;
+    const chunk: Chunk = { key: keys[n] ?? fail(`no key for ${file.path} (part ${n + 1})`), text };
     const before = known.chunk(file.path, chunk.key);
     if (before !== undefined) chunk.text = before;
     else
       todo.push({
         job: { ...jobOf({ ...file, content: text }, 'markdown'), path: `${file.path} (part ${n + 1})` },
-        put: (formatted) => (chunk.text = formatted),
+        put: (formatted) => (chunk.text = beforeList ? formatted.then((t) => t.replace(/\n$/, '')) : formatted),
       });
     return chunk;
   });

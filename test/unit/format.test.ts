@@ -10,7 +10,7 @@ import { format, formatAll } from '../../src/pipeline/format.js';
 import { FormatPool } from '../../src/pipeline/format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from '../../src/pipeline/json-text.js';
 import { render, type RenderedFile } from '../../src/pipeline/render.js';
-import { chunkKey, markdownChunks } from '../../src/pipeline/markdown-chunks.js';
+import { chunkKeys, markdownChunks } from '../../src/pipeline/markdown-chunks.js';
 import { formattedBefore, hash, type Manifest } from '../../src/pipeline/manifest.js';
 import { plan } from '../../src/pipeline/plan.js';
 import { readDefinition } from '../../src/pipeline/read-definition.js';
@@ -120,20 +120,50 @@ describe('markdown, formatted chunk by chunk', () => {
     '1. first\n\n1. second',
     '* another list\n* its items',
     filler(20),
+    // a tight list of one-line items, long enough to be cut between its items, as the README lists relations
+    `The relations:\n${relationList(60)}`,
+    filler(20),
     '| request | answer |\n| --- | --- |\n| `GET /x` | 200 |',
     '---',
     'Setext heading\n---',
     filler(20),
   ].join('\n\n');
 
+  const texts = (text: string) => markdownChunks(text).map((chunk) => chunk.text);
+
   it('cuts at top-level blocks only, at headings and at lines picked by their text', () => {
-    expect(markdownChunks('# A\n\ntext\n\n## B\n\n- a\n\n- b\n')).toEqual(['# A\n\ntext', '## B\n\n- a\n\n- b\n']);
-    expect(markdownChunks('```\n\n## in a fence\n```\n')).toEqual(['```\n\n## in a fence\n```\n']);
+    expect(texts('# A\n\ntext\n\n## B\n\n- a\n\n- b\n')).toEqual(['# A\n\ntext', '## B\n\n- a\n\n- b\n']);
+    expect(texts('```\n\n## in a fence\n```\n')).toEqual(['```\n\n## in a fence\n```\n']);
     const chunks = markdownChunks(TRICKY);
     expect(chunks.length).toBeGreaterThan(4);
-    expect(chunks.join('\n\n').replace(/\n{2,}/g, '\n\n')).toBe(TRICKY.replace(/\n{2,}/g, '\n\n'));
+    // a chunk that continues a list follows the previous one on the next line
+    const joined = chunks.map((c, n) => (n === 0 ? '' : c.continues ? '\n' : '\n\n') + c.text).join('');
+    expect(joined.replace(/\n{2,}/g, '\n\n')).toBe(TRICKY.replace(/\n{2,}/g, '\n\n'));
     // no chunk begins inside a block that holds blank lines
-    for (const chunk of chunks) expect(chunk).not.toMatch(/^(?:Paragraph [123] |continued|## not|- item|1\. second)/);
+    for (const chunk of chunks) {
+      expect(chunk.text).not.toMatch(
+        /^(?:Paragraph (?:3 inside|1 {3}over|2 {3}kept)|continued|## not|- item|1\. second)/,
+      );
+      expect(chunk.continues).toBe(chunk.text.startsWith('- `/r'));
+    }
+    expect(chunks.filter((c) => c.continues).length).toBeGreaterThan(2);
+  });
+
+  it('cuts a list between its items only when it is a tight list of one-line items after and before other blocks', () => {
+    const list = relationList(60);
+    const cut = (text: string) => markdownChunks(text).some((chunk) => chunk.continues);
+    expect(cut(`# A\n\n${list}\n`)).toBe(true);
+    expect(cut(`text\n${list}\n\nmore text\n`)).toBe(true);
+    expect(cut(list)).toBe(true);
+    // another list before it (its markers alternate), a lazy line of an item, a loose list, an item continued
+    expect(cut(`* x\n\n${list}\n`)).toBe(false);
+    expect(cut(`- x\nlazy\n${list}\n`)).toBe(false);
+    expect(cut(`# A\n\n${list}\n\n- one more\n`)).toBe(false);
+    expect(cut(`# A\n\n${list}\n\n  continued\n`)).toBe(false);
+    expect(cut(`# A\n\n${list}\nlazy\n`)).toBe(false);
+    // items that are not one paragraph each
+    expect(cut(`# A\n\n${list.replace('- `/r7`', '- 1. `/r7`')}\n`)).toBe(false);
+    expect(cut(`# A\n\n${list.replace('- `/r7`', '- ```')}\n`)).toBe(false);
   });
 
   it('formats into what prettier makes of the whole file: the examples’ READMEs and every tricky block', async () => {
@@ -168,6 +198,13 @@ describe('markdown, formatted chunk by chunk', () => {
     ['setext', '# A\n\nfoo\n\n# B\n===\n'],
     ['listThenHeading', '# A\n\n- a\n\n- b\n\n# B\n\n- c\n'],
     ['lists', '# A\n\n- a\n* b\n\n# B\n'],
+    ['listAfterList', `# A\n\n* x\n\n${relationList(40)}\n`],
+    ['listAfterOrdered', `# A\n\n1. x\n\n${relationList(40)}\n`],
+    ['listAfterLazy', `# A\n\n* x\nlazy\n${relationList(40)}\n`],
+    ['listLoose', `# A\n\n${relationList(40)}\n\n- last\n`],
+    ['listThenTable', `text\n${relationList(40)}\n\n| a | b |\n| - | - |\n| x | y |\n`],
+    ['listEscapes', `# A\n\n${relationList(40).replaceAll('(', '(*a*  _b_ \\_ <x> ')}\n`],
+    ['listTasks', `# A\n\n${relationList(40).replaceAll('- `', '- [ ] `')}\n`],
     ['emptyChunk', '# A\n\n# B\n'],
     ['blockquote', '# A\n\n> a\n\n# B\n\n> b\n'],
     ['tildeInfo', '# A\n\n~~~ a~b\n\nx\n\n~~~\n'],
@@ -191,6 +228,27 @@ describe('markdown, formatted chunk by chunk', () => {
     expect(formatted?.content).toBe(await whole(text));
   });
 
+  it('takes no chunk kept before the rest of its list for one followed by a blank line', async () => {
+    const list = relationList(60).split('\n');
+    const before = `# A\n\n${list.join('\n')}\n`;
+    const [first] = await formatAll([readme(before)]);
+    const manifest = {
+      files: { 'README.md': hash(first?.content ?? '') },
+      chunks: { 'README.md': first?.chunks?.map((c) => `${c.key}:${c.length}:${c.hash}`) },
+    } as unknown as Manifest;
+    const known = formattedBefore((path) => (path === 'README.md' ? first?.content : undefined), manifest);
+    // the list shortened to the items of its first chunk: that chunk's text, now followed by a heading
+    const items =
+      markdownChunks(before)[0]
+        ?.text.split('\n')
+        .filter((line) => line.startsWith('- ')) ?? [];
+    expect(items.length).toBeLessThan(list.length);
+    const after = `# A\n\n${items.join('\n')}\n\n## After the list\n`;
+    expect(markdownChunks(after)[0]?.text).toBe(markdownChunks(before)[0]?.text);
+    const [again] = await formatAll([readme(after)], known);
+    expect(again?.content).toBe(await whole(after));
+  });
+
   it('formats only the chunks the last run did not have, and takes the others from the file it wrote', async () => {
     const [first] = await formatAll([readme(TRICKY)]);
     const manifest = {
@@ -199,8 +257,9 @@ describe('markdown, formatted chunk by chunk', () => {
     } as unknown as Manifest;
     const disk = (text: string) => (path: string) => (path === 'README.md' ? text : undefined);
     const chunks = markdownChunks(TRICKY);
+    const keys = chunkKeys(chunks);
     const known = formattedBefore(disk(first?.content ?? ''), manifest);
-    expect(chunks.every((chunk) => known.chunk('README.md', chunkKey(chunk)) !== undefined)).toBe(true);
+    expect(keys.every((key) => known.chunk('README.md', key) !== undefined)).toBe(true);
     // one chunk edited: the others are cut out of the file (here marked, to tell them from formatted ones)
     const edited = TRICKY.replace('Paragraph 7 ', 'Paragraph   seven ');
     const marked = {
@@ -212,11 +271,9 @@ describe('markdown, formatted chunk by chunk', () => {
     expect(kept).toBe(chunks.length - 1);
     expect(again?.content.replaceAll('<!-- kept -->\n', '')).toBe(await whole(edited));
     // a file edited by hand since, or a record that does not add up to it: nothing is taken
-    expect(
-      formattedBefore(disk(`${first?.content}x`), manifest).chunk('README.md', chunkKey(chunks[0] ?? '')),
-    ).toBeUndefined();
+    expect(formattedBefore(disk(`${first?.content}x`), manifest).chunk('README.md', keys[0] ?? '')).toBeUndefined();
     const short = { ...manifest, files: { 'README.md': hash('x\n') } } as Manifest;
-    expect(formattedBefore(disk('x\n'), short).chunk('README.md', chunkKey(chunks[0] ?? ''))).toBeUndefined();
+    expect(formattedBefore(disk('x\n'), short).chunk('README.md', keys[0] ?? '')).toBeUndefined();
     // a record that is not what this run wrote (merged by hand, say): nothing is taken, nothing fails
     const entries = manifest.chunks?.['README.md'] ?? [];
     const [a = '', b = ''] = entries;
@@ -232,10 +289,15 @@ describe('markdown, formatted chunk by chunk', () => {
     for (const record of tampered) {
       const bad = { ...manifest, chunks: { 'README.md': record } } as Manifest;
       const known = formattedBefore(disk(first?.content ?? ''), bad);
-      expect(chunks.some((chunk) => known.chunk('README.md', chunkKey(chunk)) !== undefined)).toBe(false);
+      expect(keys.some((key) => known.chunk('README.md', key) !== undefined)).toBe(false);
     }
   });
 });
+
+/** `n` one-line items as the README lists each resource's relations */
+function relationList(n: number): string {
+  return Array.from({ length: n }, (_, i) => `- \`/r${i}\`: parent (title, body), r${i + 1} (id,   title)`).join('\n');
+}
 
 function fail(): never {
   throw new Error('missing');

@@ -15,7 +15,7 @@ import {
 } from '../db/list-sql.js';
 import { badRequest } from './problem.js';
 import { hopsThrough, type RelatedScopes, type RelationFilterSpec } from './related.js';
-import { CANONICAL, isDateTime } from './validator.js';
+import { CANONICAL, isDateTime, SPELLING } from './validator.js';
 
 export type { RelatedScopes, RelationFilterSpec } from './related.js';
 
@@ -297,12 +297,7 @@ function stored(column: ListColumn, value: unknown, path: string): SqlValue {
     case 'number': {
       // the validator coerced it after checking its spelling (see strictParameters); a text here is checked the same
       if (typeof value === 'string' && !CANONICAL[column.kind].test(value)) {
-        throw badRequest('the query is not valid', [
-          {
-            path,
-            message: `is not a ${column.kind === 'integer' ? 'whole number' : 'number'} written plainly (like 42)`,
-          },
-        ]);
+        throw badRequest('the query is not valid', [{ path, message: SPELLING[column.kind] }]);
       }
       const n = Number(value);
       if (!Number.isFinite(n))

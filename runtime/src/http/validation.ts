@@ -14,6 +14,9 @@ const FORMATS: Record<string, string> = {
   uuid: 'must be a UUID',
 };
 
+/** The types of a json field that is not nullable: any JSON value but null (json-schemas.ts, NOT_NULL_JSON). */
+const ANY_BUT_NULL = 'object,array,string,number,boolean';
+
 /** The body of an action without input: none, or an empty object; anything else is a 400 that says so. */
 export const NO_BODY = { type: ['object', 'null'], maxProperties: 0 } as const;
 
@@ -90,6 +93,8 @@ export function validationErrors(
     if (error.keyword === 'maxProperties' && params.limit === 0 && error.instancePath === '') {
       return { path, message: 'this action takes no body: send none, or {}' };
     }
+    if (error.keyword === 'type' && String(params.type) === ANY_BUT_NULL)
+      return { path, message: 'must not be null' };
     if (error.keyword === 'maxDepth')
       return { path, message: 'nests arrays and objects deeper than 32 levels' };
     return { path, message: error.message ?? 'is not valid' };

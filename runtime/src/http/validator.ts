@@ -103,6 +103,12 @@ export const CANONICAL = {
   number: /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/,
 } as const;
 
+/** What CANONICAL takes, in the words of an error message. */
+export const SPELLING = {
+  integer: 'must be a whole number written plainly (like 42 or -7)',
+  number: 'must be a number written as JSON writes one (like 42, -0.5 or 1e-7)',
+} as const;
+
 type Parameters = Record<string, unknown>;
 
 /**
@@ -115,8 +121,7 @@ function strictParameters(schema: object, validate: ValidateFunction): ValidateF
   const numeric = Object.entries(properties).flatMap(([key, property]) => {
     // a number, or a list of numbers (an `in` filter)
     const type = property.type === 'array' ? property.items?.type : property.type;
-    const pattern = type === 'integer' || type === 'number' ? CANONICAL[type] : undefined;
-    return pattern === undefined ? [] : [[key, pattern] as const];
+    return type === 'integer' || type === 'number' ? [[key, type] as const] : [];
   });
   const strict = ((data: Parameters, context?: Parameters) => {
     const errors: ErrorObject[] = [];
@@ -128,18 +133,19 @@ function strictParameters(schema: object, validate: ValidateFunction): ValidateF
       } else if (Array.isArray(value))
         errors.push(parameterError(key, 'is given more than once: give it once'));
     }
-    for (const [key, pattern] of numeric) {
+    for (const [key, type] of numeric) {
+      const pattern = CANONICAL[type];
       const value = data?.[key];
       if (value === undefined) continue;
       const texts: unknown[] = Array.isArray(value) ? value : [value];
       const text = texts.find((t): t is string => typeof t === 'string' && !pattern.test(t));
-      if (text !== undefined) errors.push(parameterError(key, 'must be a number written plainly (like 42)'));
+      if (text !== undefined) errors.push(parameterError(key, SPELLING[type]));
       // beyond what a double holds exactly (or at all): never coerced to a rounded number or to Infinity
       else if (
         texts.some(
           (t) =>
             typeof t === 'string' &&
-            !(pattern === CANONICAL.integer ? Number.isSafeInteger(Number(t)) : Number.isFinite(Number(t))),
+            !(type === 'integer' ? Number.isSafeInteger(Number(t)) : Number.isFinite(Number(t))),
         )
       ) {
         errors.push(parameterError(key, 'is out of range'));

@@ -1,0 +1,76 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installContentTypes } from '../../runtime/src/http/content-types.js';
+import { installErrorHandlers } from '../../runtime/src/http/errors.js';
+import { installValidators, SPELLING } from '../../runtime/src/http/validator.js';
+
+/** The words of a 400 for a bad value, through the generated server's validators and error handler. */
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = Fastify();
+  installValidators(app);
+  installContentTypes(app);
+  installErrorHandlers(app);
+  // a json field that is not nullable has every JSON type but null (src/contract/json-schemas.ts, NOT_NULL_JSON)
+  const body = {
+    type: 'object',
+    properties: { settings: { type: ['object', 'array', 'string', 'number', 'boolean'] } },
+  };
+  app.post('/items', { schema: { body } }, async () => ({ ok: true }));
+  const querystring = {
+    type: 'object',
+    properties: { weight: { type: 'number' }, size: { type: 'integer' } },
+    additionalProperties: false,
+  };
+  app.get('/items', { schema: { querystring } }, async (request) => request.query);
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+const errorsOf = (payload: string): unknown => (JSON.parse(payload) as { errors?: unknown }).errors;
+
+describe('a json field that is not nullable', () => {
+  it('refuses null saying so, not by listing every other type', async () => {
+    const r = await app.inject({ method: 'POST', url: '/items', payload: { settings: null } });
+    expect(r.statusCode).toBe(400);
+    expect(errorsOf(r.payload)).toEqual([{ path: '/settings', message: 'must not be null' }]);
+    for (const settings of [{}, [], '', 0, false]) {
+      const ok = await app.inject({ method: 'POST', url: '/items', payload: { settings } });
+      expect(ok.statusCode, JSON.stringify(settings)).toBe(200);
+    }
+  });
+});
+
+describe('a number in the query', () => {
+  it.each([
+    ['weight=1e-7', 1e-7],
+    ['weight=-0.5', -0.5],
+    ['weight=42', 42],
+    ['size=-7', -7],
+  ])('takes %s as JSON writes it', async (query, want) => {
+    const r = await app.inject({ method: 'GET', url: `/items?${query}` });
+    expect(r.statusCode).toBe(200);
+    expect(Object.values(JSON.parse(r.payload) as object)).toEqual([want]);
+  });
+
+  it.each([
+    ['weight=0x10', 'weight', SPELLING.number],
+    ['weight=.5', 'weight', SPELLING.number],
+    ['weight=1e', 'weight', SPELLING.number],
+    ['size=4.0', 'size', SPELLING.integer],
+    ['size=1e3', 'size', SPELLING.integer],
+  ])('refuses %s, saying how a number is written', async (query, name, message) => {
+    const r = await app.inject({ method: 'GET', url: `/items?${query}` });
+    expect(r.statusCode).toBe(400);
+    expect(errorsOf(r.payload)).toEqual([{ path: `/${name}`, message }]);
+  });
+
+  it('words a number and a whole number as the patterns take them', () => {
+    expect(SPELLING.number).toMatch(/1e-7/);
+    expect(SPELLING.integer).toMatch(/whole number/);
+  });
+});

@@ -18,6 +18,9 @@ export function prettierJson(text: string, width: number): string | undefined {
 const SCALAR = String.raw`"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null|\{\}|\[\]`;
 const NUMBER = /^-?\d/;
 
+/** A string (left as it is), or the digits of a number before `e+` (group 1). */
+const PLUS_EXPONENT = /"(?:[^"\\\n]|\\.)*"|(-?\d[\d.]*)e\+/g;
+
 /**
  * An array JSON.stringify(…, 2) spreads over lines, whose items are each on one line: scalars, empty objects and
  * arrays, or arrays already put on one line (`[1, 2]`). Its items' indentation is group 1, the items group 2.
@@ -30,7 +33,10 @@ const SPREAD = new RegExp(String.raw`\[\n( +)((?:${SCALAR}|\[[^\n]*\])(?:,\n\1(?
  * would, the innermost first: an array of arrays is then one of items on one line, seen in the next pass.
  */
 export function prettierJsonOfStringified(text: string, width: number): string | undefined {
-  let current = text;
+  // prettier writes a number's exponent without its + (JSON.stringify writes 1e+23): first, for the widths below
+  let current = text.includes('e+')
+    ? text.replace(PLUS_EXPONENT, (token, digits?: string) => (digits === undefined ? token : `${digits}e`))
+    : text;
   try {
     for (let nested = true; nested;) {
       nested = false;

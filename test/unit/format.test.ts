@@ -345,6 +345,9 @@ describe('JSON, printed in prettier’s shape without prettier', () => {
     ['arrays of arrays of one, or mixed', { a: [[1], [2]], b: [[], [1, 2]], c: [[1, 2], 3], d: [[1, 2], {}] }],
     ['an array of arrays too long for a line', { a: [[long(40), long(40)], [long(30)]] }],
     ['empty members deep down', { a: [{ b: [[], {}, [[]]] }] }],
+    // JSON.stringify writes 1e+23, prettier 1e23: an array that fits only without the + goes on one line
+    ['numbers with an exponent', { a: 1e23, b: [1e21, -1.5e-7, 2e300], s: '1e+5 in a string', 'k1e+2': 1 }],
+    ['an array that fits once its exponents lose their +', { k: [long(86), 1e21, 1e22] }],
   ])('%s', async (_, value) => {
     expect(direct(value)).toBe(await viaPrettier(value));
   });

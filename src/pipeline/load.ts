@@ -47,8 +47,14 @@ function yamlProblem(file: string, error: YAMLError): Problem {
 function yamlMessage(error: YAMLError): string {
   const first = error.message.split('\n')[0] ?? error.message;
   const message = first.replace(/ at line \d+, column \d+:?$/, '').trim();
-  return error.code === 'DUPLICATE_KEY' ? 'duplicate key: map keys must be unique' : message;
+  if (error.code === 'DUPLICATE_KEY') return 'duplicate key: map keys must be unique';
+  // the parser's recursion ran out of stack
+  if (/Maximum call stack size exceeded/.test(message)) return TOO_DEEP;
+  return message;
 }
+
+const TOO_DEEP =
+  'nested too deeply to read: lists and maps inside each other hundreds of levels deep (a definition needs a few)';
 
 /**
  * YAML accepts what JSON does not (trailing commas, comments, unquoted strings), so a `.json` file is

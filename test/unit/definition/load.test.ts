@@ -68,6 +68,19 @@ describe('load', () => {
     ]);
   });
 
+  it('reports a definition nested too deeply for the parser at its position, in words', () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const yaml = `name: deep\nversion: 1.0.0\nresources:\n  things:\n    fields:\n      a: { type: json, default: ${deep(5000)} }\n`;
+    const problems = syntaxProblems('deep.yaml', yaml);
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems)
+      expect(problem).toMatch(/^deep\.yaml:6:\d+ {2}\(syntax\) {2}nested too deeply to read: /);
+    const json = `{"name": "deep", "version": "1.0.0", "resources": {"things": {"fields": {"a": ${deep(5000)}}}}}`;
+    expect(syntaxProblems('deep.json', json)[0]).toMatch(
+      /^deep\.json:1:\d+ {2}\(syntax\) {2}nested too deeply to read: /,
+    );
+  });
+
   it('reports a JSON syntax error at its position', async () => {
     const error = await rejection(load('examples/invalid/json-syntax.json'));
     expect(error instanceof DefinitionError && error.problems.map(formatProblem)).toEqual([

@@ -28,7 +28,8 @@ export interface MarkdownChunk {
  */
 export function markdownChunks(text: string): MarkdownChunk[] {
   const lines = text.split('\n');
-  if (lines.some((line) => UNFOLLOWED.test(line))) return text.trim() === '' ? [] : [{ text, continues: false }];
+  if (FRONT_MATTER.test(text) || lines.some((line) => UNFOLLOWED.test(line)))
+    return text.trim() === '' ? [] : [{ text, continues: false }];
   const chunks: MarkdownChunk[] = [];
   let start = 0;
   let continues = false;
@@ -99,8 +100,9 @@ const PLAIN_ITEM = /^- (?!`{3}|\d{1,9}[.)](?:\s|$))[A-Za-z0-9`[(]/;
  * What the cutter does not follow, and leaves the file whole for: a math block (`$$`), an HTML block of the kinds
  * that reach over blank lines but a comment (`<?…?>`, `<!DOCTYPE …>`, CDATA), a fence inside a list item or a quote
  * (indented, or after `>`), a line of backticks with a backtick after them (not a fence), and prettier-ignore
- * comments (they reach over the next block, or a range). The README's own blocks are none of these; text from a
- * definition is escaped (`md` in render.ts) but for `$` and line breaks.
+ * comments (they reach over the next block, or a range); nor front matter (a file that starts with `---` or `+++`
+ * holds it up to the next such line, blank lines included). The README's own blocks are none of these; text from a
+ * definition is escaped (`md` in render.ts), its line breaks made spaces.
  */
 const UNFOLLOWED =
   /^[ \t]*(?:\$\$|<[?!](?!--)|>.*(?:`{3}|~{3}))|^[ \t]+(?:`{3}|~{3})|^ {0,3}`{3,}[^`]*`|prettier-ignore/;
@@ -111,11 +113,22 @@ const CUT_EVERY = 8;
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])(?:\s|$)/;
 const HEADING = /^#{1,6}(?:\s|$)/;
 
-/** a chunk's first line: `---` or `+++` there would open front matter */
+/** a file's or a chunk's first line: `---` or `+++` there would open front matter */
 const FRONT_MATTER = /^(?:---|\+\+\+)/;
 
+/** prettier prints a thematic break `***` when it is a file's first block, `---` after another */
+const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/** prettier prints link reference definitions one after the other with no blank line between them */
+const DEFINITION = /^\[[^\]]*\]:/;
+
 const startsChunk = (line: string): boolean =>
-  /^\S/.test(line) && !LIST_ITEM.test(line) && !FRONT_MATTER.test(line) && (HEADING.test(line) || picked(line));
+  /^\S/.test(line) &&
+  !LIST_ITEM.test(line) &&
+  !FRONT_MATTER.test(line) &&
+  !THEMATIC_BREAK.test(line) &&
+  !DEFINITION.test(line) &&
+  (HEADING.test(line) || picked(line));
 
 /**
  * The end of the block `line` opens when that block may hold blank lines, or fences that are not fences: a code fence

@@ -198,6 +198,12 @@ describe('markdown, formatted chunk by chunk', () => {
     ['setext', '# A\n\nfoo\n\n# B\n===\n'],
     ['listThenHeading', '# A\n\n- a\n\n- b\n\n# B\n\n- c\n'],
     ['lists', '# A\n\n- a\n* b\n\n# B\n'],
+    // a reviewer's cases from a random search: no chunk may start at them
+    ['definitions', `# A\n\n${Array.from({ length: 40 }, (_, i) => `[d${i}]: http://x.test/${i}`).join('\n\n')}\n`],
+    ['thematicBreaks', `# A\n\n${['_____', '*********', '______  ', '_ _ _ _', '***'].join('\n\nText.\n\n')}\n`],
+    ['frontMatter', `---\n\n${filler(20)}\n\n# H\n\n---\n`],
+    ['frontMatterPlus', `+++\n\n${filler(20)}\n\n# H\n+++\n`],
+    ['frontMatterList', `---\n\n${relationList(40)}\n\n---\n`],
     ['listAfterList', `# A\n\n* x\n\n${relationList(40)}\n`],
     ['listAfterOrdered', `# A\n\n1. x\n\n${relationList(40)}\n`],
     ['listAfterLazy', `# A\n\n* x\nlazy\n${relationList(40)}\n`],

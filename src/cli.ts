@@ -64,7 +64,8 @@ function program(out: Print): Command {
       if (options.check) {
         for (const c of pending) out(`${c.kind.padEnd(9)} ${c.path}`);
         if (pending.length > 0 || result.migration !== undefined) {
-          throw new UserError(`${result.outDir} is not what generate would write (${pending.length} files differ)`);
+          const differ = pending.length === 1 ? '1 file differs' : `${pending.length} files differ`;
+          throw new UserError(`${result.outDir} is not what generate would write (${differ})`);
         }
         out(`${result.outDir} is up to date`);
         return;

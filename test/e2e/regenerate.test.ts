@@ -329,6 +329,9 @@ describe('package.json', () => {
       p.dependencies.fastify = '5.0.0';
     });
     const edited = read(dir, 'package.json');
+    const stale = await cli('generate', v2, '--out', dir, '--check');
+    expect(stale.code).toBe(1);
+    expect(stale.err).toMatch(/is not what generate would write \(1 file differs\)$/m);
     const v3 = definition(V2.replace('stars: { type: integer, default: 0 }', 'stars: { type: integer, default: 1 }'));
     const refused = await cli('generate', v3, '--out', dir);
     expect(refused.code).toBe(1);

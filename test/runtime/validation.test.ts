@@ -18,6 +18,19 @@ beforeAll(async () => {
     properties: { settings: { type: ['object', 'array', 'string', 'number', 'boolean'] } },
   };
   app.post('/items', { schema: { body } }, async () => ({ ok: true }));
+  const typed = {
+    type: 'object',
+    properties: {
+      title: { type: 'string' },
+      count: { type: 'integer' },
+      weight: { type: 'number' },
+      done: { type: 'boolean' },
+      tags: { type: 'array' },
+      meta: { type: 'object' },
+      note: { type: ['string', 'null'] },
+    },
+  };
+  app.post('/typed', { schema: { body: typed } }, async () => ({ ok: true }));
   const querystring = {
     type: 'object',
     properties: { weight: { type: 'number' }, size: { type: 'integer' } },
@@ -42,6 +55,22 @@ describe('a json field that is not nullable', () => {
       const ok = await app.inject({ method: 'POST', url: '/items', payload: { settings } });
       expect(ok.statusCode, JSON.stringify(settings)).toBe(200);
     }
+  });
+});
+
+describe('a value of the wrong type', () => {
+  it.each([
+    [{ title: 1 }, '/title', 'must be a string'],
+    [{ count: 'x' }, '/count', 'must be a whole number'],
+    [{ weight: true }, '/weight', 'must be a number'],
+    [{ done: 'yes' }, '/done', 'must be true or false'],
+    [{ tags: {} }, '/tags', 'must be an array'],
+    [{ meta: [] }, '/meta', 'must be an object'],
+    [{ note: 3 }, '/note', 'must be a string or null'],
+  ])('%j: says the type in words', async (payload, path, message) => {
+    const r = await app.inject({ method: 'POST', url: '/typed', payload });
+    expect(r.statusCode).toBe(400);
+    expect(errorsOf(r.payload)).toEqual([{ path, message }]);
   });
 });
 

@@ -17,6 +17,22 @@ const FORMATS: Record<string, string> = {
 /** The types of a json field that is not nullable: any JSON value but null (json-schemas.ts, NOT_NULL_JSON). */
 const ANY_BUT_NULL = 'object,array,string,number,boolean';
 
+/** JSON types in the words of an error message (Ajv says `must be string,null`). */
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+function typeInWords(types: string): string {
+  const words = types.split(',').map((type) => TYPE_WORDS[type] ?? type);
+  return `must be ${words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0]}`;
+}
+
 /** The body of an action without input: none, or an empty object; anything else is a 400 that says so. */
 export const NO_BODY = { type: ['object', 'null'], maxProperties: 0 } as const;
 
@@ -95,6 +111,9 @@ export function validationErrors(
     }
     if (error.keyword === 'type' && String(params.type) === ANY_BUT_NULL)
       return { path, message: 'must not be null' };
+    // a list of types comes as an array
+    if (error.keyword === 'type' && (typeof params.type === 'string' || Array.isArray(params.type)))
+      return { path, message: typeInWords(String(params.type)) };
     if (error.keyword === 'maxDepth')
       return { path, message: 'nests arrays and objects deeper than 32 levels' };
     return { path, message: error.message ?? 'is not valid' };

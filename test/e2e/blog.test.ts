@@ -176,6 +176,16 @@ describe('POST /posts', () => {
     expect(problem(r).errors).toEqual([{ path: '/authorId', message: 'must be the id of an existing user' }]);
   });
 
+  it('answers a create whose owner field, left out, took a subject no user has with a 409 that says so', async () => {
+    // found by a newcomer: it named the field as if it had been sent
+    const r = await admin('POST', `${api}/posts`, { title: 'x' });
+    expect(r.status).toBe(409);
+    expect(problem(r).detail).toBe(
+      'authorId was left out, so it took your token\'s subject ("admin-1"), and no user has that id: send authorId',
+    );
+    expect(problem(r).errors).toEqual([{ path: '/authorId', message: 'must be the id of an existing user' }]);
+  });
+
   it('answers a taken unique value with a 409', async () => {
     await newUser('taken@example.com');
     const r = await admin('POST', `${api}/users`, { email: 'taken@example.com' });

@@ -116,6 +116,18 @@ describe('several owner fields', () => {
     expect([booked.patientId, booked.doctorId]).toEqual([p.id, d.id]);
   });
 
+  it('a caller with no patient record who leaves patientId out is told it took their subject (found by a newcomer)', async () => {
+    const d = await doctor();
+    const ghost = as(await token('no-such-patient', { roles: ['patient'] }));
+    const r = await ghost('POST', url('/appointments'), { doctorId: d.id, startsAt: slot() });
+    expect(r.status, r.text).toBe(409);
+    expect(r.body).toMatchObject({
+      detail:
+        'patientId was left out, so it took your token\'s subject ("no-such-patient"), and no patient has that id: send patientId',
+      errors: [{ path: '/patientId', message: 'must be the id of an existing patient' }],
+    });
+  });
+
   it('a patient may not book for another patient (403), and nothing is written', async () => {
     const [p, q, d] = [await patient(), await patient(), await doctor()];
     const r = await p.as('POST', url('/appointments'), { patientId: q.id, doctorId: d.id, startsAt: slot() });

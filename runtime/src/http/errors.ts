@@ -223,7 +223,10 @@ function missingReference(request: FastifyRequest, message: string | undefined):
   const sent = Object.keys(references).filter((field) => body[field] !== undefined && body[field] !== null);
   const [only] = sent;
   const reference = only === undefined ? undefined : references[only];
-  if (sent.length !== 1 || only === undefined || reference === undefined) {
+  // an owner field left out took the caller's subject: with refs sent as well, either may be the one missing
+  const taken = takenForCaller(request);
+  if (taken !== undefined && sent.length === 0) return taken;
+  if (taken !== undefined || sent.length !== 1 || only === undefined || reference === undefined) {
     return conflict(message ?? 'a referenced record does not exist');
   }
   return new HttpProblem(
@@ -231,6 +234,41 @@ function missingReference(request: FastifyRequest, message: string | undefined):
     'Conflict',
     `no ${reference.noun} has the id sent as ${only} (${JSON.stringify(body[only])})`,
     [{ path: `/${only}`, message: `must be the id of an existing ${reference.noun}` }],
+  );
+}
+
+/**
+ * The 409 of a create whose write failed on a ref that an owner field left out took from the caller's subject
+ * (auth/owner.ts), when it is the only one it took: no record of the collection referred to has that id. Undefined
+ * when the create took no such field (or several).
+ */
+export function takenForCaller(request: FastifyRequest): HttpProblem | undefined {
+  const { owned, references = {} } = request.routeOptions.config;
+  const subject = request.scope?.caller?.subject;
+  // a nested create (`POST /{c}/{id}/{relation}`) takes a ref from its path: what the body left out is not the caller's
+  const nested = Object.keys((request.params as object | undefined) ?? {}).length > 0;
+  if (owned === undefined || subject === undefined || nested) return undefined;
+  const body =
+    typeof request.body === 'object' && request.body !== null
+      ? (request.body as Record<string, unknown>)
+      : {};
+  let written: unknown;
+  try {
+    written = owned(body as never, request.scope as never);
+  } catch {
+    return undefined;
+  }
+  const filled = Object.keys(references).filter(
+    (field) => body[field] === undefined && (written as Record<string, unknown>)[field] !== undefined,
+  );
+  const [field] = filled;
+  const reference = field === undefined ? undefined : references[field];
+  if (filled.length !== 1 || field === undefined || reference === undefined) return undefined;
+  return new HttpProblem(
+    409,
+    'Conflict',
+    `${field} was left out, so it took your token's subject (${JSON.stringify(subject)}), and no ${reference.noun} has that id: send ${field}`,
+    [{ path: `/${field}`, message: `must be the id of an existing ${reference.noun}` }],
   );
 }
 

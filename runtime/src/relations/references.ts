@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import { ConstraintError, type SqlValue } from '../db/database.js';
-import type { Reference } from '../http/errors.js';
+import { takenForCaller, type Reference } from '../http/errors.js';
 import { HttpProblem, type FieldError } from '../http/problem.js';
 import type { Embedder } from './embed.js';
 
@@ -38,8 +38,9 @@ export class References {
       for (const [field, id] of sent) {
         if (!(await this.embedder.exists(this.#reference(field).to, id))) missing.push([field, id]);
       }
-      // nothing missing now: a record that was deleted meanwhile came back; the generic 409 says what happened
-      if (missing.length === 0) throw error;
+      // every ref sent names a record: the one missing is an owner field the create filled in with the caller's
+      // subject (or a record deleted meanwhile came back: the generic 409 says what happened)
+      if (missing.length === 0) throw takenForCaller(request) ?? error;
       throw this.#missing(missing, caller);
     }
   }

@@ -10,6 +10,11 @@ interface Listable {
   kind: 'text' | 'datetime' | 'integer' | 'number' | 'boolean';
   /** a system column, never NULL (a field's column may be, whatever the definition says of new records) */
   notNull?: true;
+  /**
+   * a unique email: eq, ne and in compare lower(column) with lower(value), as its unique index does (two addresses
+   * that differ only in the case of ASCII letters are the same value)
+   */
+  folded?: true;
   operators: string[];
   /** the schema of one value in the query string */
   value: JsonSchema;
@@ -20,7 +25,11 @@ const EQUALITY = ['eq', 'ne', 'in'];
 
 function listable(api: Api, field: Field): Listable | undefined {
   if (field.type === 'json' || field.writeOnly) return undefined;
-  const base = { name: field.name, column: field.column };
+  const base = {
+    name: field.name,
+    column: field.column,
+    ...(field.unique && field.format === 'email' && { folded: true as const }),
+  };
   switch (field.type) {
     case 'boolean':
       return { ...base, kind: 'boolean', operators: ['eq', 'ne'], value: { type: 'boolean' } };

@@ -22,7 +22,15 @@ function columnsOf(api: Api, resource: Resource, timestamps = true): Record<stri
   return Object.fromEntries(
     listables(api, resource)
       .filter((f) => timestamps || (f.name !== 'createdAt' && f.name !== 'updatedAt'))
-      .map((f) => [f.name, { column: f.column, kind: f.kind, ...(f.notNull === true && { notNull: true }) }]),
+      .map((f) => [
+        f.name,
+        {
+          column: f.column,
+          kind: f.kind,
+          ...(f.notNull === true && { notNull: true }),
+          ...(f.folded === true && { folded: true }),
+        },
+      ]),
   );
 }
 

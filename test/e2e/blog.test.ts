@@ -186,6 +186,19 @@ describe('POST /posts', () => {
     expect(problem(r).errors).toEqual([{ path: '/authorId', message: 'must be the id of an existing user' }]);
   });
 
+  it('filters a unique email as its uniqueness compares it: the case of ASCII letters aside (found by a newcomer)', async () => {
+    const user = await newUser('Mixed.Case@Example.com');
+    const ids = async (query: string): Promise<unknown[]> => {
+      const r = await admin('GET', `${api}/users?${query}&limit=100`);
+      expect(r.status, r.text).toBe(200);
+      return (r.body as { items: Rec[] }).items.map((u) => u.id);
+    };
+    expect(await ids('email=mixed.case@example.com')).toEqual([user.id]);
+    expect(await ids('email[in]=nobody@example.com,MIXED.CASE@EXAMPLE.COM')).toEqual([user.id]);
+    expect(await ids('email[ne]=mixed.case@EXAMPLE.com')).not.toContain(user.id);
+    expect(await ids('email=mixed.case@example.org')).toEqual([]);
+  });
+
   it('answers a taken unique value with a 409', async () => {
     await newUser('taken@example.com');
     const r = await admin('POST', `${api}/users`, { email: 'taken@example.com' });

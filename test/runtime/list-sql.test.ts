@@ -18,6 +18,8 @@ const id: ListColumn = { column: 'id', kind: 'integer' };
 /** the primary key as the stores describe it: never NULL */
 const key: ListColumn = { column: 'id', kind: 'integer', notNull: true };
 const owner: OwnerColumns = { columns: ['author_id'], kind: 'text' };
+/** a unique email: compared as its unique index on lower(email) compares */
+const email: ListColumn = { column: 'email', kind: 'text', folded: true };
 
 /** The SQL of a listing is a function of its shape alone: given shapes, want statements, in both dialects. */
 describe('the SQL of a listing shape', () => {
@@ -128,6 +130,23 @@ describe('the SQL of a listing shape', () => {
         'ORDER BY "views" DESC NULLS LAST, "id" DESC LIMIT ?',
       'SELECT * FROM "posts" WHERE ((("views" < $1::bigint OR "views" IS NULL)) OR ("views" = $2::bigint AND ' +
         '"id" < $3::bigint)) ORDER BY "views" DESC NULLS LAST, "id" DESC LIMIT $4::bigint',
+    ],
+    [
+      'a unique email: eq, ne and in compare as its unique index does, lower() on both sides; gt as stored',
+      {
+        filters: [
+          { column: email, op: 'eq' },
+          { column: email, op: 'gt' },
+          { column: email, op: 'in' },
+          { column: email, op: 'ne' },
+        ],
+        sort: [{ column: key, descending: false }],
+      },
+      'SELECT * FROM "posts" WHERE lower("email") = lower(?) AND "email" > ? AND lower("email") IN (SELECT lower(value) ' +
+        'FROM json_each(?)) AND (lower("email") <> lower(?) OR "email" IS NULL) ORDER BY "id" ASC LIMIT ?',
+      'SELECT * FROM "posts" WHERE lower("email") = lower($1::text) AND "email" > $2::text AND lower("email") IN ' +
+        '(SELECT lower(value) FROM jsonb_array_elements_text($3::text::jsonb) AS value) AND (lower("email") <> ' +
+        'lower($4::text) OR "email" IS NULL) ORDER BY "id" ASC LIMIT $5::bigint',
     ],
   ])('%s', (_case, shape, sqlite, postgres) => {
     expect(listSql('posts', '*', shape, 'sqlite')).toBe(sqlite);

@@ -19,6 +19,12 @@ export interface ListColumn {
    * needs to walk a default btree index in either direction instead of sorting the whole table
    */
   notNull?: boolean;
+  /**
+   * a unique email: eq, ne and in compare lower(column) with lower(value), the expression of its unique index (two
+   * addresses that differ only in the case of ASCII letters are the same value; lower() folds ASCII letters only,
+   * alike on SQLite and on PostgreSQL's "C" text)
+   */
+  folded?: boolean;
 }
 
 /**
@@ -91,11 +97,17 @@ const CONTAINS: Record<Dialect, (column: string, value: string) => string> = {
 };
 
 /** `column IN` the values of a JSON array parameter. */
-const IN_LIST: Record<Dialect, (column: string, values: string, kind: ValueKind) => string> = {
-  sqlite: (column, values) => `${column} IN (SELECT value FROM json_each(${values}))`,
-  postgres: (column, values, kind) =>
-    `${column} IN (SELECT value::${PG_TYPES[kind]} FROM jsonb_array_elements_text(${values}::jsonb) AS value)`,
-};
+const IN_LIST: Record<Dialect, (column: string, values: string, kind: ValueKind, folded: boolean) => string> =
+  {
+    sqlite: (column, values, _kind, folded) =>
+      folded
+        ? `lower(${column}) IN (SELECT lower(value) FROM json_each(${values}))`
+        : `${column} IN (SELECT value FROM json_each(${values}))`,
+    postgres: (column, values, kind, folded) =>
+      folded
+        ? `lower(${column}) IN (SELECT lower(value) FROM jsonb_array_elements_text(${values}::jsonb) AS value)`
+        : `${column} IN (SELECT value::${PG_TYPES[kind]} FROM jsonb_array_elements_text(${values}::jsonb) AS value)`,
+  };
 
 /** PostgreSQL parameters carry their type: a query value is compared as its column's kind (its index is used). */
 const PG_TYPES: Record<ValueKind, string> = {
@@ -161,12 +173,17 @@ function selectOf(
   if (shape.owner !== undefined) where.push(ownedBy(shape.owner, param));
   for (const { column, op, via } of shape.filters) {
     const c = q(column.column);
+    const folded = column.folded === true;
+    // a unique email's equality is its unique index's: lower(column) = lower(value)
+    const equality = (sign: string): string =>
+      folded ? `lower(${c}) ${sign} lower(${param(column.kind)})` : `${c} ${sign} ${param(column.kind)}`;
     let condition: string;
     // `in` takes its values as one parameter, a JSON array: one statement serves every count of values
-    if (op === 'in') condition = IN_LIST[dialect](c, param('text'), column.kind);
+    if (op === 'in') condition = IN_LIST[dialect](c, param('text'), column.kind, folded);
     else if (op === 'contains') condition = CONTAINS[dialect](c, param('text'));
     // `ne` keeps NULLs: a field that holds nothing is not equal to the value
-    else if (op === 'ne') condition = `(${c} <> ${param(column.kind)} OR ${c} IS NULL)`;
+    else if (op === 'ne') condition = `(${equality('<>')} OR ${c} IS NULL)`;
+    else if (op === 'eq') condition = equality('=');
     else condition = `${c} ${COMPARISONS[op]} ${param(column.kind)}`;
     // from the last hop out: each one's owner parameter follows the condition inside it, as in the text
     for (const hop of [...(via ?? [])].reverse()) {

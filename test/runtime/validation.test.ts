@@ -98,6 +98,21 @@ describe('a number in the query', () => {
     expect(errorsOf(r.payload)).toEqual([{ path: `/${name}`, message }]);
   });
 
+  it('says of an unknown field[op] that the field or its operator is unknown, and of a plain name only that', async () => {
+    const op = await app.inject({ method: 'GET', url: '/items?weight[contains]=1' });
+    expect(op.statusCode).toBe(400);
+    expect(errorsOf(op.payload)).toEqual([
+      {
+        path: '/weight[contains]',
+        message: expect.stringMatching(
+          /^is not a known parameter: this listing filters no such field, or the field takes no such operator \(contains is for text;/,
+        ),
+      },
+    ]);
+    const plain = await app.inject({ method: 'GET', url: '/items?colour=red' });
+    expect(errorsOf(plain.payload)).toEqual([{ path: '/colour', message: 'is not a known parameter' }]);
+  });
+
   it('words a number and a whole number as the patterns take them', () => {
     expect(SPELLING.number).toMatch(/1e-7/);
     expect(SPELLING.integer).toMatch(/whole number/);

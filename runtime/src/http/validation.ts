@@ -63,7 +63,11 @@ export function validationErrors(
             : context === 'querystring' && name.includes('.')
               ? 'is not a known parameter: a filter through a relation names a relation of this collection and a ' +
                 'field of it that its own listing filters by (timestamps are not filters through relations)'
-              : `is not a known ${what}`;
+              : context === 'querystring' && /^[^[\]]+\[[^[\]]*\]$/.test(name)
+                ? 'is not a known parameter: this listing filters no such field, or the field takes no such ' +
+                  'operator (contains is for text; gt, gte, lt and lte for ordered values: numbers, dates, text, ids; ' +
+                  "the OpenAPI document lists each listing's filters)"
+                : `is not a known ${what}`;
       return { path: `${error.instancePath}/${name}`, message };
     }
     if (error.keyword === 'pattern' && error.instancePath === '/sort') {

@@ -28,7 +28,10 @@ function canAlter(change: TableChange): boolean {
   return change.before.id === change.after.id && change.steps.every(alterable);
 }
 
-/** SQLite's ALTER TABLE adds a column only when it is nullable or has a default, and without UNIQUE or REFERENCES. */
+/**
+ * SQLite's ALTER TABLE adds a column only when it is nullable or has a default, and without REFERENCES (a unique
+ * column's UNIQUE is an index of its own, made after it: see ddl.ts, indexesOf).
+ */
 function alterable(step: Step): boolean {
   switch (step.kind) {
     case 'renameColumn':
@@ -40,11 +43,7 @@ function alterable(step: Step): boolean {
         JSON.stringify({ ...step.to, index: false, caseInsensitive: undefined })
       );
     case 'addColumn':
-      return (
-        !(step.column.notNull && step.column.default === undefined) &&
-        !step.column.unique &&
-        step.column.ref === undefined
-      );
+      return !(step.column.notNull && step.column.default === undefined) && step.column.ref === undefined;
     case 'dropColumn':
       return step.column.ref === undefined;
     default:

@@ -116,6 +116,16 @@ describe('SQLite migrations', () => {
     ]);
   });
 
+  it('adds a unique column and a required one with a default in place (found by a newcomer: they rebuilt the table)', () => {
+    expect(
+      migrate(notes(), notes(column('code', { unique: true }), column('done', { notNull: true, default: 'no' }))),
+    ).toEqual([
+      'ALTER TABLE "notes" ADD COLUMN "code" TEXT',
+      `ALTER TABLE "notes" ADD COLUMN "done" TEXT NOT NULL DEFAULT 'no'`,
+      'CREATE UNIQUE INDEX "notes_code_key" ON "notes" ("code")',
+    ]);
+  });
+
   it('rebuilds the table for a change SQLite cannot make in place, copying the rows', () => {
     const sql = migrate(notes(column('body')), notes(column('body', { notNull: true, default: 'x' }))).join('\n');
     expect(sql).toMatch(/CREATE TABLE "notes__rebuild"/);

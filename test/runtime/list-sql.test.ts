@@ -144,9 +144,9 @@ describe('the SQL of a listing shape', () => {
       },
       'SELECT * FROM "posts" WHERE lower("email") = lower(?) AND "email" > ? AND lower("email") IN (SELECT lower(value) ' +
         'FROM json_each(?)) AND (lower("email") <> lower(?) OR "email" IS NULL) ORDER BY "id" ASC LIMIT ?',
-      'SELECT * FROM "posts" WHERE lower("email") = lower($1::text) AND "email" > $2::text AND lower("email") IN ' +
-        '(SELECT lower(value) FROM jsonb_array_elements_text($3::text::jsonb) AS value) AND (lower("email") <> ' +
-        'lower($4::text) OR "email" IS NULL) ORDER BY "id" ASC LIMIT $5::bigint',
+      'SELECT * FROM "posts" WHERE lower("email") = lower($1::text COLLATE "C") AND "email" > $2::text AND ' +
+        'lower("email") IN (SELECT lower(value COLLATE "C") FROM jsonb_array_elements_text($3::text::jsonb) AS value) ' +
+        'AND (lower("email") <> lower($4::text COLLATE "C") OR "email" IS NULL) ORDER BY "id" ASC LIMIT $5::bigint',
     ],
   ])('%s', (_case, shape, sqlite, postgres) => {
     expect(listSql('posts', '*', shape, 'sqlite')).toBe(sqlite);

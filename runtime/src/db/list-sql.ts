@@ -105,7 +105,7 @@ const IN_LIST: Record<Dialect, (column: string, values: string, kind: ValueKind,
         : `${column} IN (SELECT value FROM json_each(${values}))`,
     postgres: (column, values, kind, folded) =>
       folded
-        ? `lower(${column}) IN (SELECT lower(value) FROM jsonb_array_elements_text(${values}::jsonb) AS value)`
+        ? `lower(${column}) IN (SELECT lower(value COLLATE "C") FROM jsonb_array_elements_text(${values}::jsonb) AS value)`
         : `${column} IN (SELECT value::${PG_TYPES[kind]} FROM jsonb_array_elements_text(${values}::jsonb) AS value)`,
   };
 
@@ -175,8 +175,12 @@ function selectOf(
     const c = q(column.column);
     const folded = column.folded === true;
     // a unique email's equality is its unique index's: lower(column) = lower(value)
+    // the value folded as the column is, by the "C" collation (ASCII letters only), not the database's default
+    const collated = dialect === 'postgres' ? ' COLLATE "C"' : '';
     const equality = (sign: string): string =>
-      folded ? `lower(${c}) ${sign} lower(${param(column.kind)})` : `${c} ${sign} ${param(column.kind)}`;
+      folded
+        ? `lower(${c}) ${sign} lower(${param(column.kind)}${collated})`
+        : `${c} ${sign} ${param(column.kind)}`;
     let condition: string;
     // `in` takes its values as one parameter, a JSON array: one statement serves every count of values
     if (op === 'in') condition = IN_LIST[dialect](c, param('text'), column.kind, folded);

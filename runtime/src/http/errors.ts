@@ -5,7 +5,7 @@ import type {
   FastifyRequest,
   FastifyServerOptions,
 } from 'fastify';
-import { ConstraintError, DatabaseUnavailableError } from '../db/database.js';
+import { ConstraintError, DatabaseUnavailableError, type SqlValue } from '../db/database.js';
 import {
   badRequest,
   conflict,
@@ -223,10 +223,7 @@ function missingReference(request: FastifyRequest, message: string | undefined):
   const sent = Object.keys(references).filter((field) => body[field] !== undefined && body[field] !== null);
   const [only] = sent;
   const reference = only === undefined ? undefined : references[only];
-  // an owner field left out took the caller's subject: with refs sent as well, either may be the one missing
-  const taken = takenForCaller(request);
-  if (taken !== undefined && sent.length === 0) return taken;
-  if (taken !== undefined || sent.length !== 1 || only === undefined || reference === undefined) {
+  if (sent.length !== 1 || only === undefined || reference === undefined) {
     return conflict(message ?? 'a referenced record does not exist');
   }
   return new HttpProblem(
@@ -237,40 +234,53 @@ function missingReference(request: FastifyRequest, message: string | undefined):
   );
 }
 
+/** An owner field that is a ref, left out of a create and filled with the caller's subject (auth/owner.ts). */
+export interface FilledOwner {
+  field: string;
+  /** the value written: the caller's subject as a value of the field */
+  value: SqlValue;
+  subject: string;
+  reference: Reference;
+}
+
 /**
- * The 409 of a create whose write failed on a ref that an owner field left out took from the caller's subject
- * (auth/owner.ts), when it is the only one it took: no record of the collection referred to has that id. Undefined
- * when the create took no such field (or several).
+ * The owner field that is a ref a create left out and took from the caller's token, when it took exactly one; a
+ * nested create (`POST /{c}/{id}/{relation}`) takes a ref from its path, and is not looked at.
  */
-export function takenForCaller(request: FastifyRequest): HttpProblem | undefined {
+export function filledOwner(request: FastifyRequest): FilledOwner | undefined {
   const { owned, references = {} } = request.routeOptions.config;
   const subject = request.scope?.caller?.subject;
-  // a nested create (`POST /{c}/{id}/{relation}`) takes a ref from its path: what the body left out is not the caller's
   const nested = Object.keys((request.params as object | undefined) ?? {}).length > 0;
   if (owned === undefined || subject === undefined || nested) return undefined;
   const body =
     typeof request.body === 'object' && request.body !== null
       ? (request.body as Record<string, unknown>)
       : {};
-  let written: unknown;
+  let written: Record<string, unknown>;
   try {
-    written = owned(body as never, request.scope as never);
+    written = owned(body as never, request.scope as never) as Record<string, unknown>;
   } catch {
     return undefined;
   }
   const filled = Object.keys(references).filter(
-    (field) => body[field] === undefined && (written as Record<string, unknown>)[field] !== undefined,
+    (field) => body[field] === undefined && written[field] !== undefined,
   );
   const [field] = filled;
   const reference = field === undefined ? undefined : references[field];
+  const value = field === undefined ? undefined : written[field];
   if (filled.length !== 1 || field === undefined || reference === undefined) return undefined;
-  return new HttpProblem(
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  return { field, value, subject, reference };
+}
+
+/** The 409 of a create whose owner field, left out, took a subject that no record it refers to has as its id. */
+export const ownerNotFound = ({ field, subject, reference }: FilledOwner): HttpProblem =>
+  new HttpProblem(
     409,
     'Conflict',
     `${field} was left out, so it took your token's subject (${JSON.stringify(subject)}), and no ${reference.noun} has that id: send ${field}`,
     [{ path: `/${field}`, message: `must be the id of an existing ${reference.noun}` }],
   );
-}
 
 function send(reply: FastifyReply, problem: HttpProblem): void {
   void reply

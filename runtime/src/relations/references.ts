@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import { ConstraintError, type SqlValue } from '../db/database.js';
-import { takenForCaller, type Reference } from '../http/errors.js';
-import { HttpProblem, type FieldError } from '../http/problem.js';
+import { filledOwner, ownerNotFound, type Reference } from '../http/errors.js';
+import { conflict, HttpProblem, type FieldError } from '../http/problem.js';
 import type { Embedder } from './embed.js';
 
 /**
@@ -23,13 +23,14 @@ export class References {
   /** Runs `write` when every ref the request's body sends names a record the caller may read. */
   async write<T>(request: FastifyRequest, write: () => Promise<T>): Promise<T> {
     const sent = this.#sent(request.body);
-    if (sent.length === 0) return write();
-    const caller = await this.authorizer.verifiedCaller(request);
-    const refused: [string, SqlValue][] = [];
-    for (const [field, id] of sent) {
-      if (await this.embedder.unreadable(this.#reference(field).to, id, caller)) refused.push([field, id]);
+    if (sent.length > 0) {
+      const caller = await this.authorizer.verifiedCaller(request);
+      const refused: [string, SqlValue][] = [];
+      for (const [field, id] of sent) {
+        if (await this.embedder.unreadable(this.#reference(field).to, id, caller)) refused.push([field, id]);
+      }
+      if (refused.length > 0) throw this.#missing(refused, caller);
     }
-    if (refused.length > 0) throw this.#missing(refused, caller);
     try {
       return await write();
     } catch (error) {
@@ -38,10 +39,17 @@ export class References {
       for (const [field, id] of sent) {
         if (!(await this.embedder.exists(this.#reference(field).to, id))) missing.push([field, id]);
       }
-      // every ref sent names a record: the one missing is an owner field the create filled in with the caller's
-      // subject (or a record deleted meanwhile came back: the generic 409 says what happened)
-      if (missing.length === 0) throw takenForCaller(request) ?? error;
-      throw this.#missing(missing, caller);
+      if (missing.length > 0) throw this.#missing(missing, await this.authorizer.verifiedCaller(request));
+      // every ref sent names a record: an owner field the create filled in with the caller's subject may not (a
+      // token for someone with no record); else the route's own words, which name no field sent (a ref's default
+      // may be the one missing, or a record deleted meanwhile came back)
+      const filled = filledOwner(request);
+      if (filled !== undefined && !(await this.embedder.exists(filled.reference.to, filled.value))) {
+        throw ownerNotFound(filled);
+      }
+      throw conflict(
+        request.routeOptions.config.constraintMessages?.foreignKey ?? 'a referenced record does not exist',
+      );
     }
   }
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import { ConstraintError, type SqlValue } from '../db/database.js';
-import { filledOwner, ownerNotFound, type Reference } from '../http/errors.js';
+import type { Reference } from '../http/errors.js';
 import { conflict, HttpProblem, type FieldError } from '../http/problem.js';
 import type { Embedder } from './embed.js';
 
@@ -92,3 +92,51 @@ export class References {
     return new HttpProblem(409, 'Conflict', sentences.join('; '), errors);
   }
 }
+
+/** An owner field that is a ref, left out of a create and filled with the caller's subject (auth/owner.ts). */
+interface FilledOwner {
+  field: string;
+  /** the value written: the caller's subject as a value of the field */
+  value: SqlValue;
+  subject: string;
+  reference: Reference;
+}
+
+/**
+ * The owner field that is a ref a create left out and took from the caller's token, when it took exactly one; a
+ * nested create (`POST /{c}/{id}/{relation}`) takes a ref from its path, and is not looked at.
+ */
+function filledOwner(request: FastifyRequest): FilledOwner | undefined {
+  const { owned, references = {} } = request.routeOptions.config;
+  const subject = request.scope?.caller?.subject;
+  const nested = Object.keys((request.params as object | undefined) ?? {}).length > 0;
+  if (owned === undefined || subject === undefined || nested) return undefined;
+  const body =
+    typeof request.body === 'object' && request.body !== null
+      ? (request.body as Record<string, unknown>)
+      : {};
+  let written: Record<string, unknown>;
+  try {
+    written = owned(body as never, request.scope as never) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const filled = Object.keys(references).filter(
+    (field) => body[field] === undefined && written[field] !== undefined,
+  );
+  const [field] = filled;
+  const reference = field === undefined ? undefined : references[field];
+  const value = field === undefined ? undefined : written[field];
+  if (filled.length !== 1 || field === undefined || reference === undefined) return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  return { field, value, subject, reference };
+}
+
+/** The 409 of a create whose owner field, left out, took a subject that no record it refers to has as its id. */
+const ownerNotFound = ({ field, subject, reference }: FilledOwner): HttpProblem =>
+  new HttpProblem(
+    409,
+    'Conflict',
+    `${field} was left out, so it took your token's subject (${JSON.stringify(subject)}), and no ${reference.noun} has that id: send ${field}`,
+    [{ path: `/${field}`, message: `must be the id of an existing ${reference.noun}` }],
+  );

@@ -45,9 +45,13 @@ export function markdownChunks(text: string): MarkdownChunk[] {
       if (inside.test(line)) inside = undefined;
       continue;
     }
-    const last = plainList(lines, i);
-    if (last !== undefined) {
-      for (let item = i + 1; item <= last; item++) if (picked(lines[item] ?? '')) cut(item, item, true);
+    if (PLAIN_ITEM.test(line)) {
+      // a run of plain items opens no block and starts no chunk: it is passed over whole, cut between items or not
+      let last = i;
+      while (PLAIN_ITEM.test(lines[last + 1] ?? '')) last++;
+      if (plainList(lines, i, last)) {
+        for (let item = i + 1; item <= last; item++) if (picked(lines[item] ?? '')) cut(item, item, true);
+      }
       i = last;
       continue;
     }
@@ -66,31 +70,29 @@ export function markdownChunks(text: string): MarkdownChunk[] {
 export const joinChunks = (formatted: readonly string[]): string => formatted.join('\n');
 
 /**
- * The last line of the list that starts at `first` when it may be cut between its items; undefined when it may not.
- * It may when it is a list of one-line `- ` items, with no blank line between them, that starts the text or follows a
- * block that is not a list (a paragraph, a heading, a table, …: lines at the first column, none a list item, after a
- * blank line or the text's start), and that ends the text or is followed by a blank line and a line at the first column
- * that does not start a list item (a loose list, or an item's continuation, would be the same list). Each item's text
- * starts with a letter, a digit, a backtick (not a fence), `[` or `(`: not a list, a heading, a quote or a fence.
+ * Whether the run of plain items (PLAIN_ITEM) from `first` to `last` is a list that may be cut between its items.
+ * It may when it is a list of two or more one-line `- ` items, with no blank line between them, that starts the text
+ * or follows a block that is not a list (a paragraph, a heading, a table, …: lines at the first column, none a list
+ * item, after a blank line or the text's start), and that ends the text or is followed by a blank line and a line at
+ * the first column that does not start a list item (a loose list, or an item's continuation, would be the same list).
+ * Each item's text starts with a letter, a digit, a backtick (not a fence), `[` or `(`: not a list, a heading, a
+ * quote or a fence.
  */
-function plainList(lines: readonly string[], first: number): number | undefined {
-  if (!PLAIN_ITEM.test(lines[first] ?? '')) return undefined;
-  let last = first;
-  while (PLAIN_ITEM.test(lines[last + 1] ?? '')) last++;
-  if (last === first) return undefined;
+function plainList(lines: readonly string[], first: number, last: number): boolean {
+  if (last === first) return false;
   // what comes before: blank lines, then a block of lines at the first column, none a list item
   let above = first - 1;
   while (above >= 0 && lines[above] === '') above--;
   for (; above >= 0 && lines[above] !== ''; above--) {
     const line = lines[above] ?? '';
-    if (!/^\S/.test(line) || LIST_ITEM.test(line)) return undefined;
+    if (!/^\S/.test(line) || LIST_ITEM.test(line)) return false;
   }
   // what comes after: nothing, or a blank line and a line at the first column that is not a list item
   let below = last + 1;
-  if (below < lines.length && lines[below] !== '') return undefined;
+  if (below < lines.length && lines[below] !== '') return false;
   while (below < lines.length && lines[below] === '') below++;
   const after = lines[below];
-  return after === undefined || (/^\S/.test(after) && !LIST_ITEM.test(after)) ? last : undefined;
+  return after === undefined || (/^\S/.test(after) && !LIST_ITEM.test(after));
 }
 
 /** a one-line `- ` item whose text is a paragraph: not a nested list, a heading, a quote, HTML or a fence */

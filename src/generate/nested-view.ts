@@ -35,6 +35,8 @@ export interface NestedCreateView {
   problems: string;
   /** whether `input` checks owner fields (and is settled before the refs are) */
   owned: boolean;
+  /** the body with the parent's ref */
+  placed: string;
   input: string;
   write: string;
   /** the new record's path, inside a template literal */
@@ -335,7 +337,8 @@ function nestedCreate(
   imports.add(`${folder}/model.js`, `type ${target.typeName}InputUnder${under}`);
   imports.add(`${folder}/routes.js`, ...(owned ? [`owned as ${alias}Owned`] : []), `problems as ${alias}Problems`);
   const placed = `underParent(request.body, ${js(relation.field)}, request.params.id)`;
-  const input = owned ? `${alias}Owned(${placed}, request.scope)` : placed;
+  // an owned create settles its owners on the body with its parent's ref, and tells References both (see routes-view)
+  const input = owned ? `${alias}Owned(body, request.scope)` : placed;
   const createOwner = owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '';
   const guard = guarded ? guardOf(target, 'create', imports) : '';
   return {
@@ -344,8 +347,9 @@ function nestedCreate(
     references: `${alias}References`,
     problems: `${alias}Problems`,
     owned,
+    placed,
     input,
-    write: `${alias}References.write(request, () => stores.${target.names.camel}.create(${owned ? 'input' : input}${createOwner}${actorArg(api.events !== undefined, guarded)}))`,
+    write: `${alias}References.write(request, () => stores.${target.names.camel}.create(${owned ? 'input' : input}${createOwner}${actorArg(api.events !== undefined, guarded)})${owned ? ', { sent: body, written: input }' : ''})`,
     location: inTemplateLiteral(`/${target.name}`),
   };
 }

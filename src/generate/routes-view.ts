@@ -165,7 +165,9 @@ export function routesView(
           method === 'post'
             ? `store.create(${ownedOn(op) ? 'input' : input}${createOwner}${actor})`
             : `store.${method === 'put' ? 'replace' : 'patch'}(id, ${method === 'put' ? 'input' : 'patch'}${ownerArg}, expected${giver}${actor})`;
-        return refers ? `references.write(request, () => ${call})` : call;
+        // a create that settles its owner fields tells References what it wrote (a 409 may name the one filled in)
+        const settled = method === 'post' && ownedOn(op) ? ', { sent: request.body, written: input }' : '';
+        return refers ? `references.write(request, () => ${call}${settled})` : call;
       };
       return kind.methods.map((method, i): RouteView => ({
         partial: kind.partial,

@@ -17,21 +17,23 @@ const references = {
 };
 const GENERIC = 'the record that ownerId or categoryId refers to does not exist';
 
-function request(body: Record<string, unknown>, params: Record<string, string> = {}): FastifyRequest {
-  const owned = (input: Record<string, unknown>, scope: { caller?: { subject: string } }) => ({
-    ...input,
-    ownerId: input.ownerId ?? scope.caller?.subject,
-  });
+function request(body: Record<string, unknown>): FastifyRequest {
   return {
     body,
-    params,
     scope: { caller: { subject: 'ann' }, owner: null, admin: false, staff: false },
-    routeOptions: { config: { references, owned, constraintMessages: { foreignKey: GENERIC } } },
+    routeOptions: { config: { references, constraintMessages: { foreignKey: GENERIC } } },
   } as unknown as FastifyRequest;
 }
 
-/** Runs a create that fails its foreign key, with `existing` records (`collection:id`); what it throws. */
-async function refusal(existing: string[], body: Record<string, unknown>, params?: Record<string, string>) {
+/** The route's owner check (auth/owner.ts): ownerId, left out, is the caller's subject. */
+const owned = (input: Record<string, unknown>) => ({ ...input, ownerId: input.ownerId ?? 'ann' });
+
+/**
+ * Runs a create that fails its foreign key, with `existing` records (`collection:id`); what it throws. `sent` is the
+ * body with what the route adds before its owners are settled (a nested create's parent), or null when the route
+ * settles no owners.
+ */
+async function refusal(existing: string[], body: Record<string, unknown>, sent: Record<string, unknown> | null = body) {
   const embedder = {
     unreadable: async () => false,
     readsAll: () => true,
@@ -39,10 +41,15 @@ async function refusal(existing: string[], body: Record<string, unknown>, params
   } as unknown as Embedder;
   const authorizer = { verifiedCaller: async () => ({ subject: 'ann' }) } as unknown as Authorizer;
   const refs = new References(embedder, authorizer, references);
+  const settled = sent === null ? undefined : { sent, written: owned(sent) };
   const error = await refs
-    .write(request(body, params), async () => {
-      throw new ConstraintError('foreignKey', []);
-    })
+    .write(
+      request(body),
+      async () => {
+        throw new ConstraintError('foreignKey', []);
+      },
+      settled,
+    )
     .then(
       () => expect.fail('the write should fail'),
       (thrown: unknown) => thrown,
@@ -86,7 +93,15 @@ describe('a create whose foreign key fails', () => {
     expect(await refusal(existing, body)).toEqual(want);
   });
 
-  it('takes nothing from the caller on a nested create, whose parent comes from its path', async () => {
-    expect(await refusal([], {}, { id: 'x' })).toEqual({ status: 409, detail: GENERIC, paths: [] });
+  it('names the owner taken from the token on a nested create, whose parent comes from its path', async () => {
+    expect(await refusal(['categories:7'], {}, { categoryId: 7 })).toEqual(TAKEN);
+  });
+
+  it('takes nothing from the caller on a nested create under the owner, whose ref comes from its path', async () => {
+    expect(await refusal([], {}, { ownerId: 'ann' })).toEqual({ status: 409, detail: GENERIC, paths: [] });
+  });
+
+  it('takes nothing from the caller on a create that settles no owners', async () => {
+    expect(await refusal([], {}, null)).toEqual({ status: 409, detail: GENERIC, paths: [] });
   });
 });

@@ -210,6 +210,9 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   );
 }
 
+/** The 409's words for a foreign key that failed, where the route has none of its own (see constraintMessages). */
+export const MISSING_REFERENCE = 'a referenced record does not exist';
+
 /**
  * A 409 for a reference to a record that does not exist, met by a write that did not go through References (which
  * names the very fields): the ref fields the body sent, the one of them if there is only one.
@@ -224,7 +227,7 @@ function missingReference(request: FastifyRequest, message: string | undefined):
   const [only] = sent;
   const reference = only === undefined ? undefined : references[only];
   if (sent.length !== 1 || only === undefined || reference === undefined) {
-    return conflict(message ?? 'a referenced record does not exist');
+    return conflict(message ?? MISSING_REFERENCE);
   }
   return new HttpProblem(
     409,

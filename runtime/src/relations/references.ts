@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import { ConstraintError, type SqlValue } from '../db/database.js';
-import type { Reference } from '../http/errors.js';
+import { MISSING_REFERENCE, type Reference } from '../http/errors.js';
 import { conflict, HttpProblem, type FieldError } from '../http/problem.js';
 import type { Embedder } from './embed.js';
 
@@ -20,8 +20,11 @@ export class References {
     private readonly fields: Readonly<Record<string, Reference>>,
   ) {}
 
-  /** Runs `write` when every ref the request's body sends names a record the caller may read. */
-  async write<T>(request: FastifyRequest, write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `write` when every ref the request's body sends names a record the caller may read; `owners` is a create's
+   * body before and after its owner fields were settled (auth/owner.ts), when the route settles them.
+   */
+  async write<T>(request: FastifyRequest, write: () => Promise<T>, owners?: Settled): Promise<T> {
     const sent = this.#sent(request.body);
     if (sent.length > 0) {
       const caller = await this.authorizer.verifiedCaller(request);
@@ -43,13 +46,12 @@ export class References {
       // every ref sent names a record: an owner field the create filled in with the caller's subject may not (a
       // token for someone with no record); else the route's own words, which name no field sent (a ref's default
       // may be the one missing, or a record deleted meanwhile came back)
-      const filled = filledOwner(request);
+      const subject = request.scope?.caller?.subject;
+      const filled = owners && subject !== undefined ? this.#filledOwner(owners, subject) : undefined;
       if (filled !== undefined && !(await this.embedder.exists(filled.reference.to, filled.value))) {
         throw ownerNotFound(filled);
       }
-      throw conflict(
-        request.routeOptions.config.constraintMessages?.foreignKey ?? 'a referenced record does not exist',
-      );
+      throw conflict(request.routeOptions.config.constraintMessages?.foreignKey ?? MISSING_REFERENCE);
     }
   }
 
@@ -63,6 +65,20 @@ export class References {
       if (typeof value === 'string' || typeof value === 'number') sent.push([field, value]);
     }
     return sent;
+  }
+
+  /** The owner field that is a ref a create left out and took from the caller's token, when it took exactly one. */
+  #filledOwner({ sent, written }: Settled, subject: string): FilledOwner | undefined {
+    const before = sent as Readonly<Record<string, unknown>>;
+    const after = written as Readonly<Record<string, unknown>>;
+    const filled = Object.keys(this.fields).filter(
+      (key) => before[key] === undefined && after[key] !== undefined,
+    );
+    const [field] = filled;
+    const value = field === undefined ? undefined : after[field];
+    if (filled.length !== 1 || field === undefined) return undefined;
+    if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+    return { field, value, subject, reference: this.#reference(field) };
   }
 
   #reference(field: string): Reference {
@@ -93,6 +109,12 @@ export class References {
   }
 }
 
+/** A create's body as sent (a nested create's with its parent's ref) and as written, its owner fields settled. */
+export interface Settled {
+  sent: object;
+  written: object;
+}
+
 /** An owner field that is a ref, left out of a create and filled with the caller's subject (auth/owner.ts). */
 interface FilledOwner {
   field: string;
@@ -100,36 +122,6 @@ interface FilledOwner {
   value: SqlValue;
   subject: string;
   reference: Reference;
-}
-
-/**
- * The owner field that is a ref a create left out and took from the caller's token, when it took exactly one; a
- * nested create (`POST /{c}/{id}/{relation}`) takes a ref from its path, and is not looked at.
- */
-function filledOwner(request: FastifyRequest): FilledOwner | undefined {
-  const { owned, references = {} } = request.routeOptions.config;
-  const subject = request.scope?.caller?.subject;
-  const nested = Object.keys((request.params as object | undefined) ?? {}).length > 0;
-  if (owned === undefined || subject === undefined || nested) return undefined;
-  const body =
-    typeof request.body === 'object' && request.body !== null
-      ? (request.body as Record<string, unknown>)
-      : {};
-  let written: Record<string, unknown>;
-  try {
-    written = owned(body as never, request.scope as never) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  const filled = Object.keys(references).filter(
-    (field) => body[field] === undefined && written[field] !== undefined,
-  );
-  const [field] = filled;
-  const reference = field === undefined ? undefined : references[field];
-  const value = field === undefined ? undefined : written[field];
-  if (filled.length !== 1 || field === undefined || reference === undefined) return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  return { field, value, subject, reference };
 }
 
 /** The 409 of a create whose owner field, left out, took a subject that no record it refers to has as its id. */

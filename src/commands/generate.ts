@@ -31,7 +31,8 @@ export interface GenerateOptions {
 export interface GenerateResult {
   outDir: string;
   changes: Change[];
-  migration: { name: string; summary: string[]; losses?: Loss[] } | undefined;
+  /** `cautions`: what it may fail on, depending on the rows there are (migrate/cautions.ts) */
+  migration: { name: string; summary: string[]; losses?: Loss[]; cautions: string[] } | undefined;
   /** true when files were written */
   written: boolean;
   /** --force: conflicts are overwritten */
@@ -153,6 +154,7 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
       name: migration.name,
       summary: migration.summary,
       ...(refused.length > 0 && { losses: refused }),
+      cautions: migration.cautions,
     },
     forced: options.force === true,
   };
@@ -237,6 +239,7 @@ export function describeChanges(result: GenerateResult): string[] {
       `migration ${result.migration.name}${refused ? ' (refused: it would lose data; --allow-data-loss accepts it)' : ''}:`,
       ...result.migration.summary.map((s) => `  - ${s}`),
       ...(refused ? ['it would lose:', ...lossLines(result.migration.losses ?? [])] : []),
+      ...result.migration.cautions.map((caution) => `  caution: ${caution}`),
     );
   }
   return lines;

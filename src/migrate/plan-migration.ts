@@ -1,5 +1,6 @@
 import { UserError } from '../errors.js';
 import type { Api } from '../model.js';
+import { cautionsOf } from './cautions.js';
 import { lossesOf, type Loss } from './data-loss.js';
 import { diff, isEmpty, renamesOf, tableRenamesOf, type Diff, type Step } from './diff.js';
 import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from '../schema/snapshot.js';
@@ -13,6 +14,8 @@ export interface PlannedMigration {
   summary: string[];
   /** the data it would lose (planned only with allowDataLoss) */
   losses: Loss[];
+  /** what it may fail on, depending on the rows there are (cautions.ts) */
+  cautions: string[];
   sqlite: string[];
   postgres: string[];
 }
@@ -60,6 +63,7 @@ export function planMigration(
       ...(webhooks ? ['create the tables of webhooks and their deliveries'] : []),
     ],
     losses,
+    cautions: cautionsOf(changes),
     sqlite: [
       ...(previous === undefined ? SYSTEM_TABLES.sqlite : []),
       ...sqliteMigration(changes),

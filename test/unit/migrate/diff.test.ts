@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cautionsOf } from '../../../src/migrate/cautions.js';
 import { columnLoss, lossesOf } from '../../../src/migrate/data-loss.js';
 import { diff, isEmpty, type Step } from '../../../src/migrate/diff.js';
 import { sqliteMigration } from '../../../src/migrate/sqlite.js';
@@ -163,5 +164,57 @@ describe('SQLite migrations', () => {
     expect(migrate(inIdOrder(indexed), inIdOrder(indexed))).toEqual([]);
     // users has no index: no change to it, so no statement
     expect(diff(indexed, inIdOrder(indexed), new Map()).changed.map((c) => c.after.name)).toEqual(['notes']);
+  });
+});
+
+describe('the cautions of a migration: a uniqueness the rows there are may break', () => {
+  const keyed = (keys: string[][], ...columns: ColumnSnapshot[]): Snapshot => {
+    const snapshot = notes(...columns);
+    return { tables: snapshot.tables.map((t) => (t.name === 'notes' ? { ...t, keys } : t)) };
+  };
+  it.each<[string, Snapshot, Snapshot, RegExp[]]>([
+    [
+      'a unique field added with a default',
+      notes(),
+      notes(column('code', { unique: true, notNull: true, default: 'x' })),
+      [/^notes\.code is added unique with the default "x", which every notes record that exists would take/],
+    ],
+    [
+      'a unique field added with no default (null is not a value)',
+      notes(),
+      notes(column('code', { unique: true })),
+      [],
+    ],
+    ['a field added with a default, not unique', notes(), notes(column('code', { default: 'x' })), []],
+    [
+      'a field made unique',
+      notes(column('code')),
+      notes(column('code', { unique: true })),
+      [/^notes\.code becomes unique: the migration fails, changing nothing, where two notes records share/],
+    ],
+    [
+      'a unique email made case-insensitive',
+      notes(column('email', { unique: true })),
+      notes(column('email', { unique: true, caseInsensitive: true })),
+      [/^notes\.email becomes unique \(ignoring the case of letters\)/],
+    ],
+    ['a field that stays unique', notes(column('code', { unique: true })), notes(column('code', { unique: true })), []],
+    [
+      'a unique key added',
+      keyed([], column('a'), column('b')),
+      keyed([['a', 'b']], column('a'), column('b')),
+      [/^notes gets the unique key \(a, b\)/],
+    ],
+    [
+      'a unique key whose column is renamed',
+      keyed([['a', 'b']], column('a'), column('b')),
+      keyed([['a', 'c']], column('a'), column('c')),
+      [],
+    ],
+  ])('%s', (_case, before, after, want) => {
+    const renames = new Map([['notes', new Map([['b', 'c']])]]);
+    const cautions = cautionsOf(diff(before, after, renames));
+    expect(cautions).toHaveLength(want.length);
+    want.forEach((pattern, i) => expect(cautions[i]).toMatch(pattern));
   });
 });

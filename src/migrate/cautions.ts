@@ -1,0 +1,47 @@
+import type { ColumnSnapshot } from '../schema/snapshot.js';
+import type { Diff } from './diff.js';
+
+/**
+ * What a migration may fail on, depending on the rows there are: a uniqueness it adds that the rows may already
+ * break. Nothing is lost when it does: the migration runs in one transaction at the server's start, fails, and leaves
+ * the database as it was (see the generated db/migrate.ts). These are said at generate time, one sentence each with
+ * what to do, so that the failure is not first met on a server holding data.
+ */
+export function cautionsOf(diff: Diff): string[] {
+  const cautions: string[] = [];
+  for (const { before, after, steps } of diff.changed) {
+    // a table whose ids change is made anew, without its records (a loss, see data-loss.ts)
+    if (before.id !== after.id) continue;
+    const { resource } = after;
+    for (const step of steps) {
+      if (step.kind === 'addColumn' && step.column.unique && step.column.default != null) {
+        const { field } = step.column;
+        cautions.push(
+          `${resource}.${field} is added unique with the default ${JSON.stringify(step.column.default)}, which every ${resource} record that exists would take: the migration fails, changing nothing, where there are two or more; ` +
+            `to add it there, add it optional with no default, give each record its own value, then add the default`,
+        );
+      } else if (step.kind === 'alterColumn' && becomesUnique(step.from, step.to)) {
+        cautions.push(
+          `${resource}.${step.to.field} becomes unique${step.to.caseInsensitive === true ? ' (ignoring the case of letters)' : ''}: the migration fails, changing nothing, where two ${resource} records share a value of it; ` +
+            `make their values differ first`,
+        );
+      }
+    }
+    // the keys it had, under the names of the columns renamed
+    const renamed = new Map(steps.flatMap((s) => (s.kind === 'renameColumn' ? [[s.from, s.to] as const] : [])));
+    const kept = new Set((before.keys ?? []).map((key) => key.map((name) => renamed.get(name) ?? name).join(',')));
+    for (const key of after.keys ?? []) {
+      if (kept.has(key.join(','))) continue;
+      const fields = key.map((name) => after.columns.find((c) => c.name === name)?.field ?? name);
+      cautions.push(
+        `${resource} gets the unique key (${fields.join(', ')}): the migration fails, changing nothing, where two ${resource} records share those values; ` +
+          `make them differ first`,
+      );
+    }
+  }
+  return cautions;
+}
+
+/** Whether a column that stays a column gets a uniqueness it did not have (case-insensitive is stricter). */
+const becomesUnique = (from: ColumnSnapshot, to: ColumnSnapshot): boolean =>
+  to.unique && (!from.unique || (to.caseInsensitive === true && from.caseInsensitive !== true));

@@ -1,4 +1,5 @@
 import type { AccessRule, Action, Api, Operation, Resource, When } from '../model.js';
+import { readCovers } from './access.js';
 
 /**
  * The access matrix of a resource (SPEC §8): for every operation and action, the status each kind of caller gets,
@@ -84,17 +85,33 @@ function statusOf(v: Verdict, caller: string, item: boolean, admitted: number): 
   return admitted;
 }
 
+/**
+ * A write whose rule admits callers the read rule does not (readCovers) answers them a 204, with nothing of the
+ * record, where a 200 would show it: `admitted` is then the status of a caller who may read the shared record (the
+ * owner's) and 204 that of another.
+ */
 function row(
   api: Api,
   resource: Resource,
   what: string,
   rule: AccessRule,
   shape: Omit<MatrixRow, 'what' | 'statuses' | 'verdicts'>,
+  /** whether it writes one record and answers it: an update, a `set` action */
+  writes = false,
 ): MatrixRow {
   const callers = callersOf(api, resource);
   const verdicts = callers.map((caller) => [caller, verdict(rule, caller, api.auth.adminRole)] as const);
+  const read = resource.access.read;
+  const hides = writes && !readCovers(read, rule, api.auth.adminRole);
+  const reads = (caller: string): boolean => {
+    const seen = sight(read, caller, api.auth.adminRole);
+    return seen === 'all' || (seen === 'own' && caller === 'owner');
+  };
   const statuses = Object.fromEntries(
-    verdicts.map(([caller, v]) => [caller, statusOf(v, caller, shape.item, shape.admitted)]),
+    verdicts.map(([caller, v]) => {
+      const status = statusOf(v, caller, shape.item, shape.admitted);
+      return [caller, hides && status === 200 && !reads(caller) ? 204 : status];
+    }),
   );
   return { what, ...shape, statuses, verdicts: Object.fromEntries(verdicts) };
 }
@@ -102,23 +119,37 @@ function row(
 /** The rows of a resource's matrix: its operations, then its actions (a handler's action admitted answers 0). */
 export function accessMatrix(api: Api, resource: Resource): MatrixRow[] {
   const operations = resource.operations.map((op) =>
-    row(api, resource, op, resource.access[op], {
-      method: METHOD[op],
-      item: op === 'read' || op === 'update' || op === 'delete',
-      // an update is a PATCH of nothing: it changes the version alone, and the shared record serves
-      changes: op === 'delete',
-      admitted: SUCCESS[op],
-      when: op === 'update' || op === 'delete' ? resource.writableWhen[op] : [],
-    }),
+    row(
+      api,
+      resource,
+      op,
+      resource.access[op],
+      {
+        method: METHOD[op],
+        item: op === 'read' || op === 'update' || op === 'delete',
+        // an update is a PATCH of nothing: it changes the version alone, and the shared record serves
+        changes: op === 'delete',
+        admitted: SUCCESS[op],
+        when: op === 'update' || op === 'delete' ? resource.writableWhen[op] : [],
+      },
+      op === 'update',
+    ),
   );
   const actions = resource.actions.map((action: Action) =>
-    row(api, resource, action.name, action.access, {
-      method: action.method === 'get' ? 'GET' : 'POST',
-      item: action.on === 'item',
-      changes: action.set.length > 0 || action.method === 'post',
-      admitted: action.set.length > 0 ? 200 : 0,
-      when: action.when,
-    }),
+    row(
+      api,
+      resource,
+      action.name,
+      action.access,
+      {
+        method: action.method === 'get' ? 'GET' : 'POST',
+        item: action.on === 'item',
+        changes: action.set.length > 0 || action.method === 'post',
+        admitted: action.set.length > 0 ? 200 : 0,
+        when: action.when,
+      },
+      action.set.length > 0 && action.on === 'item',
+    ),
   );
   return [...operations, ...actions];
 }

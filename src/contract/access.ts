@@ -1,4 +1,4 @@
-import type { AccessRule, Api, Operation, Resource, When } from '../model.js';
+import type { AccessRule, AccessTerm, Api, Operation, Resource, When } from '../model.js';
 
 /** Whether a rule admits anyone, token or not. */
 export const isPublic = (rule: AccessRule): boolean => rule.some((term) => term.kind === 'public');
@@ -23,6 +23,20 @@ export function accessRules(resource: Resource): { key: string; rule: Record<str
     ...(resource.operations.includes('read') ? [] : [{ key: 'read', rule: ruleObject(resource.access.read) }]),
     ...resource.actions.map((a) => ({ key: a.names.camel, rule: ruleObject(a.access) })),
   ];
+}
+
+/**
+ * Whether every caller `write` admits to a record may read it by `read` (the administrator, `adminRole`, passes both): a term of
+ * `write` is in `read` too, or `read` is public, or authenticated and `write` not public. Where it is not so, a
+ * write's reply shows nothing of a record its caller may not read (a 204; a 409 without the record's state).
+ */
+export function readCovers(read: AccessRule, write: AccessRule, adminRole?: string): boolean {
+  const has = (rule: AccessRule, term: AccessTerm): boolean =>
+    rule.some((t) => t.kind === term.kind && (t.kind !== 'role' || term.kind !== 'role' || t.role === term.role));
+  if (has(read, { kind: 'public' })) return true;
+  if (has(write, { kind: 'public' })) return false;
+  const admin = (term: AccessTerm): boolean => term.kind === 'role' && term.role === adminRole;
+  return has(read, { kind: 'authenticated' }) || write.every((term) => admin(term) || has(read, term));
 }
 
 /** Whether any rule of the API needs a token, so that the server refuses to start without a way to verify one. */

@@ -1,6 +1,6 @@
 import { actorArg } from './routes-view.js';
 import type { Action, Api, Resource } from '../model.js';
-import { isPublic } from '../contract/access.js';
+import { isPublic, readCovers } from '../contract/access.js';
 import { actionInputSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { importsOf, type Symbol } from './code.js';
 import { local, rt } from './symbols.js';
@@ -54,6 +54,11 @@ export interface ActionView {
   whenText: string;
   refusal: string;
   whenFields: string[];
+  /**
+   * a `set` action whose rule admits callers the read rule does not: they are shown nothing of the record (a 204,
+   * a 409 without its state; see readCovers)
+   */
+  hidden: boolean;
 }
 
 export function actionView(api: Api, resource: Resource, action: Action, typeName: string, owned: boolean): ActionView {
@@ -111,6 +116,7 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),
+    hidden: generated && item && !readCovers(resource.access.read, action.access, api.auth.adminRole),
     refuseHook: announced(resource, action).replace(', onRequest: ', ', '),
   };
 }
@@ -155,7 +161,8 @@ export function actionImports(
     local.store(`${resource.names.pascal}Store`),
     ...(actions.some((a) => !a.hasInput && !a.get) ? [rt.NO_BODY] : []),
     ...(actions.some((a) => !a.hasInput && a.get) ? [rt.NO_QUERY] : []),
-    ...(actions.some((a) => a.guarded) ? [rt.access] : []),
+    ...(actions.some((a) => a.guarded || a.hidden) ? [rt.access] : []),
+    ...(actions.some((a) => a.hidden) ? [rt.FastifyRequest] : []),
     ...(actions.some((a) => a.item) ? [local.schema('params'), local.model(`${typeName}Params`)] : []),
     ...(set.length > 0
       ? [

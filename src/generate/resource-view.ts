@@ -19,7 +19,7 @@ import { ownerView, type OwnerView } from './owner-view.js';
 import { routesView, type RoutesView } from './routes-view.js';
 import { selectListOf } from './sql/statements.js';
 import { storeView, type StoreView } from './store-view.js';
-import { idType, inputType, outputType, patchType } from './typescript.js';
+import { idType, inputType, js, outputType, patchType } from './typescript.js';
 
 /**
  * Everything the templates of one resource print; computed here so that templates hold no logic. The files with code
@@ -90,7 +90,8 @@ export interface ResourceView {
   orphanHandlers: string[];
   store: StoreView;
   routes: RoutesView;
-  actionsFile: { imports: string; handlersParam: string };
+  /** `reads`: the owner fields the read rule looks at, where an action shows a record only to who may read it */
+  actionsFile: { imports: string; handlersParam: string; reads?: string };
 }
 
 export function resourceView(api: Api, resource: Resource, orphanHandlers: readonly string[] = []): ResourceView {
@@ -228,10 +229,12 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       stillReferencedMessage,
       references.length > 0,
       api.events !== undefined,
+      api.auth.adminRole,
     ),
     actionsFile: {
       imports: actionImports(resource, actions, orphans.length > 0, typeName),
       handlersParam: handlerActions.length > 0 ? `handlers: ${names.pascal}Handlers,` : '',
+      ...(actions.some((a) => a.hidden) && { reads: js(resource.owners) }),
     },
   };
 }

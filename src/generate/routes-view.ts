@@ -1,5 +1,5 @@
 import type { Operation, Resource } from '../model.js';
-import { isPublic } from '../contract/access.js';
+import { isPublic, readCovers } from '../contract/access.js';
 import { importsOf, usesOf, type Code, type Symbol } from './code.js';
 import type { OwnerView } from './owner-view.js';
 import { local, rt } from './symbols.js';
@@ -34,6 +34,8 @@ export interface RouteView {
   refused: string;
   /** create: the path of a new record, inside a template literal */
   location: string;
+  /** PUT and PATCH: whether the update rule admits callers the read rule does not, who see nothing of the record */
+  hidden: boolean;
   /** list and read: whether the route embeds the relations `include` names */
   embeds: boolean;
   /** the collection, for the embedder */
@@ -49,8 +51,14 @@ export interface RoutesView {
   missing: boolean;
   /** whether a create checks the owner fields of a body against the caller (and needs `owned`) */
   owned: boolean;
-  /** update and delete refused by their own conditions: the options of whyRefused (see http/states.ts) */
-  refusals: { op: 'update' | 'delete'; options: string }[];
+  /**
+   * update and delete refused by their own conditions: the options of whyRefused (see http/states.ts), and whether
+   * the rule admits callers the read rule does not (the 409 then tells them nothing of the record's state)
+   */
+  refusals: { op: 'update' | 'delete'; options: string; hidden: boolean }[];
+  /** whether a write's reply is checked against the read rule (`reads`), and the owner fields that rule looks at */
+  reads: boolean;
+  owners: string;
   /** what `owned` takes: an object type with the owner fields a create may leave out, and those fields */
   ownedType: string;
   ownedFields: string;
@@ -119,6 +127,8 @@ export function routesView(
   refers: boolean,
   /** whether the definition has `events`: writes then name their actor */
   events = false,
+  /** the administrator's role, which every rule admits */
+  adminRole?: string,
 ): RoutesView {
   const guarded = guardedOperations(resource, owner);
   // a deprecated resource announces it on every response (see http/deprecation.ts)
@@ -134,13 +144,16 @@ export function routesView(
   // why a write's own conditions refused it: the states its rule allows (`update: { access, when }`), an owner given
   // away (see writeIfMatch and http/states.ts)
   const noun = nounOf(resource.typeName);
+  // a write whose rule admits callers the read rule does not shows them nothing of the record (see readCovers)
+  const hides = (op: Operation): boolean =>
+    resource.operations.includes(op) && !readCovers(resource.access.read, resource.access[op], adminRole);
   const refusals = (['update', 'delete'] as const).flatMap((op) => {
     const when = resource.writableWhen[op];
     const owners = op === 'update' && gives ? owner?.keys : undefined;
     if (!resource.operations.includes(op) || (when.length === 0 && owners === undefined)) return [];
     const what = `${anOrA(noun)} ${noun} can be ${op}d`;
     const otherwise = owners === undefined ? '' : `, otherwise: () => gaveAway(${js(owners)})`;
-    return [{ op, options: `{ when: ${js(when)}, what: ${js(what)}${otherwise} }` }];
+    return [{ op, options: `{ when: ${js(when)}, what: ${js(what)}${otherwise} }`, hidden: hides(op) }];
   });
   // routes.ts registers the collection's routes, then the item's
   const order: Operation[] = ['list', 'create', 'read', 'update', 'delete'];
@@ -183,7 +196,10 @@ export function routesView(
         input,
         owned: ownedOn(op),
         write: writeOf(method),
-        refused: refusals.some((r) => r.op === op) ? `, () => ${op}Refused(id${ownerArg})` : '',
+        refused: refusals.some((r) => r.op === op)
+          ? `, () => ${op}Refused(id${ownerArg}${hides(op) ? ', request' : ''})`
+          : '',
+        hidden: op === 'update' && hides(op),
         body: method === 'put' ? 'input' : 'patch',
         location: inTemplateLiteral(path),
         embeds: embeds && (op === 'list' || op === 'read'),
@@ -197,6 +213,7 @@ export function routesView(
     ...(refusals.length > 0 ? [rt.whyRefused] : []),
   ];
   const has = (op: Operation): boolean => resource.operations.includes(op);
+  const reads = hides('update') || refusals.some((r) => r.hidden);
   return {
     imports: importsOf([
       rt.FastifyInstance,
@@ -209,8 +226,11 @@ export function routesView(
       ...(embeds ? [rt.Embedder, ...(has('read') ? [local.model(`${typeName}ReadQuery`)] : [])] : []),
       ...(refers ? [rt.References] : []),
       ...(resource.deprecated !== undefined ? [rt.announceDeprecation] : []),
+      ...(reads ? [rt.FastifyRequest, rt.access] : []),
       local.store(`${resource.names.pascal}Store`),
     ]),
+    reads,
+    owners: js(resource.owners),
     embedderParam: embeds ? ', embedder: Embedder' : '',
     references: refers,
     ...(resource.deprecated !== undefined && { deprecation: js(resource.deprecated) }),

@@ -55,6 +55,7 @@ const types = {
 /** The runtime's names (`type: true` for those used in types only). */
 export const rt = {
   FastifyInstance: types.fastify('FastifyInstance'),
+  FastifyRequest: types.fastify('FastifyRequest'),
   uuidv7: value.uuid('v7', 'uuidv7'),
   Authorizer: types.authorize('Authorizer'),
   Scope: types.authorize('Scope'),

@@ -1,6 +1,6 @@
 import type { AccessRule, Action, Api, Resource, When } from '../model.js';
 import { oncePerPair } from '../memo.js';
-import { statesOf } from '../contract/access.js';
+import { readCovers, statesOf } from '../contract/access.js';
 import { idSchema, inputFieldSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
 import {
@@ -121,6 +121,7 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
         requestBody,
         responses: {
           200: json(record, 'The changed record', withRecord),
+          ...(!readCovers(r.access.read, r.access.update, api.auth.adminRole) && { 204: unshown(withRecord) }),
           400: ref('responses', 'BadRequest'),
           404: ref('responses', 'NotFound'),
           409: inStates(r.writableWhen.update, 'A unique value taken, or a reference to a missing record'),
@@ -154,6 +155,12 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
   }
   for (const action of r.actions) addAction(api, r, action, route, names, idParameter);
 }
+
+/** The 204 of a write whose rule admits callers the read rule does not (see readCovers). */
+const unshown = (headers: JsonSchema): JsonSchema => ({
+  description: 'Changed; the caller may not read the record (by its read rule), so it is not shown',
+  headers,
+});
 
 function addAction(api: Api, r: Resource, action: Action, route: Route, names: SchemaNames, id: JsonSchema): void {
   const item = action.on === 'item';
@@ -208,6 +215,11 @@ function addAction(api: Api, r: Resource, action: Action, route: Route, names: S
         action.set.length > 0
           ? json(names.ref(`record:${r.name}`), 'The changed record', { ETag: ref('headers', 'ETag'), ...limited })
           : json({}, 'What the handler answers', limited),
+      ...(action.set.length > 0 &&
+        item &&
+        !readCovers(r.access.read, action.access, api.auth.adminRole) && {
+          204: unshown({ ETag: ref('headers', 'ETag'), ...limited }),
+        }),
       400: ref('responses', 'BadRequest'),
       ...(item && { 404: ref('responses', 'NotFound'), 412: ref('responses', 'PreconditionFailed') }),
       ...(action.when.length > 0 && { 409: problem('The record is not in a state this action applies to') }),

@@ -264,3 +264,35 @@ describe('a staff role of one resource is not staff of another', () => {
     expect(r.status).toBe(403);
   });
 });
+
+describe('a write its rule admits but the read rule does not shows nothing of the record (found by a reviewer)', () => {
+  it('another doctor may change a prescription (update: [doctor]) but gets a 204, not the record he may not read', async () => {
+    const [p, d, other] = [await patient(), await doctor(), await doctor()];
+    const written = await created(d.as, '/prescriptions', { patientId: p.id, doctorId: d.id, drug: 'a', dosage: 'b' });
+    const path = url(`/prescriptions/${String(written.id)}`);
+    expect((await other.as('GET', path)).status).toBe(404);
+    const patched = await other.as('PATCH', path, { dosage: 'c' });
+    expect([patched.status, patched.text, patched.headers.get('etag')]).toEqual([204, '', '"2"']);
+    // the write was made; the prescription's own doctor reads it, with the record in the reply to his own write
+    expect(((await d.as('GET', path)).body as Rec).dosage).toBe('c');
+    const own = await d.as('PATCH', path, { dosage: 'd' });
+    expect([own.status, (own.body as Rec).dosage]).toEqual([200, 'd']);
+    // moved to himself, the other doctor may read it: the reply shows it
+    const moved = await other.as('PATCH', path, { doctorId: other.id });
+    expect([moved.status, (moved.body as Rec).doctorId]).toEqual([200, other.id]);
+  });
+
+  it('another doctor may complete an appointment (complete: doctor): 204, and its 409 does not tell him its state', async () => {
+    const [p, d, other] = [await patient(), await doctor(), await doctor()];
+    const booked = await created(receptionist, '/appointments', { patientId: p.id, doctorId: d.id, startsAt: slot() });
+    const complete = url(`/appointments/${String(booked.id)}/complete`);
+    const done = await other.as('POST', complete);
+    expect([done.status, done.text]).toEqual([204, '']);
+    const again = await other.as('POST', complete);
+    expect(again.status).toBe(409);
+    expect((again.body as Rec).detail).toBe('complete needs status to be "booked"');
+    // the appointment's own doctor is told its state
+    const own = await d.as('POST', complete);
+    expect((own.body as Rec).detail).toBe('complete needs status to be "booked"; status is "done"');
+  });
+});

@@ -82,3 +82,35 @@ describe('the access guard', () => {
     expect(await decide({ authenticated: true }, 'Bearer plain', true)).toBe(400);
   });
 });
+
+describe('whether a caller may read a record a write of theirs answers (found by a reviewer)', () => {
+  const record = { id: 'n1', ownerId: 'pat', coOwnerId: 7 };
+  it.each<[string, AccessRule, string | undefined, boolean]>([
+    ['public, no token', { public: true }, undefined, true],
+    ['authenticated, a token', { authenticated: true }, 'Bearer plain', true],
+    ['authenticated, no token', { authenticated: true }, undefined, false],
+    ['authenticated, a bad token', { authenticated: true }, 'Bearer bad', false],
+    ['a role, another', { roles: ['reader'] }, 'Bearer editor', false],
+    ['a role, the administrator', { roles: ['reader'] }, 'Bearer admin', true],
+    ['owner, one of its owners', { owner: true }, 'Bearer plain', true],
+    ['owner, not one of its owners', { owner: true }, 'Bearer editor', false],
+  ])('%s', async (_case, rule, authorization, want) => {
+    const headers = authorization === undefined ? {} : { authorization };
+    const request = { headers } as unknown as FastifyRequest;
+    expect(await authorizer.reads(request, rule, record, ['ownerId', 'coOwnerId'])).toBe(want);
+  });
+
+  it('compares a number owner field as the subject writes it, and never a null one', async () => {
+    const numbered = createAuthorizer(
+      { cached: () => ({ subject: '7', roles: [] }), verify: verifier.verify },
+      'admin',
+    );
+    const request = { headers: { authorization: 'Bearer any' } } as unknown as FastifyRequest;
+    expect(await numbered.reads(request, { owner: true }, { ownerId: 7 }, ['ownerId'])).toBe(true);
+    const nobody = createAuthorizer(
+      { cached: () => ({ subject: 'null', roles: [] }), verify: verifier.verify },
+      'admin',
+    );
+    expect(await nobody.reads(request, { owner: true }, { ownerId: null }, ['ownerId'])).toBe(false);
+  });
+});

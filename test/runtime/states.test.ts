@@ -50,4 +50,12 @@ describe('whyRefused', () => {
     expect(problem).toBeInstanceOf(HttpProblem);
     expect([(problem as HttpProblem).status, (problem as HttpProblem).detail]).toEqual([status, detail]);
   });
+
+  it("leaves the record's state out for a caller who may write it but not read it (found by a reviewer)", () => {
+    const problem = whyRefused({ status: 'done' }, { when: booked, what }, false) as HttpProblem;
+    expect([problem.status, problem.detail]).toEqual([
+      409,
+      'an appointment can be updated only while status is "booked"',
+    ]);
+  });
 });

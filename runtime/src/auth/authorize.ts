@@ -42,6 +42,16 @@ export interface Authorizer {
   verifiedSubject(request: FastifyRequest): string | undefined | Promise<string | undefined>;
   /** The caller of the request's bearer token once verified, as verifiedSubject: for the rules of embedded records. */
   verifiedCaller(request: FastifyRequest): Caller | undefined | Promise<Caller | undefined>;
+  /**
+   * Whether the request's caller may read `record` by `rule` (the resource's read rule), `owners` being its owner
+   * fields: a write that a wider rule admitted shows nothing of a record its caller may not read.
+   */
+  reads(
+    request: FastifyRequest,
+    rule: AccessRule,
+    record: object,
+    owners: readonly string[],
+  ): Promise<boolean>;
 }
 
 const challenge = (error?: string): Record<string, string> => ({
@@ -134,8 +144,30 @@ export function createAuthorizer(verify: TokenVerifier, adminRole: string): Auth
     );
   };
 
+  async function reads(
+    request: FastifyRequest,
+    rule: AccessRule,
+    record: object,
+    owners: readonly string[],
+  ): Promise<boolean> {
+    let scope: Scope;
+    try {
+      scope = admit(await verifiedCaller(request), rule);
+    } catch (error) {
+      if (error instanceof HttpProblem) return false;
+      throw error;
+    }
+    if (scope.owner === null) return true;
+    const values = record as Readonly<Record<string, unknown>>;
+    return owners.some((owner) => {
+      const value = values[owner];
+      return (typeof value === 'string' || typeof value === 'number') && String(value) === scope.owner;
+    });
+  }
+
   return {
     verifiedCaller,
+    reads,
     verifiedSubject: (request) => {
       const header = request.headers.authorization;
       const token = header === undefined ? undefined : tokenOf(header);

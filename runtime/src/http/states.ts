@@ -17,11 +17,12 @@ const describe = (when: States): string =>
  * Why a write whose statement changed nothing, although the record exists at the version asked for, was refused: a
  * 409 naming the states its rule allows and the record's, when it is in none of them; else `otherwise` (an owner
  * given away, see auth/owner.ts); else the record changed between the write and this read (or went): a 409 to try
- * again.
+ * again. The record's state is left out when it is not `shown`: its caller may write it but not read it.
  */
 export function whyRefused(
   record: object | undefined,
   options: { when: States; what: string; otherwise?: () => Error },
+  shown = true,
 ): Error {
   const changed = new HttpProblem(
     409,
@@ -33,11 +34,8 @@ export function whyRefused(
   const outside = options.when.filter((w) => !w.values.includes(current[w.field] ?? null));
   if (outside.length > 0) {
     const state = outside.map((w) => `${w.field} is ${JSON.stringify(current[w.field] ?? null)}`).join(', ');
-    return new HttpProblem(
-      409,
-      'Conflict',
-      `${options.what} only while ${describe(options.when)}; its ${state}`,
-    );
+    const detail = `${options.what} only while ${describe(options.when)}`;
+    return new HttpProblem(409, 'Conflict', shown ? `${detail}; its ${state}` : detail);
   }
   return options.otherwise?.() ?? changed;
 }

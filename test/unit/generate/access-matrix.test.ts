@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readCovers } from '../../../src/contract/access.js';
 import { accessMatrix, callersOf } from '../../../src/contract/access-matrix.js';
 import type { AccessRule, Operation } from '../../../src/model.js';
 import { api, field, resource } from '../../helpers/model.js';
@@ -64,6 +65,29 @@ describe('the access matrix of the generated tests', () => {
     ]);
   });
 
+  it('answers 204 to an update its rule admits but the read rule does not show (found by a reviewer)', () => {
+    //                          no token, expired, badly signed, administrator, role:editor, stranger, owner
+    expect(
+      matrixOf({
+        list: rule('owner'),
+        read: rule('owner'),
+        create: rule('editor'),
+        update: rule('editor', 'authenticated'),
+        delete: rule('editor'),
+      }).find((row) => row.what === 'update'),
+    ).toEqual({ what: 'update', statuses: [401, 401, 401, 200, 204, 204, 200] });
+    // a read rule that admits every caller of the update's shows them the record
+    expect(
+      matrixOf({
+        list: rule('owner'),
+        read: rule('editor', 'owner'),
+        create: rule('editor'),
+        update: rule('editor', 'owner', 'admin'),
+        delete: rule('editor'),
+      }).find((row) => row.what === 'update'),
+    ).toEqual({ what: 'update', statuses: [401, 401, 401, 200, 200, 404, 200] });
+  });
+
   it('keeps the states an admitted write needs, for a 409 outside them', () => {
     const notes = resource('notes', [field('title', 'string')], {
       writableWhen: { update: [], delete: [{ field: 'title', values: ['draft'] }] },
@@ -98,5 +122,21 @@ describe('the access matrix of the generated tests', () => {
       'role:editor': 0,
       stranger: 403,
     });
+  });
+});
+
+describe('whether a read rule admits every caller a write rule admits (readCovers)', () => {
+  it.each<[string, AccessRule, AccessRule, boolean]>([
+    ['read public', rule('public'), rule('public'), true],
+    ['write public, read not', rule('authenticated'), rule('public'), false],
+    ['read authenticated, write a role and owner', rule('authenticated'), rule('editor', 'owner'), true],
+    ['the same terms', rule('editor', 'owner'), rule('owner', 'editor'), true],
+    ['a role the read rule lacks', rule('owner'), rule('editor'), false],
+    ['authenticated to write, a role to read', rule('editor'), rule('authenticated'), false],
+    ['owner to write, a role to read', rule('editor'), rule('owner'), false],
+    // the administrator passes every rule
+    ['the administrator role to write', rule('owner'), rule('admin', 'owner'), true],
+  ])('%s', (_case, read, write, want) => {
+    expect(readCovers(read, write, 'admin')).toBe(want);
   });
 });

@@ -131,6 +131,16 @@ describe('sort', () => {
     expect((await http('GET', `${tasks}?cursor=${payload}.${signature.slice(1)}x`)).status).toBe(400);
     expect((await http('GET', `${tasks}?cursor=garbage`)).status).toBe(400);
   });
+
+  it("refuses another collection's cursor, though its sort and values would fit (found by a reviewer)", async () => {
+    expect((await http('POST', `${server.url}/projects`, { key: 'CUR', name: 'Cursors' })).status).toBe(201);
+    const projects = (await http('GET', `${server.url}/projects?limit=1`)).body as { nextCursor: string };
+    const replayed = await http('GET', `${tasks}?cursor=${projects.nextCursor}`);
+    expect(replayed.status).toBe(400);
+    expect((replayed.body as { errors: { message: string }[] }).errors[0]?.message).toBe(
+      'is not a cursor this listing issued',
+    );
+  });
 });
 
 describe('filters', () => {

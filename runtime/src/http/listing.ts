@@ -90,7 +90,10 @@ export class Listing {
   readonly #named = new Set<string>();
   /** the owner columns, with the kind of their values */
   readonly #owner: OwnerColumns | undefined;
-  /** the cursors' key, prepared once (an HMAC keyed with a Buffer prepares the key again each time) */
+  /**
+   * the cursors' key, prepared once (an HMAC keyed with a Buffer prepares the key again each time): the server's,
+   * made this table's own, so that a cursor of one collection is refused by another's listings
+   */
   readonly #key: KeyObject;
 
   constructor(
@@ -98,7 +101,7 @@ export class Listing {
     private readonly spec: ListSpec,
     key: Buffer,
   ) {
-    this.#key = createSecretKey(key);
+    this.#key = createSecretKey(createHmac('sha256', key).update(`cursors of ${spec.table}`).digest());
     const owners = spec.ownerColumns;
     const first = Object.values(spec.columns).find((c) => c.column === owners?.[0]);
     this.#owner = owners === undefined ? undefined : { columns: owners, kind: first?.kind ?? 'text' };
@@ -270,7 +273,7 @@ export class Listing {
     const expected = Buffer.from(this.#sign(payload));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      throw invalidCursor('is not a cursor this server issued');
+      throw invalidCursor('is not a cursor this listing issued');
     const { s, v } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
       s: string;
       v: SqlValue[];

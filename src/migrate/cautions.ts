@@ -1,14 +1,32 @@
+import type { Api } from '../model.js';
 import type { ColumnSnapshot } from '../schema/snapshot.js';
 import type { Diff } from './diff.js';
 
 /**
  * What a migration may fail on, depending on the rows there are: a uniqueness it adds that the rows may already
  * break. Nothing is lost when it does: the migration runs in one transaction at the server's start, fails, and leaves
- * the database as it was (see the generated db/migrate.ts). These are said at generate time, one sentence each with
- * what to do, so that the failure is not first met on a server holding data.
+ * the database as it was (see the generated db/migrate.ts). And what it changes for clients of the API (`api`, the
+ * model migrated to): a required field added, which a request that leaves it out now lacks. These are said at generate
+ * time, one sentence each with what to do, so that neither is first met on a server in use.
  */
-export function cautionsOf(diff: Diff): string[] {
+export function cautionsOf(diff: Diff, api?: Api): string[] {
   const cautions: string[] = [];
+  for (const { before, after, steps } of diff.changed) {
+    if (before.id !== after.id) continue;
+    const resource = api?.resources.find((r) => r.table === after.name);
+    for (const step of steps) {
+      if (step.kind !== 'addColumn') continue;
+      const field = resource?.fields.find((f) => f.name === step.column.field);
+      // a client leaves out a read-only field, and may leave out an owner field (it takes the caller); a required field
+      // with no default is a loss (data-loss.ts)
+      if (field?.required !== true || field.default === undefined || field.readOnly) continue;
+      if (resource?.owners.includes(field.name) === true) continue;
+      cautions.push(
+        `${after.resource}.${field.name} is added required: a client that leaves it out of a POST or a PUT now gets a 400 (the records there took its default); ` +
+          `to keep such clients working, make it optional with a default instead`,
+      );
+    }
+  }
   for (const { before, after, steps } of diff.changed) {
     // a table whose ids change is made anew, without its records (a loss, see data-loss.ts)
     if (before.id !== after.id) continue;

@@ -63,7 +63,7 @@ export function planMigration(
       ...(webhooks ? ['create the tables of webhooks and their deliveries'] : []),
     ],
     losses,
-    cautions: cautionsOf(changes),
+    cautions: cautionsOf(changes, api),
     sqlite: [
       ...(previous === undefined ? SYSTEM_TABLES.sqlite : []),
       ...sqliteMigration(changes),

@@ -144,11 +144,14 @@ export function examplePatch(resource: Resource): Record<string, JsonValue> {
  */
 export function requestSchema(schema: unknown, fields: readonly Field[]): JsonSchema {
   return mapProperties(openApiSchema(schema), (name, property) => {
-    const to = fields.find((f) => f.name === name)?.ref?.to;
+    const field = fields.find((f) => f.name === name);
+    const to = field?.ref?.to;
     const described = to === undefined ? property : saying(property, `The id of a record of ${to} (it must exist).`);
     const { default: value, ...rest } = described;
-    return value === undefined
-      ? described
-      : { ...saying(rest, `Default: ${JSON.stringify(value)} (when left out).`), 'x-default': value };
+    if (value === undefined) return described;
+    // a required field's default is what the records there were took when it was added: clients send it
+    if (field?.required === true)
+      return saying(rest, `The records that existed when it was added took ${JSON.stringify(value)}.`);
+    return { ...saying(rest, `Default: ${JSON.stringify(value)} (when left out).`), 'x-default': value };
   });
 }

@@ -146,4 +146,22 @@ describe('names of schemas', () => {
       schema: { type: 'array', items: status, minItems: 1, maxItems: 100 },
     });
   });
+
+  it("says a field's default where a client may leave it out, and not where it is required (found by a newcomer)", () => {
+    const document = openApiDocument(
+      api('defaults', [
+        resource('courses', [
+          field('capacity', 'integer', { required: true, default: 30 }),
+          field('level', 'integer', { default: 1 }),
+        ]),
+      ]),
+    ) as unknown as Document;
+    const input = document.components.schemas.CourseInput as { properties: Record<string, Node>; required: string[] };
+    expect(input.required).toContain('capacity');
+    expect(input.properties.capacity).toMatchObject({
+      description: 'The records that existed when it was added took 30.',
+    });
+    expect(input.properties.capacity).not.toHaveProperty('x-default');
+    expect(input.properties.level).toMatchObject({ description: 'Default: 1 (when left out).', 'x-default': 1 });
+  });
 });

@@ -6,6 +6,8 @@ import { sqliteMigration } from '../../../src/migrate/sqlite.js';
 import { postgresMigration } from '../../../src/migrate/postgres.js';
 import type { ColumnSnapshot, Snapshot } from '../../../src/schema/snapshot.js';
 import { column, notes } from './snapshots.js';
+import type { Field } from '../../../src/model.js';
+import { api, field, resource } from '../../helpers/model.js';
 
 const steps = (before: Snapshot, after: Snapshot, renames: [string, string][] = []): Step['kind'][] =>
   diff(before, after, new Map([['notes', new Map(renames)]])).changed.flatMap((c) => c.steps.map((s) => s.kind));
@@ -216,5 +218,31 @@ describe('the cautions of a migration: a uniqueness the rows there are may break
     const cautions = cautionsOf(diff(before, after, renames));
     expect(cautions).toHaveLength(want.length);
     want.forEach((pattern, i) => expect(cautions[i]).toMatch(pattern));
+  });
+});
+
+describe('the cautions of a migration: what a client of the API now lacks (found by a newcomer)', () => {
+  const model = (...fields: Field[]) => api([resource('notes', fields, { owners: ['ownerId'] })]);
+  it.each<[string, Field, boolean]>([
+    ['a required field with a default', field('code', 'string', { required: true, default: 'x' }), true],
+    ['an optional field with a default', field('code', 'string', { default: 'x' }), false],
+    ['a required read-only field', field('code', 'string', { required: true, default: 'x', readOnly: true }), false],
+    [
+      'a required owner field (it takes the caller)',
+      field('ownerId', 'string', { required: true, default: 'x' }),
+      false,
+    ],
+  ])('%s', (_case, added, cautioned) => {
+    const after = notes(column(added.column, { field: added.name, notNull: true, default: 'x' }));
+    const cautions = cautionsOf(diff(notes(), after, new Map()), model(added));
+    expect(cautions).toEqual(
+      cautioned
+        ? [
+            expect.stringMatching(
+              /^notes\.code is added required: a client that leaves it out of a POST or a PUT now gets a 400/,
+            ),
+          ]
+        : [],
+    );
   });
 });

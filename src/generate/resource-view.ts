@@ -116,7 +116,15 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     ...resource.fields.filter((f) => f.unique).map((f) => f.name),
     ...resource.unique.map((key) => key.join(' and ')),
   ];
-  const stillReferencedMessage = `other records still refer to this ${lower}`;
+  // what may block a delete: the refs to it that restrict one (cascade and setNull do not)
+  const blockers = api.resources.flatMap((r) =>
+    r.fields
+      .filter((f) => f.ref?.to === resource.name && f.ref.onDelete === 'restrict')
+      .map((f) => `${r.name}.${f.name}`),
+  );
+  const stillReferencedMessage =
+    `other records still refer to this ${lower}` +
+    (blockers.length === 0 ? '' : ` (by ${blockers.join(' or ')}): change or delete them first`);
   const readQuery = readQuerySchema(api, resource);
   const nested = nestedView(api, resource, `no ${lower} has this id`);
 

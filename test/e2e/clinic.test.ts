@@ -296,3 +296,15 @@ describe('a write its rule admits but the read rule does not shows nothing of th
     expect((own.body as Rec).detail).toBe('complete needs status to be "booked"; status is "done"');
   });
 });
+
+describe('a delete that records still refer to', () => {
+  it('is a 409 naming the refs that block it (found by a newcomer)', async () => {
+    const [p, d] = [await patient(), await doctor()];
+    await created(receptionist, '/appointments', { patientId: p.id, doctorId: d.id, startsAt: slot() });
+    const refused = await admin('DELETE', url(`/doctors/${d.id}`));
+    expect([refused.status, (refused.body as Rec).detail]).toEqual([
+      409,
+      'other records still refer to this doctor (by appointments.doctorId or prescriptions.doctorId): change or delete them first',
+    ]);
+  });
+});

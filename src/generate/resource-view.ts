@@ -13,6 +13,7 @@ import { writableFields } from '../schema/columns.js';
 import { listQuerySchema, readQuerySchema, relationFilters } from '../contract/listing.js';
 import { actionImports, actionView, type ActionView } from './action-view.js';
 import { listSpec } from './list-spec.js';
+import { uniqueKeysOf, type UniqueKeyView } from './unique-keys.js';
 import { nestedView, type NestedView } from './nested-view.js';
 import { createdUnder, includePaths, targetOf } from '../contract/relations.js';
 import { ownerView, type OwnerView } from './owner-view.js';
@@ -46,6 +47,8 @@ export interface ResourceView {
   writeOnlyProperties: { key: string; type: string }[];
   readOnlyNames: string[];
   uniqueMessage: string;
+  /** the unique keys, for the 409 that names the fields whose values are taken */
+  uniqueKeys: UniqueKeyView[];
   missingReferenceMessage: string;
   /** ref field → the collection it refers to, for the 409 that names a missing reference */
   references: Record<string, { to: string; article: 'a' | 'an'; noun: string }>;
@@ -179,6 +182,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       uniqueFields.length > 0
         ? `${article} with this ${uniqueFields.join(' or ')} already exists`
         : `this ${lower} already exists`,
+    uniqueKeys: uniqueKeysOf(api, resource, article),
     missingReferenceMessage:
       refFields.length > 0
         ? `the record that ${refFields.join(' or ')} refers to does not exist`

@@ -58,7 +58,7 @@ export function snapshotOf(api: Api): Snapshot {
   };
 }
 
-function tableOf(api: Api, resource: Resource): TableSnapshot {
+export function tableOf(api: Api, resource: Resource): TableSnapshot {
   return {
     name: resource.table,
     resource: resource.name,

@@ -390,7 +390,13 @@ describe('many-to-many', () => {
     expect((await ok('GET', `/book-tags?bookId=${books[0]!.id}`)).items).toHaveLength(2);
     const twice = await call('POST', '/book-tags', 'librarian', { bookId: books[0]!.id, tagId: tags[0]!.id });
     expect(twice.status).toBe(409);
-    expect(twice.body).toMatchObject({ detail: 'a book tag with this bookId and tagId already exists' });
+    expect(twice.body).toMatchObject({
+      detail: 'a book tag with this bookId and tagId already exists',
+      errors: [
+        { path: '/bookId', message: 'is taken: another record has the same bookId and tagId' },
+        { path: '/tagId', message: 'is taken: another record has the same bookId and tagId' },
+      ],
+    });
     expect((await link('PUT', 1, 0, 'alice')).status).toBe(403);
     expect((await call('PUT', `/books/${books[1]!.id}/tags/${tags[0]!.id}`)).status).toBe(401);
     const unknown = await call('PUT', `/books/${books[1]!.id}/tags/01900000-0000-7000-8000-000000000000`, 'librarian');

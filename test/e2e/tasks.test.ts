@@ -157,6 +157,30 @@ describe('field types', () => {
     await create('/tasks', { projectId: p.id, title: 'One', externalId });
     const again = await http('POST', `${api}/tasks`, { projectId: p.id, title: 'Two', externalId });
     expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({
+      detail: 'a task with this externalId already exists',
+      errors: [{ path: '/externalId', message: 'is taken: another record has this value' }],
+    });
+  });
+
+  it('names the unique field whose value is taken, of several (found by a newcomer)', async () => {
+    const taken = await person();
+    const body = { displayName: 'Again', calendarToken: 'secret' };
+    // the email is unique whatever the case of its letters: its index is on lower(email)
+    const email = await http('POST', `${api}/people`, {
+      ...body,
+      subject: 'someone-new',
+      email: String(taken.email).toUpperCase(),
+    });
+    expect([email.status, (email.body as Rec).detail, (email.body as Rec).errors]).toEqual([
+      409,
+      'a person with this email already exists',
+      [{ path: '/email', message: 'is taken: another record has this value' }],
+    ]);
+    const subject = await http('POST', `${api}/people`, { ...body, subject: taken.subject, email: 'new@example.com' });
+    expect((subject.body as Rec).errors).toEqual([
+      { path: '/subject', message: 'is taken: another record has this value' },
+    ]);
   });
 });
 

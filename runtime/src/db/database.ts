@@ -80,6 +80,8 @@ export class ConstraintError extends Error {
     readonly kind: 'unique' | 'foreignKey' | 'notNull' | 'check' | 'value',
     /** the columns concerned, where the driver names them */
     readonly columns: string[],
+    /** the constraint or index violated, where the driver names it (PostgreSQL; SQLite for an expression index) */
+    readonly index?: string,
   ) {
     super(`${kind} constraint violated`);
   }

@@ -184,7 +184,7 @@ function translate(error: unknown): unknown {
   if (!(error instanceof pg.DatabaseError) || error.code === undefined) return error;
   const kind = CONSTRAINT_KINDS[error.code] ?? (error.code.startsWith('22') ? 'value' : undefined);
   if (kind === undefined) return error;
-  return new ConstraintError(kind, columnsIn(error));
+  return new ConstraintError(kind, columnsIn(error), error.constraint);
 }
 
 /** `Key (email, name)=(…) already exists.` → ['email', 'name'] */

@@ -139,13 +139,14 @@ function translateErrors<T>(run: () => T): T {
     // ON DELETE RESTRICT fails with SQLITE_CONSTRAINT_TRIGGER, but says what it is
     const kind = error.message.startsWith('FOREIGN KEY') ? 'foreignKey' : CONSTRAINT_KINDS[error.code];
     if (kind === undefined) throw error;
-    throw new ConstraintError(kind, columnsIn(error.message));
+    throw new ConstraintError(kind, columnsIn(error.message), /index '([^']+)'/.exec(error.message)?.[1]);
   }
 }
 
-/** `UNIQUE constraint failed: users.email, users.name` → ['email', 'name'] */
+/** `UNIQUE constraint failed: users.email, users.name` → ['email', 'name']; none from `… failed: index 'name'` */
 function columnsIn(message: string): string[] {
   const list = message.split(':')[1] ?? '';
+  if (list.startsWith(' index ')) return [];
   return list
     .split(',')
     .map((part) => part.trim().split('.').pop() ?? '')

@@ -25,6 +25,14 @@ export interface Reference {
   noun: string;
 }
 
+/** A unique key of a resource, as a violation of it is answered (see RouteProblemConfig.uniqueKeys). */
+export interface UniqueKey {
+  index: string;
+  columns: readonly string[];
+  fields: readonly string[];
+  message: string;
+}
+
 /** Route settings read by the error handler; set per route in `config`. */
 export interface RouteProblemConfig {
   /** fields that a client may not write; a body that sends one gets a 400 that says so */
@@ -33,6 +41,11 @@ export interface RouteProblemConfig {
   computed?: readonly string[];
   /** what a unique or foreign-key violation on this route means, in the API's own words */
   constraintMessages?: { unique?: string; foreignKey?: string };
+  /**
+   * the resource's unique keys: the index of each (its name, and its columns), the fields it holds and its 409's
+   * words, so that the 409 of a violation names the fields whose values are taken
+   */
+  uniqueKeys?: readonly UniqueKey[];
   /** what a path naming no record (or an id that cannot be one) answers: `no book has this id` */
   notFound?: string;
   /** the ref fields a body of this route may send: the collection each refers to, its records in words */
@@ -189,8 +202,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   }
   if (error instanceof ConstraintError) {
     const messages = config.constraintMessages;
-    if (error.kind === 'unique')
-      return conflict(messages?.unique ?? 'a record with these values already exists');
+    if (error.kind === 'unique') return taken(config.uniqueKeys, error, messages?.unique);
     if (error.kind === 'foreignKey') return missingReference(request, messages?.foreignKey);
     if (error.kind === 'value')
       return badRequest('the request holds a value the database cannot store (such as the NUL character)');
@@ -207,6 +219,28 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
     500,
     'Internal Server Error',
     'the server failed to answer this request; it has been logged',
+  );
+}
+
+/**
+ * The 409 of a unique violation: the key the database names (by its index, else by its columns) gives the fields
+ * whose values are taken; else the route's words for any of its keys.
+ */
+function taken(
+  keys: readonly UniqueKey[] = [],
+  error: ConstraintError,
+  message: string | undefined,
+): HttpProblem {
+  const same = (columns: readonly string[]): boolean =>
+    columns.length === error.columns.length && columns.every((column, i) => column === error.columns[i]);
+  const key = keys.find((k) => (error.index !== undefined ? k.index === error.index : same(k.columns)));
+  if (key === undefined) return conflict(message ?? 'a record with these values already exists');
+  const says = key.fields.length === 1 ? 'this value' : `the same ${key.fields.join(' and ')}`;
+  return new HttpProblem(
+    409,
+    'Conflict',
+    key.message,
+    key.fields.map((field) => ({ path: `/${field}`, message: `is taken: another record has ${says}` })),
   );
 }
 

@@ -166,7 +166,8 @@ describe('POST /posts', () => {
   it('answers a body over limits.bodySize (1mb) with a 413', async () => {
     const r = await admin('POST', `${api}/posts`, { title: 'big', body: 'x'.repeat(1_100_000) });
     expect(r.status).toBe(413);
-    problem(r);
+    // the limit is said (found by a newcomer)
+    expect(problem(r).detail).toBe('the body is over the 1048576 bytes this server takes');
   });
 
   it('answers a reference to a missing record with a 409', async () => {

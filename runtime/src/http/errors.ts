@@ -207,6 +207,10 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
     if (error.kind === 'value')
       return badRequest('the request holds a value the database cannot store (such as the NUL character)');
   }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = request.routeOptions.bodyLimit;
+    return new HttpProblem(413, 'Content Too Large', `the body is over the ${limit} bytes this server takes`);
+  }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return new HttpProblem(415, 'Unsupported Media Type', ACCEPTED_BODIES);
   }

@@ -180,6 +180,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     rt.Store,
     rt.Listing,
     rt.ListSpec,
+    local.schema('listSpec'),
     rt.Page,
     rt.Versioned,
     ...(setActions.length > 0 ? [rt.ActionOutcome] : []),

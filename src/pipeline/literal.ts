@@ -33,10 +33,15 @@ export interface Constant {
   name: string;
   /** its value, JSON.stringify'd */
   json: string;
+  /** `as const` after it: its strings keep their literal types (an enum's members, say) */
+  asConst?: boolean;
 }
 
+const suffixOf = (constant: Constant): string => (constant.asConst === true ? ' as const' : '');
+
 /** The text a constant is rendered as: compact, as prettier is given it when the printer does not know its layout. */
-export const compactText = ({ name, json }: Constant): string => `export const ${name} = ${json};`;
+export const compactText = (constant: Constant): string =>
+  `export const ${constant.name} = ${constant.json}${suffixOf(constant)};`;
 
 /**
  * `content` with each of its `constants` (rendered compact, in this order) printed in prettier's layout: the text
@@ -49,7 +54,8 @@ export function printConstants(content: string, constants: readonly Constant[]):
   for (const constant of constants) {
     const compact = compactText(constant);
     const start = content.indexOf(compact, at);
-    const text = start < 0 ? undefined : printParsed(constant.name, JSON.parse(constant.json) as Json);
+    const text =
+      start < 0 ? undefined : printParsed(constant.name, JSON.parse(constant.json) as Json, suffixOf(constant));
     if (text === undefined) return undefined;
     printed += content.slice(at, start) + text;
     at = start + compact.length;
@@ -58,19 +64,19 @@ export function printConstants(content: string, constants: readonly Constant[]):
 }
 
 /** `export const name = value;` in prettier's layout; undefined where this printer does not know it (see above). */
-export function printConst(name: string, value: unknown): string | undefined {
+export function printConst(name: string, value: unknown, suffix = ''): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   // through JSON, as the value is rendered: undefined entries and toJSON as JSON.stringify has them
-  return printParsed(name, JSON.parse(JSON.stringify(value)) as Json);
+  return printParsed(name, JSON.parse(JSON.stringify(value)) as Json, suffix);
 }
 
-/** printConst of a value that is JSON already (parsed from JSON.stringify's text) */
-function printParsed(name: string, json: Json): string | undefined {
+/** printConst of a value that is JSON already (parsed from JSON.stringify's text), `suffix` after it (` as const`) */
+function printParsed(name: string, json: Json, suffix = ''): string | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
   const head = `export const ${name} = `;
   try {
     if (head.length + beside(json) > WIDTH) return undefined;
-    const text = `${head}${print(json, head.length, 0, 1)};`;
+    const text = `${head}${print(json, head.length, 0, suffix.length + 1)}${suffix};`;
     return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
   } catch (error) {
     if (error instanceof Unprintable) return undefined;

@@ -26,9 +26,12 @@ handlebars.registerHelper({
    * would stay expanded)
    */
   js: (value: unknown) => JSON.stringify(value),
-  /** `export const name = value;`, the value a compact JSON literal, printed in prettier's layout later (see SHAPED) */
-  tsConst: (name: unknown, value: unknown) => {
-    const constant = { name: String(name), json: JSON.stringify(value) };
+  /**
+   * `export const name = value;`, the value a compact JSON literal, printed in prettier's layout later (see SHAPED);
+   * `as const` after it when a third argument says `true`
+   */
+  tsConst: (name: unknown, value: unknown, asConst: unknown) => {
+    const constant = { name: String(name), json: JSON.stringify(value), asConst: asConst === true };
     constants.push(constant);
     return compactText(constant);
   },

@@ -65,6 +65,20 @@ describe('printConst: a JSON value as a TypeScript constant in prettier’s layo
     expect(`${printed ?? ''}\n`).toBe(await viaPrettier('v', value));
   });
 
+  it.each([
+    ['one line with its suffix', { k: long(74) }],
+    ['broken by its suffix alone', { k: long(75) }],
+    ['broken, the suffix after the brace', { a: { description: long(100) }, b: [1, 2] }],
+  ])('prints `as const` after a constant as prettier does: %s', async (_, value) => {
+    const want = await prettier.format(`export const v = ${JSON.stringify(value)} as const;`, {
+      ...PRETTIER_OPTIONS,
+      parser: 'oxc-ts',
+      plugins: [oxc],
+      filepath: 'schemas.ts',
+    });
+    expect(`${printConst('v', value, ' as const') ?? ''}\n`).toBe(want);
+  });
+
   it('answers undefined where prettier’s rules are not these: prettier formats the file then', async () => {
     const unprinted = [
       { n: Array.from({ length: 60 }, (_, i) => i) }, // prettier fills the lines with the numbers

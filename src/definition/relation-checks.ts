@@ -108,11 +108,13 @@ function checkNames(ctx: CheckContext, resource: SalvagedResource, relations: Re
 
 function needsAsMessage(field: string, to: string): string {
   const example = names(typeNameOf(to)).camel;
-  const rename = `${field.replace(/ID$/, '')}Id`;
+  const stem = field.replace(/ID$/, '');
   const what = 'a ref field whose name does not end in Id needs `as` to name its relation';
+  // renamed, the field's own name is its relation's (found by a newcomer: `prerequisite` was offered `as: course`)
+  const rename = `rename it ${stem}Id (its relation is then ${stem})`;
   return collisionKey(example) === collisionKey(field)
-    ? `${what}, other than its own name (or rename it ${rename})`
-    : `${what}, e.g. as: ${example} (or rename it ${rename})`;
+    ? `${what}, other than its own name; or ${rename}`
+    : `${what}, e.g. as: ${example}; or ${rename}`;
 }
 
 function describe(relation: RelationSite): string {

@@ -54,9 +54,9 @@ const relations: Row[] = [
           editor: { type: ref, to: users, as: editedBy, inverse: editedPosts }
     `),
     want: [
-      'api.yaml:8:7  resources.posts.fields.owner  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user (or rename it ownerId)',
-      'api.yaml:9:7  resources.posts.fields.author  a ref field whose name does not end in Id needs `as` to name its relation, other than its own name (or rename it authorId)',
-      'api.yaml:10:7  resources.posts.fields.reviewerID  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user (or rename it reviewerId)',
+      'api.yaml:8:7  resources.posts.fields.owner  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user; or rename it ownerId (its relation is then owner)',
+      'api.yaml:9:7  resources.posts.fields.author  a ref field whose name does not end in Id needs `as` to name its relation, other than its own name; or rename it authorId (its relation is then author)',
+      'api.yaml:10:7  resources.posts.fields.reviewerID  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user; or rename it reviewerId (its relation is then reviewer)',
     ],
   },
   {
@@ -148,7 +148,7 @@ const relations: Row[] = [
           editorId: { type: ref, to: users, inverse: Posts }
     `),
     want: [
-      'api.yaml:8:7  resources.posts.fields.owner  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user (or rename it ownerId)',
+      'api.yaml:8:7  resources.posts.fields.owner  a ref field whose name does not end in Id needs `as` to name its relation, e.g. as: user; or rename it ownerId (its relation is then owner)',
       `api.yaml:9:39  resources.posts.fields.userId.as  userId's relation "owner" clashes with the field "owner": give it another name with \`as:\``,
       `api.yaml:10:7  resources.posts.fields.reviewerId  reviewerId's inverse "posts" on users clashes with userId's: give one of them another name with \`inverse:\` (e.g. inverse: reviewerPosts)`,
       'api.yaml:11:50  resources.posts.fields.editorId.inverse  "Posts" is not a valid inverse: use camelCase: a lower-case letter, then letters and digits',

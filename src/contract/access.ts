@@ -1,4 +1,4 @@
-import type { AccessRule, AccessTerm, Api, Operation, Resource, When } from '../model.js';
+import type { AccessRule, AccessTerm, Action, Api, Operation, Resource, When } from '../model.js';
 
 /** Whether a rule admits anyone, token or not. */
 export const isPublic = (rule: AccessRule): boolean => rule.some((term) => term.kind === 'public');
@@ -38,6 +38,14 @@ export function readCovers(read: AccessRule, write: AccessRule, adminRole?: stri
   const admin = (term: AccessTerm): boolean => term.kind === 'role' && term.role === adminRole;
   return has(read, { kind: 'authenticated' }) || write.every((term) => admin(term) || has(read, term));
 }
+
+/**
+ * Whether a `set` action's reply must be checked against the read rule: its rule admits callers the read rule does
+ * not, or it sets an owner field (an owner may give the record away: they may no longer read what they wrote).
+ */
+export const actionHides = (resource: Resource, action: Action, adminRole: string): boolean =>
+  !readCovers(resource.access.read, action.access, adminRole) ||
+  action.set.some((s) => resource.owners.includes(s.field));
 
 /** Whether any rule of the API needs a token, so that the server refuses to start without a way to verify one. */
 export function needsTokens(api: Api): boolean {

@@ -1,6 +1,6 @@
 import { actorArg } from './routes-view.js';
 import type { Action, Api, Resource } from '../model.js';
-import { isPublic, readCovers } from '../contract/access.js';
+import { actionHides, isPublic } from '../contract/access.js';
 import { actionInputSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { importsOf, type Symbol } from './code.js';
 import { local, rt } from './symbols.js';
@@ -116,7 +116,7 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),
-    hidden: generated && item && !readCovers(resource.access.read, action.access, api.auth.adminRole),
+    hidden: generated && item && actionHides(resource, action, api.auth.adminRole),
     refuseHook: announced(resource, action).replace(', onRequest: ', ', '),
   };
 }

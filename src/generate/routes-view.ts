@@ -58,6 +58,8 @@ export interface RoutesView {
   refusals: { op: 'update' | 'delete'; options: string; hidden: boolean }[];
   /** whether a write's reply is checked against the read rule (`reads`), and the owner fields that rule looks at */
   reads: boolean;
+  /** whether PUT and PATCH answer 204 to a caller the update rule admits and the read rule does not */
+  updateHidden: boolean;
   owners: string;
   /** what `owned` takes: an object type with the owner fields a create may leave out, and those fields */
   ownedType: string;
@@ -230,6 +232,7 @@ export function routesView(
       local.store(`${resource.names.pascal}Store`),
     ]),
     reads,
+    updateHidden: hides('update'),
     owners: js(resource.owners),
     embedderParam: embeds ? ', embedder: Embedder' : '',
     references: refers,

@@ -218,7 +218,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     jsonFields,
     events: api.events !== undefined && {
       types: eventTypes(resource),
-      owners: `[${resource.owners.map((name) => `record.${name}`).join(', ')}]`,
+      owners: `[${resource.owners.map((name) => `stored.${name}`).join(', ')}]`,
       anyOwner: owner === undefined ? '' : ', null',
       shape: resource.computed.length === 0 && {
         fields: [

@@ -47,9 +47,11 @@ export function cautionsOf(diff: Diff, api?: Api): string[] {
     }
     // the keys it had, under the names of the columns renamed
     const renamed = new Map(steps.flatMap((s) => (s.kind === 'renameColumn' ? [[s.from, s.to] as const] : [])));
-    const kept = new Set((before.keys ?? []).map((key) => key.map((name) => renamed.get(name) ?? name).join(',')));
+    // a key is a set of columns: in another order it holds the same values unique
+    const text = (key: readonly string[]): string => [...key].sort().join(',');
+    const kept = new Set((before.keys ?? []).map((key) => text(key.map((name) => renamed.get(name) ?? name))));
     for (const key of after.keys ?? []) {
-      if (kept.has(key.join(','))) continue;
+      if (kept.has(text(key))) continue;
       const fields = key.map((name) => after.columns.find((c) => c.name === name)?.field ?? name);
       cautions.push(
         `${resource} gets the unique key (${fields.join(', ')}): the migration fails, changing nothing, where two ${resource} records share those values; ` +

@@ -1,6 +1,6 @@
 import type { AccessRule, Action, Api, Resource, When } from '../model.js';
 import { oncePerPair } from '../memo.js';
-import { readCovers, statesOf } from '../contract/access.js';
+import { actionHides, readCovers, statesOf } from '../contract/access.js';
 import { idSchema, inputFieldSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
 import {
@@ -217,7 +217,7 @@ function addAction(api: Api, r: Resource, action: Action, route: Route, names: S
           : json({}, 'What the handler answers', limited),
       ...(action.set.length > 0 &&
         item &&
-        !readCovers(r.access.read, action.access, api.auth.adminRole) && {
+        actionHides(r, action, api.auth.adminRole) && {
           204: unshown({ ETag: ref('headers', 'ETag'), ...limited }),
         }),
       400: ref('responses', 'BadRequest'),

@@ -100,6 +100,19 @@ describe('whether a caller may read a record a write of theirs answers (found by
     expect(await authorizer.reads(request, rule, record, ['ownerId', 'coOwnerId'])).toBe(want);
   });
 
+  it("takes an update's owner for one, without its fields: a write-only owner field is not shown (found by a reviewer)", async () => {
+    const request = {
+      headers: { authorization: 'Bearer plain' },
+      scope: { owner: 'pat' },
+    } as unknown as FastifyRequest;
+    // the record as the API returns it: its owner field is write-only
+    expect(await authorizer.reads(request, { owner: true }, { id: 'n1' }, ['ownerKey'], true)).toBe(true);
+    expect(await authorizer.reads(request, { owner: true }, { id: 'n1' }, ['ownerKey'])).toBe(false);
+    // a write its rule admitted to every record (staff) proves nothing of who owns it
+    const staff = { headers: { authorization: 'Bearer plain' }, scope: { owner: null } } as unknown as FastifyRequest;
+    expect(await authorizer.reads(staff, { owner: true }, { id: 'n1' }, ['ownerKey'], true)).toBe(false);
+  });
+
   it('compares a number owner field as the subject writes it, and never a null one', async () => {
     const numbered = createAuthorizer(
       { cached: () => ({ subject: '7', roles: [] }), verify: verifier.verify },

@@ -72,6 +72,31 @@ describe('the feed of one caller', () => {
     }
   });
 
+  it('shows a subject that is no integer id its own records of string owners beside a resource of integer ids (found by a reviewer)', async () => {
+    const users: EventSource = {
+      resource: 'users',
+      types: ['users.created'],
+      read: { owner: true },
+      owner: (subject) => (/^[1-9][0-9]{0,14}$/.test(subject) ? Number(subject) : -1),
+    };
+    // the integer resource first: its owner value for "alice" (-1) once took the needle, and hid her notes
+    const mixed = new EventFeed(db, [users, ...SOURCES], 'admin', '7d');
+    await log.append('users', 'created', note('7', ['7']), null);
+    await log.append('notes', 'created', note('n1', ['alice']), 'alice');
+    const page = await mixed.page(
+      mixed.visibility({ subject: 'alice', roles: [] }, mixed.typesOf(undefined)),
+      undefined,
+      10,
+    );
+    expect(page.events.map((e) => JSON.parse(e.text).recordId)).toEqual(['n1']);
+    const seven = await mixed.page(
+      mixed.visibility({ subject: '7', roles: [] }, mixed.typesOf(undefined)),
+      undefined,
+      10,
+    );
+    expect(seven.events.map((e) => JSON.parse(e.text).recordId)).toEqual(['7']);
+  });
+
   it('pages past a window of events the caller may not see, a bounded scan at a time', async () => {
     for (let i = 0; i < 1500; i += 1) await log.append('notes', 'created', note(`x${i}`, ['someone']), null);
     await log.append('notes', 'created', note('mine', ['alice']), 'alice');

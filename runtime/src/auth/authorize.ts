@@ -44,13 +44,16 @@ export interface Authorizer {
   verifiedCaller(request: FastifyRequest): Caller | undefined | Promise<Caller | undefined>;
   /**
    * Whether the request's caller may read `record` by `rule` (the resource's read rule), `owners` being its owner
-   * fields: a write that a wider rule admitted shows nothing of a record its caller may not read.
+   * fields: a write that a wider rule admitted shows nothing of a record its caller may not read. `kept`: the write
+   * keeps a caller its rule admitted as an owner one of the record's owners (an update: only staff give records away),
+   * who is then one without a look at its fields (a write-only owner field is not among them).
    */
   reads(
     request: FastifyRequest,
     rule: AccessRule,
     record: object,
     owners: readonly string[],
+    kept?: boolean,
   ): Promise<boolean>;
 }
 
@@ -149,6 +152,7 @@ export function createAuthorizer(verify: TokenVerifier, adminRole: string): Auth
     rule: AccessRule,
     record: object,
     owners: readonly string[],
+    kept = false,
   ): Promise<boolean> {
     let scope: Scope;
     try {
@@ -158,6 +162,8 @@ export function createAuthorizer(verify: TokenVerifier, adminRole: string): Auth
       throw error;
     }
     if (scope.owner === null) return true;
+    // the write's own guard restricted it to the caller's records
+    if (kept && request.scope?.owner === scope.owner) return true;
     const values = record as Readonly<Record<string, unknown>>;
     return owners.some((owner) => {
       const value = values[owner];

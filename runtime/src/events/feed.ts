@@ -197,7 +197,9 @@ export class EventFeed {
     if (rule.owner !== true || source.owner === undefined) return 'none';
     if (caller.subject.includes(OWNER_SEPARATOR)) return 'none';
     const value = source.owner(caller.subject);
-    return value === null ? 'none' : value;
+    // a subject that is not an integer id owns no record of integer ids (subjectAsId's -1): its events are none of
+    // theirs, and the caller's needle stays the one of the resources they may own (found by a reviewer)
+    return value === null || value === -1 ? 'none' : value;
   }
 }
 

@@ -237,7 +237,10 @@ function taken(
 ): HttpProblem {
   const same = (columns: readonly string[]): boolean =>
     columns.length === error.columns.length && columns.every((column, i) => column === error.columns[i]);
-  const key = keys.find((k) => (error.index !== undefined ? k.index === error.index : same(k.columns)));
+  // PostgreSQL names an index by its first 63 bytes (its names here are ASCII)
+  const named = (index: string): boolean =>
+    index === error.index || (error.index?.length === 63 && index.startsWith(error.index));
+  const key = keys.find((k) => (error.index !== undefined ? named(k.index) : same(k.columns)));
   if (key === undefined) return conflict(message ?? 'a record with these values already exists');
   const says = key.fields.length === 1 ? 'this value' : `the same ${key.fields.join(' and ')}`;
   return new HttpProblem(

@@ -50,7 +50,7 @@ export async function checkFeed(
   const after = await newest(records);
   const record = await records.fresh(collection);
   for (const [i, caller] of callers.entries()) {
-    const token = await tokenOf(caller, record[records.fixture(collection).owner ?? 'id']);
+    const token = await tokenOf(caller, records.ownerOf(collection, record));
     const events = await feed(records, token, after);
     if (caller === 'expired token' || caller === 'badly signed token') {
       assert.equal(events, 401, `the feed as ${caller}`);

@@ -101,7 +101,10 @@ export class Relations {
   /** A record of the collection: its owner (or id) and its path. */
   parentOf(relation: Relation, record: JsonObject) {
     const fixture = this.records.fixture(relation.collection);
-    return { owner: record[fixture.owner ?? 'id'], path: `${fixture.path}/${String(record.id)}` };
+    return {
+      owner: this.records.ownerOf(relation.collection, record),
+      path: `${fixture.path}/${String(record.id)}`,
+    };
   }
 
   async #make(relation: Relation): Promise<Family> {

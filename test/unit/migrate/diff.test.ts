@@ -207,6 +207,13 @@ describe('the cautions of a migration: a uniqueness the rows there are may break
       keyed([['a', 'b']], column('a'), column('b')),
       [/^notes gets the unique key \(a, b\)/],
     ],
+    // a key is a set of columns (found by a reviewer)
+    [
+      'a unique key in another order',
+      keyed([['a', 'b']], column('a'), column('b')),
+      keyed([['b', 'a']], column('a'), column('b')),
+      [],
+    ],
     [
       'a unique key whose column is renamed',
       keyed([['a', 'b']], column('a'), column('b')),

@@ -12,26 +12,25 @@ import type { Diff } from './diff.js';
 export function cautionsOf(diff: Diff, api?: Api): string[] {
   const cautions: string[] = [];
   for (const { before, after, steps } of diff.changed) {
-    if (before.id !== after.id) continue;
-    const resource = api?.resources.find((r) => r.table === after.name);
-    for (const step of steps) {
-      if (step.kind !== 'addColumn') continue;
-      const field = resource?.fields.find((f) => f.name === step.column.field);
-      // a client leaves out a read-only field, and may leave out an owner field (it takes the caller); a required field
-      // with no default is a loss (data-loss.ts)
-      if (field?.required !== true || field.default === undefined || field.readOnly) continue;
-      if (resource?.owners.includes(field.name) === true) continue;
-      cautions.push(
-        `${after.resource}.${field.name} is added required: a client that leaves it out of a POST or a PUT now gets a 400 (the records there took its default); ` +
-          `to keep such clients working, make it optional with a default instead`,
-      );
-    }
-  }
-  for (const { before, after, steps } of diff.changed) {
     // a table whose ids change is made anew, without its records (a loss, see data-loss.ts)
     if (before.id !== after.id) continue;
     const { resource } = after;
+    const model = api?.resources.find((r) => r.table === after.name);
     for (const step of steps) {
+      const field = step.kind === 'addColumn' ? model?.fields.find((f) => f.name === step.column.field) : undefined;
+      // a client leaves out a read-only field, and may leave out an owner field (it takes the caller); a required field
+      // with no default is a loss (data-loss.ts)
+      if (
+        field?.required === true &&
+        field.default !== undefined &&
+        !field.readOnly &&
+        !model?.owners.includes(field.name)
+      ) {
+        cautions.push(
+          `${resource}.${field.name} is added required: a client that leaves it out of a POST or a PUT now gets a 400 (the records there took its default); ` +
+            `to keep such clients working, make it optional with a default instead`,
+        );
+      }
       if (step.kind === 'addColumn' && step.column.unique && step.column.default != null) {
         const { field } = step.column;
         cautions.push(

@@ -79,8 +79,12 @@ function alterStatements({ before, after, steps }: TableChange): string[] {
 /** SQLite's table rebuild: every row is copied; a value is converted, defaulted or dropped only as lossesOf says. */
 function rebuildStatements({ before, after, steps }: TableChange): string[] {
   const rebuilt = `${after.name}__rebuild`;
+  // a renamed resource is renamed first, so the REFERENCES of other tables follow it to its new name: the rebuild
+  // renames the copy, which no other table names
+  const rename =
+    before.name === after.name ? [] : [`ALTER TABLE ${d.ident(before.name)} RENAME TO ${d.ident(after.name)}`];
   if (before.id !== after.id) {
-    return [`DROP TABLE ${d.ident(before.name)}`, ...createTableWithIndexes(after, d)];
+    return [...rename, `DROP TABLE ${d.ident(after.name)}`, ...createTableWithIndexes(after, d)];
   }
   const sourceOf = (column: ColumnSnapshot): ColumnSnapshot | undefined => {
     const renamed = steps.find((s) => s.kind === 'renameColumn' && s.to === column.name);
@@ -106,9 +110,10 @@ function rebuildStatements({ before, after, steps }: TableChange): string[] {
   const targetColumns = [d.ident('id'), ...after.columns.map((c) => d.ident(c.name)), ...system];
   const where = filters.length === 0 ? '' : ` WHERE ${filters.join(' AND ')}`;
   return [
+    ...rename,
     createTable(after, d, rebuilt),
-    `INSERT INTO ${d.ident(rebuilt)} (${targetColumns.join(', ')}) SELECT ${[d.ident('id'), ...values, ...system].join(', ')} FROM ${d.ident(before.name)}${where}`,
-    `DROP TABLE ${d.ident(before.name)}`,
+    `INSERT INTO ${d.ident(rebuilt)} (${targetColumns.join(', ')}) SELECT ${[d.ident('id'), ...values, ...system].join(', ')} FROM ${d.ident(after.name)}${where}`,
+    `DROP TABLE ${d.ident(after.name)}`,
     `ALTER TABLE ${d.ident(rebuilt)} RENAME TO ${d.ident(after.name)}`,
     ...indexesOf(after).map((i) => createIndex(after.name, i, d)),
   ];

@@ -82,4 +82,25 @@ it('renames a resource keeping its rows, the refs to it, its own refs and its un
   // a regenerate with the rename still written is a no-op for the database: no third migration
   await generate(V2);
   expect(readdirSync(join(dir, 'src/db/migrations')).filter((f) => /^\d{4}-/.test(f))).toHaveLength(2);
+
+  // renamed again in the same migration as a change SQLite makes by rebuilding the table (a ref added): the
+  // appointments' ref follows the table to its new name, not to the table the rebuild drops
+  const V3 = V2.replace('  physicians:\n    renamedFrom: doctors\n', '  clinicians:\n    renamedFrom: physicians\n')
+    .replace('to: physicians,', 'to: clinicians,')
+    .replace(
+      '      departmentId: { type: ref, to: departments, required: true, onDelete: restrict }\n',
+      '      departmentId: { type: ref, to: departments, required: true, onDelete: restrict }\n      wardId: { type: ref, to: departments, inverse: wardClinicians }\n',
+    );
+  expect(V3).toContain('wardId');
+  expect(await generate(V3)).toContain('rename physicians to clinicians');
+  await typecheckAndBuild(dir);
+  await serve(async (url) => {
+    const department = id(await admin('POST', `${url}/departments`, { name: 'Neurology' }));
+    const clinician = id(await admin('POST', `${url}/clinicians`, { name: 'Dr. No', departmentId: department }));
+    const appointment = id(await admin('POST', `${url}/appointments`, { doctorId: clinician, note: 'scan' }));
+    const dangling = await admin('POST', `${url}/appointments`, { doctorId: '01900000-0000-7000-8000-000000000009' });
+    expect(dangling.status, dangling.text).toBe(409);
+    expect((await admin('DELETE', `${url}/clinicians/${clinician}`)).status).toBe(204);
+    expect((await admin('GET', `${url}/appointments/${appointment}`)).status).toBe(404);
+  });
 });

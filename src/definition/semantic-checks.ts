@@ -10,6 +10,7 @@ import { didYouMean } from './did-you-mean.js';
 import { checkFields } from './field-checks.js';
 import type { Located, PathSeg } from './positions.js';
 import { checkRelations } from './relation-checks.js';
+import { checkRequiredRefCycles } from './ref-cycles.js';
 import { checkUniqueKeys } from './through-checks.js';
 import { salvage, type SalvagedResource } from './salvage.js';
 import { RESOURCE_NAME, splitAccess } from './schema.js';
@@ -31,6 +32,7 @@ export function semanticProblems(data: unknown): Located[] {
   checkResourceRenames(ctx);
   for (const resource of ctx.definition.resources) checkResource(ctx, resource);
   checkRelations(ctx);
+  checkRequiredRefCycles(ctx);
   return ctx.problems;
 }
 

@@ -42,6 +42,34 @@ const relations: Row[] = [
     want: [],
   },
   {
+    name: 'a required self-reference: no first record could be created',
+    given: withResources(`
+      categories:
+        fields:
+          name: string
+          parentId: { type: ref, to: categories, required: true }
+          rootId: { type: ref, to: categories, required: true, nullable: true, inverse: rooted }
+    `),
+    want: [
+      'api.yaml:7:7  resources.categories.fields.parentId  parentId is required and refers to categories itself: the first record would have no record to refer to, so none could be created. Leave out `required` (or add `nullable: true`): a first record then has none',
+    ],
+  },
+  {
+    name: 'required refs that come back through other resources; a required ref into the cycle is no part of it',
+    given: withResources(`
+      departments:
+        fields: { headId: { type: ref, to: employees, required: true } }
+      employees:
+        fields: { departmentId: { type: ref, to: departments, required: true } }
+      badges:
+        fields: { employeeId: { type: ref, to: employees, required: true } }
+    `),
+    want: [
+      'api.yaml:5:15  resources.departments.fields.headId  headId is required, and the required refs it leads to come back (departments.headId → employees.departmentId → departments): none of these resources could have a first record. Leave out `required` on one of them (or add `nullable: true`)',
+      'api.yaml:7:15  resources.employees.fields.departmentId  departmentId is required, and the required refs it leads to come back (employees.departmentId → departments.headId → employees): none of these resources could have a first record. Leave out `required` on one of them (or add `nullable: true`)',
+    ],
+  },
+  {
     name: 'a ref field not ending in Id needs as',
     given: withResources(`
       users: { fields: {} }

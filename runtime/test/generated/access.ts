@@ -54,6 +54,7 @@ export class CannotCheck extends Error {
 export class Records {
   readonly #made = new Map<string, number>();
   readonly #shared = new Map<string, Promise<JsonObject>>();
+  readonly #settled = new Map<string, JsonObject>();
   /** who made each record: its owner where the owner field took the maker's subject (a write-only one is not shown) */
   readonly #makers = new WeakMap<JsonObject, string>();
 
@@ -83,6 +84,12 @@ export class Records {
       body[field] = value;
     }
     for (const [field, target] of Object.entries(fixture.refs)) {
+      if (target === collection) {
+        // a ref to the collection itself: its shared record, once made (the first records have none)
+        const parent = this.#settled.get(collection);
+        if (parent !== undefined) body[field] = parent.id ?? null;
+        continue;
+      }
       const record = fixture.keyed ? await this.fresh(target) : await this.shared(target);
       body[field] = record.id ?? null;
     }
@@ -118,7 +125,10 @@ export class Records {
   shared(collection: string): Promise<JsonObject> {
     let record = this.#shared.get(collection);
     if (record === undefined) {
-      record = this.fresh(collection);
+      record = this.fresh(collection).then((made) => {
+        this.#settled.set(collection, made);
+        return made;
+      });
       this.#shared.set(collection, record);
     }
     return record;

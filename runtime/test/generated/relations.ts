@@ -109,7 +109,11 @@ export class Relations {
 
   async #make(relation: Relation): Promise<Family> {
     const { records } = this;
-    const record = await records.fresh(relation.collection);
+    // a to-one relation of the collection to itself: the record refers to the collection's shared record (the fixture
+    // fills such a ref only once that record is made)
+    const self = relation.kind === 'one' && relation.target === relation.collection;
+    const parent = self ? { [relation.field]: (await records.shared(relation.target)).id ?? null } : {};
+    const record = await records.fresh(relation.collection, parent);
     const other = await records.fresh(relation.collection);
     const home = await records.fresh(relation.collection);
     if (relation.kind === 'one') return { record, related: [], other, home };

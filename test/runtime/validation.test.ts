@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installContentTypes } from '../../runtime/src/http/content-types.js';
 import { installErrorHandlers } from '../../runtime/src/http/errors.js';
+import { valueAt } from '../../runtime/src/http/validation.js';
 import { installValidators, SPELLING } from '../../runtime/src/http/validator.js';
 
 /** The words of a 400 for a bad value, through the generated server's validators and error handler. */
@@ -67,6 +68,9 @@ describe('a value of the wrong type', () => {
     [{ tags: {} }, '/tags', 'must be an array'],
     [{ meta: [] }, '/meta', 'must be an object'],
     [{ note: 3 }, '/note', 'must be a string or null'],
+    // a null sent where the field takes none (a PATCH clearing a required field) is called null
+    [{ count: null }, '/count', 'must be a whole number, not null'],
+    [{ title: null }, '/title', 'must be a string, not null'],
   ])('%j: says the type in words', async (payload, path, message) => {
     const r = await app.inject({ method: 'POST', url: '/typed', payload });
     expect(r.statusCode).toBe(400);
@@ -116,5 +120,18 @@ describe('a number in the query', () => {
   it('words a number and a whole number as the patterns take them', () => {
     expect(SPELLING.number).toMatch(/1e-7/);
     expect(SPELLING.integer).toMatch(/whole number/);
+  });
+});
+
+describe('valueAt', () => {
+  it('follows a JSON Pointer through own members only, its ~1 and ~0 escapes read', () => {
+    const data = { a: { 'b/c': [1, null], 'd~e': 'x' } };
+    expect(valueAt(data, '/a/b~1c/1')).toBeNull();
+    expect(valueAt(data, '/a/b~1c/0')).toBe(1);
+    expect(valueAt(data, '/a/d~0e')).toBe('x');
+    expect(valueAt(data, '')).toBe(data);
+    expect(valueAt(data, '/a/missing')).toBeUndefined();
+    expect(valueAt(data, '/constructor')).toBeUndefined();
+    expect(valueAt(data, '/a/b~1c/0/x')).toBeUndefined();
   });
 });

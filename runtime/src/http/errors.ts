@@ -189,6 +189,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
       error.validationContext,
       config.readOnly ?? [],
       config.computed ?? [],
+      error.validationContext === 'body' ? request.body : undefined,
     );
     const owners = error.validationContext === 'body' ? ownerErrors(config.owned, request) : [];
     const more = owners.filter((o) => !errors.some((e) => e.path === o.path));

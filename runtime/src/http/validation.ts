@@ -46,6 +46,8 @@ export function validationErrors(
   readOnly: readonly string[],
   /** computed fields: never sent, their values come from the server's functions */
   computed: readonly string[] = [],
+  /** what was validated (the body): a null where a type wants a value is said so */
+  data?: unknown,
 ): FieldError[] {
   const all = errors.map((error): FieldError => {
     const params = error.params as Record<string, unknown>;
@@ -116,8 +118,11 @@ export function validationErrors(
     if (error.keyword === 'type' && String(params.type) === ANY_BUT_NULL)
       return { path, message: 'must not be null' };
     // a list of types comes as an array
-    if (error.keyword === 'type' && (typeof params.type === 'string' || Array.isArray(params.type)))
-      return { path, message: typeInWords(String(params.type)) };
+    if (error.keyword === 'type' && (typeof params.type === 'string' || Array.isArray(params.type))) {
+      const words = typeInWords(String(params.type));
+      const isNull = data !== undefined && valueAt(data, error.instancePath) === null;
+      return { path, message: isNull ? `${words}, not null` : words };
+    }
     if (error.keyword === 'maxDepth')
       return { path, message: 'nests arrays and objects deeper than 32 levels' };
     return { path, message: error.message ?? 'is not valid' };
@@ -125,4 +130,15 @@ export function validationErrors(
   // a URL breaks its pattern and its format alike: one entry says it
   const unique = new Map(all.map((e) => [`${e.path}\n${e.message}`, e]));
   return [...unique.values()];
+}
+
+/** The member of `data` a JSON Pointer names (own members only), or undefined. */
+export function valueAt(data: unknown, pointer: string): unknown {
+  let value = data;
+  for (const token of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }

@@ -176,7 +176,8 @@ describe('filters', () => {
       ['status[in]=bogus', '/status[in]/0'],
       ['status[in]=todo,bogus', '/status[in]/1'],
       ['dueOn[in]=2026-12-10,tomorrow', '/dueOn[in]/1'],
-      ['priority[in]=1,0x10', '/priority[in]'],
+      ['priority[in]=1,0x10', '/priority[in]/1'],
+      ['priority[in]=1,,2', '/priority[in]/1'],
       [`priority[in]=${Array.from({ length: 101 }, (_, i) => i).join(',')}`, '/priority[in]'],
     ]) {
       const r = await http('GET', `${tasks}?${query}`);

@@ -34,7 +34,11 @@ beforeAll(async () => {
   app.post('/typed', { schema: { body: typed } }, async () => ({ ok: true }));
   const querystring = {
     type: 'object',
-    properties: { weight: { type: 'number' }, size: { type: 'integer' } },
+    properties: {
+      weight: { type: 'number' },
+      size: { type: 'integer' },
+      'size[in]': { type: 'array', items: { type: 'integer' } },
+    },
     additionalProperties: false,
   };
   app.get('/items', { schema: { querystring } }, async (request) => request.query);
@@ -100,6 +104,12 @@ describe('a number in the query', () => {
     const r = await app.inject({ method: 'GET', url: `/items?${query}` });
     expect(r.statusCode).toBe(400);
     expect(errorsOf(r.payload)).toEqual([{ path: `/${name}`, message }]);
+  });
+
+  it('names the item of an in list that is not a number, by its place and its text', async () => {
+    const r = await app.inject({ method: 'GET', url: '/items?size[in]=1,,2' });
+    expect(r.statusCode).toBe(400);
+    expect(errorsOf(r.payload)).toEqual([{ path: '/size[in]/1', message: `${SPELLING.integer}, not ""` }]);
   });
 
   it('says of an unknown field[op] that the field or its operator is unknown, and of a plain name only that', async () => {

@@ -138,8 +138,13 @@ function strictParameters(schema: object, validate: ValidateFunction): ValidateF
       const value = data?.[key];
       if (value === undefined) continue;
       const texts: unknown[] = Array.isArray(value) ? value : [value];
-      const text = texts.find((t): t is string => typeof t === 'string' && !pattern.test(t));
-      if (text !== undefined) errors.push(parameterError(key, SPELLING[type]));
+      const at = texts.findIndex((t) => typeof t === 'string' && !pattern.test(t));
+      if (at >= 0) {
+        // an item of a list is named by its place (as Ajv names the others: /status[in]/1) and its text (`1,,2`: "")
+        if (Array.isArray(value))
+          errors.push(parameterError(`${key}/${at}`, `${SPELLING[type]}, not ${JSON.stringify(texts[at])}`));
+        else errors.push(parameterError(key, SPELLING[type]));
+      }
       // beyond what a double holds exactly (or at all): never coerced to a rounded number or to Infinity
       else if (
         texts.some(

@@ -25,10 +25,11 @@ export function validate(loaded: Loaded): Definition {
     // zod failed without an issue we could translate: should not happen, but never pass silently.
     located.push({ path: [], message: 'the definition is invalid' });
   }
-  throw new DefinitionError(toProblems(loaded, located));
+  throw new DefinitionError(locate(loaded, located));
 }
 
-function toProblems(loaded: Loaded, located: readonly Located[]): Problem[] {
+/** Problems at the line and column of what they concern, once each, sorted by position. */
+export function locate(loaded: Loaded, located: readonly Located[]): Problem[] {
   const finder = new PositionFinder(loaded.doc, loaded.text);
   const seen = new Set<string>();
   const problems: Problem[] = [];

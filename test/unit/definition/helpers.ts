@@ -1,6 +1,7 @@
 /** Helpers of the definition tests: inline definitions and their problems as printed. */
 import { DefinitionError, formatProblem } from '../../../src/errors.js';
 import { parseDefinition } from '../../../src/pipeline/load.js';
+import { definitionOf as readText } from '../../../src/pipeline/read-definition.js';
 import { validate, type Definition } from '../../../src/pipeline/validate.js';
 
 /** Removes the common indentation of a template literal, so that inline YAML can be indented in tables. */
@@ -17,7 +18,8 @@ export function dedent(text: string): string {
 /** Every problem of a definition, formatted exactly as the CLI prints them; [] when it is valid. */
 export function problemsOf(text: string, file = 'api.yaml'): string[] {
   try {
-    validate(parseDefinition(file, dedent(text)));
+    // as every command reads it: validated, then checked as tables too (index names)
+    readText(file, dedent(text));
     return [];
   } catch (error) {
     if (error instanceof DefinitionError) return error.problems.map(formatProblem);

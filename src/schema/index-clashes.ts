@@ -1,0 +1,59 @@
+import { indexesOf, type IndexSnapshot } from './ddl.js';
+import type { Snapshot, TableSnapshot } from './snapshot.js';
+
+/** PostgreSQL keeps the first 63 bytes of a name (NAMEDATALEN - 1): two longer names that share them are one. */
+export const POSTGRES_NAME_BYTES = 63;
+
+/** An index of a table, by the resource and the fields it is made for. */
+export interface IndexSite {
+  resource: string;
+  /** the fields (API names) of its columns */
+  fields: string[];
+  /** the unique key (`unique:` of the resource) it is made for, by its place; absent for a field's own index */
+  key?: number;
+  name: string;
+}
+
+/** Two indexes whose names are one name in a database: the migration that makes the second would fail. */
+export interface IndexClash {
+  first: IndexSite;
+  second: IndexSite;
+  /** the shared name, as PostgreSQL keeps it */
+  name: string;
+  /** whether the names differ, but not in the bytes PostgreSQL keeps */
+  postgresOnly: boolean;
+}
+
+/**
+ * Index names are schema-wide in both databases, and made of the table's and the columns' names (ddl.ts, indexesOf):
+ * `rooms.slot_code` and `rooms_slot.code` both give `rooms_slot_code_key`, and two names longer than 63 bytes may
+ * share the part PostgreSQL keeps. Each clash is reported once, at the later index.
+ */
+export function indexClashes(snapshot: Snapshot): IndexClash[] {
+  const seen = new Map<string, IndexSite>();
+  const clashes: IndexClash[] = [];
+  for (const table of snapshot.tables) {
+    for (const index of indexesOf(table)) {
+      const site = siteOf(table, index);
+      const kept = postgresName(index.name);
+      const first = seen.get(kept);
+      if (first === undefined) seen.set(kept, site);
+      else clashes.push({ first, second: site, name: kept, postgresOnly: first.name !== site.name });
+    }
+  }
+  return clashes;
+}
+
+/** The bytes of a name PostgreSQL keeps. */
+export function postgresName(name: string): string {
+  const bytes = Buffer.from(name, 'utf8');
+  return bytes.length <= POSTGRES_NAME_BYTES ? name : bytes.subarray(0, POSTGRES_NAME_BYTES).toString('utf8');
+}
+
+function siteOf(table: TableSnapshot, index: IndexSnapshot): IndexSite {
+  const fields = index.columns
+    .filter((column) => column !== 'id')
+    .map((column) => table.columns.find((c) => c.name === column)?.field ?? column);
+  const key = (table.keys ?? []).findIndex((k) => k.join('\0') === index.columns.join('\0'));
+  return { resource: table.resource, fields, ...(index.unique && key >= 0 && { key }), name: index.name };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { problemsOf, withResources } from './helpers.js';
+
+/**
+ * Index names are schema-wide and made of table and column names (src/schema/ddl.ts, indexesOf): two that are one
+ * name in a database, or in the 63 bytes PostgreSQL keeps, would fail the migration that makes the second. Each row:
+ * a definition and every problem it must produce, exactly as printed.
+ */
+const rows: { name: string; given: string; want: string[] }[] = [
+  {
+    name: 'a field of rooms and a field of rooms-slot whose index names meet',
+    given: withResources(`
+      rooms:
+        fields: { slotCode: { type: string, unique: true } }
+      rooms-slot:
+        fields: { code: { type: string, unique: true } }
+    `),
+    want: [
+      'api.yaml:7:15  resources.rooms-slot.fields.code  the index of rooms-slot.code would be named "rooms_slot_code_key", as the index of rooms.slotCode is: the migration would fail. Rename this field or resource, or that one (`renamedFrom` keeps its data)',
+    ],
+  },
+  {
+    name: 'two unique keys of one resource whose columns join to the same name',
+    given: withResources(`
+      rooms:
+        unique: [[slotCode, day], [slot, codeDay]]
+        fields: { slotCode: string, day: string, slot: string, codeDay: string }
+    `),
+    want: [
+      'api.yaml:5:31  resources.rooms.unique[1]  the index of the unique key [slot, codeDay] of rooms would be named "rooms_slot_code_day_key", as the index of the unique key [slotCode, day] of rooms is: the migration would fail. Rename this field or resource, or that one (`renamedFrom` keeps its data)',
+    ],
+  },
+  {
+    name: 'two long names that differ only past the 63 bytes PostgreSQL keeps',
+    given: withResources(`
+      course-enrollment-request-approvals:
+        fields:
+          studentIdentificationNumberAlpha: { type: string, index: true }
+          studentIdentificationNumberBeta: { type: string, index: true }
+    `),
+    want: [
+      'api.yaml:7:7  resources.course-enrollment-request-approvals.fields.studentIdentificationNumberBeta  the index of course-enrollment-request-approvals.studentIdentificationNumberBeta would be named "course_enrollment_request_approvals_student_identification_numb" in PostgreSQL (it keeps the first 63 bytes of a name), as the index of course-enrollment-request-approvals.studentIdentificationNumberAlpha is: the migration would fail. Rename this field or resource, or that one (`renamedFrom` keeps its data)',
+    ],
+  },
+  {
+    name: 'names that differ within 63 bytes, and a long name alone',
+    given: withResources(`
+      course-enrollment-request-approvals:
+        fields:
+          studentNumberAlpha: { type: string, unique: true }
+          studentNumberBeta: { type: string, unique: true }
+          aVeryLongFieldNameThatGoesOnPastTheLimitOfPostgres: { type: string, unique: true }
+    `),
+    want: [],
+  },
+];
+
+describe('index names', () => {
+  it.each(rows)('$name', ({ given, want }) => expect(problemsOf(given)).toEqual(want));
+});

@@ -33,8 +33,8 @@ function modelProblems(api: Api): Located[] {
     path: pathOf(second),
     ...(second.key === undefined && { anchor: 'key' as const }),
     message:
-      `the index of ${describe(second)} would be named "${name}"${postgresOnly ? ` in PostgreSQL (it keeps the first ${POSTGRES_NAME_BYTES} bytes of a name)` : ''}, ` +
-      `as the index of ${describe(first)} is: the migration would fail. Rename this field or resource, or that one ` +
+      `the ${second.kind} of ${describe(second)} would be named "${name}"${postgresOnly ? ` in PostgreSQL (it keeps the first ${POSTGRES_NAME_BYTES} bytes of a name)` : ''}, ` +
+      `as the ${first.kind} of ${describe(first)} is: the migration would fail. Rename this field or resource, or that one ` +
       '(`renamedFrom` keeps its data)',
   }));
 }

@@ -1,4 +1,4 @@
-import { indexesOf, type IndexSnapshot } from './ddl.js';
+import { foreignKeyName, indexesOf, type IndexSnapshot } from './ddl.js';
 import type { Snapshot, TableSnapshot } from './snapshot.js';
 
 /** PostgreSQL keeps the first 63 bytes of a name (NAMEDATALEN - 1): two longer names that share them are one. */
@@ -6,6 +6,8 @@ export const POSTGRES_NAME_BYTES = 63;
 
 /** An index of a table, by the resource and the fields it is made for. */
 export interface IndexSite {
+  /** a foreign key's name (PostgreSQL's, of a ref column) is one namespace per table; an index's, per schema */
+  kind: 'index' | 'foreign key';
   resource: string;
   /** the fields (API names) of its columns */
   fields: string[];
@@ -27,7 +29,8 @@ export interface IndexClash {
 /**
  * Index names are schema-wide in both databases, and made of the table's and the columns' names (ddl.ts, indexesOf):
  * `rooms.slot_code` and `rooms_slot.code` both give `rooms_slot_code_key`, and two names longer than 63 bytes may
- * share the part PostgreSQL keeps. Each clash is reported once, at the later index.
+ * share the part PostgreSQL keeps — as may the names of two foreign keys of one table there. Each clash is reported
+ * once, at the later one.
  */
 export function indexClashes(snapshot: Snapshot): IndexClash[] {
   const seen = new Map<string, IndexSite>();
@@ -39,6 +42,16 @@ export function indexClashes(snapshot: Snapshot): IndexClash[] {
       const first = seen.get(kept);
       if (first === undefined) seen.set(kept, site);
       else clashes.push({ first, second: site, name: kept, postgresOnly: first.name !== site.name });
+    }
+    const keys = new Map<string, IndexSite>();
+    for (const column of table.columns) {
+      if (column.ref === undefined) continue;
+      const name = foreignKeyName(table.name, column.name);
+      const site: IndexSite = { kind: 'foreign key', resource: table.resource, fields: [column.field], name };
+      const kept = postgresName(name);
+      const first = keys.get(kept);
+      if (first === undefined) keys.set(kept, site);
+      else clashes.push({ first, second: site, name: kept, postgresOnly: true });
     }
   }
   return clashes;
@@ -55,5 +68,11 @@ function siteOf(table: TableSnapshot, index: IndexSnapshot): IndexSite {
     .filter((column) => column !== 'id')
     .map((column) => table.columns.find((c) => c.name === column)?.field ?? column);
   const key = (table.keys ?? []).findIndex((k) => k.join('\0') === index.columns.join('\0'));
-  return { resource: table.resource, fields, ...(index.unique && key >= 0 && { key }), name: index.name };
+  return {
+    kind: 'index',
+    resource: table.resource,
+    fields,
+    ...(index.unique && key >= 0 && { key }),
+    name: index.name,
+  };
 }

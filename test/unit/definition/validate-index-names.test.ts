@@ -43,6 +43,21 @@ const rows: { name: string; given: string; want: string[] }[] = [
     ],
   },
   {
+    name: 'two foreign keys of one table whose names share the 63 bytes PostgreSQL keeps',
+    given: withResources(`
+      departments: { fields: { name: string } }
+      course-enrollment-request-approvals:
+        fields:
+          approvedByDepartmentHeadId: { type: ref, to: departments, inverse: headApprovals }
+          approvedByDepartmentHeadDeputyId: { type: ref, to: departments, inverse: deputyApprovals }
+    `),
+    want: [
+      // a ref column is indexed too (nested listings): its index and its foreign key clash alike
+      'api.yaml:8:7  resources.course-enrollment-request-approvals.fields.approvedByDepartmentHeadDeputyId  the index of course-enrollment-request-approvals.approvedByDepartmentHeadDeputyId would be named "course_enrollment_request_approvals_approved_by_department_head" in PostgreSQL (it keeps the first 63 bytes of a name), as the index of course-enrollment-request-approvals.approvedByDepartmentHeadId is: the migration would fail. Rename this field or resource, or that one (`renamedFrom` keeps its data)',
+      'api.yaml:8:7  resources.course-enrollment-request-approvals.fields.approvedByDepartmentHeadDeputyId  the foreign key of course-enrollment-request-approvals.approvedByDepartmentHeadDeputyId would be named "course_enrollment_request_approvals_approved_by_department_head" in PostgreSQL (it keeps the first 63 bytes of a name), as the foreign key of course-enrollment-request-approvals.approvedByDepartmentHeadId is: the migration would fail. Rename this field or resource, or that one (`renamedFrom` keeps its data)',
+    ],
+  },
+  {
     name: 'names that differ within 63 bytes, and a long name alone',
     given: withResources(`
       course-enrollment-request-approvals:

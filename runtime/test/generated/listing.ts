@@ -107,7 +107,7 @@ export async function checkFilter(
 ): Promise<string | undefined> {
   const path = records.fixture(listing.collection).path;
   const record = mine.find((r) => r[field.name] !== null && r[field.name] !== undefined);
-  if (record === undefined) return `no record made has a ${field.name}`;
+  if (record === undefined) return `no record made has a value for ${field.name}`;
   const value = record[field.name] ?? null;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   const equal = await everyItem(records, path, `&${field.name}=${encodeURIComponent(text)}`, listing.max);

@@ -265,6 +265,9 @@ function linkView(
     `problems as ${alias}Problems`,
   );
   const input = `{ ${through.near.field}: request.params.id, ${through.far.field}: request.params.${otherId} }`;
+  // a path parameter that cannot be an id is a 404 naming the record it was to name (notFoundMessage: the parent's)
+  const otherMissing = js(`no ${nounOf(target.typeName)} has this ${otherId}`);
+  const notFoundOf = `notFoundOf: { id: notFoundMessage, ${otherId}: ${otherMissing} }`;
   const params = {
     type: 'object',
     properties: { id: idSchema(resource.id), [otherId]: idSchema(target.id) },
@@ -283,18 +286,20 @@ function linkView(
     createOwner: owner?.readOnly === true ? ', request.scope.caller?.subject ?? null' : '',
     createActor: actorArg(api.events !== undefined, guarded.create),
     ...(has.put && {
-      put: { options: `{ schema: { params: ${js(params)} }, config: ${alias}Problems${access('create')} }` },
+      put: {
+        options: `{ schema: { params: ${js(params)} }, config: { ...${alias}Problems, ${notFoundOf} }${access('create')} }`,
+      },
     }),
     ...(has.delete && {
       delete: {
-        options: `{ schema: { params: ${js(params)} }${access('delete')} }`,
+        options: `{ schema: { params: ${js(params)} }, config: { ${notFoundOf} }${access('delete')} }`,
         owner: guarded.delete ? 'request.scope.owner' : 'null',
         actor: actorArg(api.events !== undefined, guarded.delete),
       },
     }),
     methods: js([...(has.put ? ['PUT'] : []), ...(has.delete ? ['DELETE'] : [])]),
     notLinkedMessage: js(`this ${nounOf(resource.typeName)} is not linked to this ${nounOf(target.typeName)}`),
-    otherMissing: js(`no ${nounOf(target.typeName)} has this ${otherId}`),
+    otherMissing,
   };
 }
 

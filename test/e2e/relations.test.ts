@@ -402,7 +402,16 @@ describe('many-to-many', () => {
     const unknown = await call('PUT', `/books/${books[1]!.id}/tags/01900000-0000-7000-8000-000000000000`, 'librarian');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ detail: 'no tag has this tagId' });
-    expect((await call('PUT', `/books/${books[1]!.id}/tags/not-an-id`, 'librarian')).status).toBe(404);
+    // an id that cannot be one is a 404 naming the record it was to name, on either end and either method
+    for (const [method, path, detail] of [
+      ['PUT', `/books/${books[1]!.id}/tags/not-an-id`, 'no tag has this tagId'],
+      ['DELETE', `/books/${books[1]!.id}/tags/not-an-id`, 'no tag has this tagId'],
+      ['PUT', `/books/not-an-id/tags/${tags[0]!.id}`, 'no book has this id'],
+    ] as const) {
+      const malformed = await call(method, path, 'librarian');
+      expect(malformed.status, `${method} ${path}`).toBe(404);
+      expect(malformed.body, `${method} ${path}`).toMatchObject({ detail });
+    }
     expect((await link('PUT', 1, 1)).status).toBe(204);
     expect((await link('DELETE', 1, 1)).status).toBe(204);
     const again = await link('DELETE', 1, 1);

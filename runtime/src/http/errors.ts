@@ -48,6 +48,8 @@ export interface RouteProblemConfig {
   uniqueKeys?: readonly UniqueKey[];
   /** what a path naming no record (or an id that cannot be one) answers: `no book has this id` */
   notFound?: string;
+  /** the same, per path parameter, where a path names two records (a link: `/books/:id/tags/:tagId`) */
+  notFoundOf?: Readonly<Record<string, string>>;
   /** the ref fields a body of this route may send: the collection each refers to, its records in words */
   references?: Readonly<Record<string, Reference>>;
   /**
@@ -182,7 +184,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
     // an id that cannot exist is an unknown resource, not a bad request
     if (error.validationContext === 'params') {
       const param = error.validation[0]?.instancePath.slice(1) || 'id';
-      return notFound(config.notFound ?? `no record has this ${param}`);
+      return notFound(config.notFoundOf?.[param] ?? config.notFound ?? `no record has this ${param}`);
     }
     const errors: FieldError[] = validationErrors(
       error.validation,

@@ -99,6 +99,7 @@ function checkResource(ctx: CheckContext, resource: SalvagedResource): void {
     declared: resource.fields.declared,
     fields: resource.fields.valid,
     owner: resource.owners[0],
+    ownerUnknown: resource.owners.some((owner) => owner !== 'id' && !resource.fields.declared.includes(owner)),
   });
   checkOwner(ctx, resource);
   for (const site of operationSites(resource)) checkSite(ctx, site);

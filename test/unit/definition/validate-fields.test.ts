@@ -119,7 +119,8 @@ const fields: Row[] = [
       posts:
         owner: author
         fields:
-          authorId: string
+          # read-only without a default: the owner it was meant to be; the misspelt owner is the one problem
+          authorId: { type: string, readOnly: true }
       tags:
         owner: count
         fields:
@@ -130,7 +131,7 @@ const fields: Row[] = [
     `),
     want: [
       'api.yaml:5:12  resources.posts.owner  owner "author" is not a field of "posts" (did you mean "authorId"?)',
-      'api.yaml:9:12  resources.tags.owner  the owner field must be of type string, uuid or ref; "count" is integer',
+      'api.yaml:10:12  resources.tags.owner  the owner field must be of type string, uuid or ref; "count" is integer',
     ],
   },
   {

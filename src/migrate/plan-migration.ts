@@ -1,9 +1,9 @@
 import { UserError } from '../errors.js';
-import type { Api } from '../model.js';
+import type { Api, JsonValue } from '../model.js';
 import { cautionsOf } from './cautions.js';
 import { lossesOf, type Loss } from './data-loss.js';
 import { diff, isEmpty, renamesOf, tableRenamesOf, type Diff, type Step } from './diff.js';
-import { EMPTY_SNAPSHOT, snapshotOf, type Snapshot } from '../schema/snapshot.js';
+import { EMPTY_SNAPSHOT, snapshotOf, type ColumnSnapshot, type Snapshot } from '../schema/snapshot.js';
 import { postgresMigration } from './postgres.js';
 import { sqliteMigration } from './sqlite.js';
 import { EVENT_TABLES, SYSTEM_TABLES, webhookTables } from './system-tables.js';
@@ -98,8 +98,10 @@ export function describe(changes: Diff): string[] {
         return `drop ${resource}.${s.column.field}`;
       case 'renameColumn':
         return `rename ${resource}.${s.from} to ${s.to} (data kept)`;
-      case 'alterColumn':
-        return `change ${resource}.${s.to.field}`;
+      case 'alterColumn': {
+        const what = alterations(s.from, s.to);
+        return `change ${resource}.${s.to.field}${what.length === 0 ? '' : `: ${what.join(', ')}`}`;
+      }
       default:
         return `${s.kind} ${resource}`;
     }
@@ -123,5 +125,26 @@ export function describe(changes: Diff): string[] {
           ],
     ),
     ...changes.dropped.map((t) => `drop the table of ${t.resource}`),
+  ];
+}
+
+/** What changes of a column, in words: `made unique`, `type string → integer`. */
+export function alterations(from: ColumnSnapshot, to: ColumnSnapshot): string[] {
+  const value = (v: JsonValue | undefined): string => (v === undefined ? 'none' : JSON.stringify(v));
+  const changed = (key: keyof ColumnSnapshot): boolean => JSON.stringify(from[key]) !== JSON.stringify(to[key]);
+  return [
+    ...(changed('type') ? [`type ${from.type} → ${to.type}`] : []),
+    ...(changed('notNull') ? [to.notNull ? 'null no longer allowed' : 'null allowed'] : []),
+    ...(changed('default') ? [`default ${value(from.default)} → ${value(to.default)}`] : []),
+    ...(changed('unique') ? [to.unique ? 'made unique' : 'no longer unique'] : []),
+    ...(changed('caseInsensitive') && to.unique && from.unique
+      ? [to.caseInsensitive ? 'unique whatever the case' : 'unique as written']
+      : []),
+    ...(changed('index') ? [to.index ? 'indexed' : 'no longer indexed'] : []),
+    ...(changed('values') ? [`values ${(from.values ?? []).join(', ')} → ${(to.values ?? []).join(', ')}`] : []),
+    ...(from.ref?.table !== to.ref?.table ? [`refers to ${to.ref?.table ?? 'nothing'}`] : []),
+    ...(from.ref !== undefined && to.ref !== undefined && from.ref.onDelete !== to.ref.onDelete
+      ? [`onDelete ${from.ref.onDelete} → ${to.ref.onDelete}`]
+      : []),
   ];
 }

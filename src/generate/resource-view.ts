@@ -1,5 +1,6 @@
 import { OPERATIONS, type Api, type Operation, type Resource } from '../model.js';
 import { anOrA, nounOf } from '../naming.js';
+import { blockersOf } from './blockers.js';
 import { accessRules, accessSummary } from '../contract/access.js';
 import {
   inputSchema,
@@ -119,12 +120,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     ...resource.fields.filter((f) => f.unique).map((f) => f.name),
     ...resource.unique.map((key) => key.join(' and ')),
   ];
-  // what may block a delete: the refs to it that restrict one (cascade and setNull do not)
-  const blockers = api.resources.flatMap((r) =>
-    r.fields
-      .filter((f) => f.ref?.to === resource.name && f.ref.onDelete === 'restrict')
-      .map((f) => `${r.name}.${f.name}`),
-  );
+  const blockers = blockersOf(api, resource);
   const stillReferencedMessage =
     `other records still refer to this ${lower}` +
     (blockers.length === 0 ? '' : ` (by ${blockers.join(' or ')}): change or delete them first`);

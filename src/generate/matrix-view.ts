@@ -197,7 +197,8 @@ function fixtureFor(resource: Resource, fixture: Fixture, count: number): Matrix
   const keyed = new Set(resource.unique.flat());
   const vary: Record<string, JsonValue[]> = {};
   for (const field of resource.fields) {
-    if (!(field.name in body) || !(field.unique === true || keyed.has(field.name))) continue;
+    // a ref's value is a record's id, not a sample (a self-ref in a key is null for every record: NULLs never clash)
+    if (!(field.name in body) || field.ref !== undefined || !(field.unique === true || keyed.has(field.name))) continue;
     // distinct values only: a field that has fewer (an integer between bounds) makes fewer records
     const values = new Map<string, JsonValue>();
     for (let n = 1; n <= count; n += 1) {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ON_POSTGRES } from '../helpers/database.js';
@@ -22,6 +22,9 @@ const definitions = [
   join(ROOT, 'test/e2e/fixtures/self-refs.yaml'),
 ];
 
+/** The tests a fixture's definition leaves no way to run: self-refs.yaml, the filter on a ref a unique key holds. */
+const MOST_SKIPPED: Record<string, number> = { 'self-refs.yaml': 1 };
+
 /** Every example generates a project that type-checks under strict TypeScript 7 and passes its own tests. */
 describe.each(definitions)('%s', (definition) => {
   it('generates a project that type-checks, builds and passes its generated tests', async () => {
@@ -37,6 +40,10 @@ describe.each(definitions)('%s', (definition) => {
     expect(stdout).toMatch(/# fail 0/);
     const passed = Number(/# pass (\d+)/.exec(stdout)?.[1] ?? 0);
     expect(passed).toBeGreaterThan(2);
+    // a test the definition leaves no way to run is skipped, and the run still passes: where the count is known, more
+    // skips are tests lost (a reviewer found 75 of a self-ref's skipped, each record past the first refused)
+    const most = MOST_SKIPPED[basename(definition)];
+    if (most !== undefined) expect(Number(/# skipped (\d+)/.exec(stdout)?.[1] ?? 0)).toBeLessThanOrEqual(most);
   });
 });
 

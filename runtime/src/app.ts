@@ -17,7 +17,7 @@ import { installCors } from './http/cors.js';
 import { CustomRoutes } from './http/custom-routes.js';
 import { installDocs } from './http/docs.js';
 import { installIdempotency } from './http/idempotency.js';
-import { routeEveryMethod } from './http/methods.js';
+import { refuseOtherMethodsLater, routeEveryMethod } from './http/methods.js';
 import { cursorKey } from './http/listing.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
@@ -86,6 +86,7 @@ export async function buildApp({
   });
   app.decorateRequest<Scope | null>('scope', null);
   routeEveryMethod(app);
+  const refuseOtherMethods = refuseOtherMethodsLater(app);
   installValidators(app);
   installContentTypes(app);
   installErrorHandlers(app);
@@ -143,6 +144,8 @@ export async function buildApp({
     },
     { prefix: PREFIX },
   );
+  // a known path answers the methods it does not take 405 (a resource's paths do it themselves)
+  refuseOtherMethods();
   return app;
 }
 

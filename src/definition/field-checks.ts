@@ -18,8 +18,8 @@ export interface FieldScope {
   fields: ReadonlyMap<string, FieldObject>;
   /** the resource's owner field, which the server fills on create */
   owner?: string;
-  /** the resource names an owner that is no field of it (reported by the owner check): which one was meant is unknown */
-  ownerUnknown?: boolean;
+  /** the fields a misspelt owner was probably meant to name (the owner check reports it, suggesting them) */
+  meantOwners?: readonly string[];
 }
 
 /** Options that describe storage, meaningless for the body of an action. */
@@ -118,8 +118,8 @@ function checkDefault(ctx: CheckContext, scope: FieldScope, name: string, field:
     if (problem !== undefined) ctx.report(at('default'), problem);
     return;
   }
-  // with a misspelt owner, this may be the field it was meant to name: the owner's problem is the one to report
-  const fillsItself = scope.kind === 'resource' && (name === scope.owner || scope.ownerUnknown === true);
+  // the field a misspelt owner was meant to name: the owner's problem is the one to report
+  const fillsItself = scope.kind === 'resource' && (name === scope.owner || (scope.meantOwners ?? []).includes(name));
   if (field.readOnly === true && field.nullable !== true && !fillsItself && scope.kind === 'resource') {
     ctx.report(
       at('readOnly'),

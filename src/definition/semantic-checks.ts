@@ -6,7 +6,7 @@ import { names, RESERVED_TYPE_NAMES, RESERVED_WORDS, typeNameOf } from '../namin
 import { checkAuth, checkSite, operationSites } from './access-checks.js';
 import { checkActions, checkWhenFields } from './action-checks.js';
 import { CheckContext, collisionKey, reportCollisions } from './check-context.js';
-import { didYouMean } from './did-you-mean.js';
+import { closest, didYouMean } from './did-you-mean.js';
 import { checkFields } from './field-checks.js';
 import type { Located, PathSeg } from './positions.js';
 import { checkRelations } from './relation-checks.js';
@@ -20,6 +20,17 @@ export const SERVER_ROUTES = ['healthz', 'docs', 'openapi.json'] as const;
 
 /** Collection names the server routes itself when the definition has `events`. */
 export const EVENT_ROUTES = ['events', 'webhooks'] as const;
+
+/**
+ * Table name prefixes a resource may not take: the server's own tables, and the databases' (SQLite refuses `sqlite_`
+ * names; PostgreSQL finds `pg_` names in pg_catalog first).
+ */
+const RESERVED_TABLES = {
+  restsmith: "the server's own (restsmith_migrations, restsmith_idempotency…)",
+  sqlite: "SQLite's own (it refuses names that begin with sqlite_)",
+  pg: "PostgreSQL's own (it finds pg_ names in pg_catalog first: pg_stats, pg_tables…)",
+} as const;
+const RESERVED_TABLE_PREFIXES = Object.keys(RESERVED_TABLES) as (keyof typeof RESERVED_TABLES)[];
 
 /** Field types an `owner` field may have: they hold a token subject. */
 const OWNER_TYPES: readonly string[] = ['string', 'uuid', 'ref'];
@@ -78,6 +89,14 @@ function checkResourceNames(ctx: CheckContext): void {
     if (ctx.definition.events && (EVENT_ROUTES as readonly string[]).includes(name)) {
       ctx.report(at(name), `"${name}" collides with the route /${name} of \`events\`: choose another name`, 'key');
     }
+    const owner = RESERVED_TABLE_PREFIXES.find((prefix) => name === prefix || name.startsWith(`${prefix}-`));
+    if (owner !== undefined) {
+      ctx.report(
+        at(name),
+        `"${name}" would name tables or indexes among ${RESERVED_TABLES[owner]}: choose another name`,
+        'key',
+      );
+    }
   }
   reportCollisions(
     ctx,
@@ -99,7 +118,12 @@ function checkResource(ctx: CheckContext, resource: SalvagedResource): void {
     declared: resource.fields.declared,
     fields: resource.fields.valid,
     owner: resource.owners[0],
-    ownerUnknown: resource.owners.some((owner) => owner !== 'id' && !resource.fields.declared.includes(owner)),
+    // a misspelt owner: the field it was probably meant to name
+    meantOwners: resource.owners.flatMap((owner) => {
+      if (owner === 'id' || resource.fields.declared.includes(owner)) return [];
+      const meant = closest(owner, resource.fields.declared);
+      return meant === undefined ? [] : [meant];
+    }),
   });
   checkOwner(ctx, resource);
   for (const site of operationSites(resource)) checkSite(ctx, site);

@@ -40,11 +40,15 @@ function modelProblems(api: Api): Located[] {
 }
 
 const describe = (site: IndexSite): string =>
-  site.key === undefined
-    ? `${site.resource}.${site.fields.join(', ')}`
-    : `the unique key [${site.fields.join(', ')}] of ${site.resource}`;
+  site.kind === 'table'
+    ? site.resource
+    : site.key === undefined
+      ? `${site.resource}.${site.fields.join(', ')}`
+      : `the unique key [${site.fields.join(', ')}] of ${site.resource}`;
 
 const pathOf = (site: IndexSite): Located['path'] =>
-  site.key === undefined
-    ? ['resources', site.resource, 'fields', site.fields[0] ?? '']
-    : ['resources', site.resource, 'unique', site.key];
+  site.kind === 'table'
+    ? ['resources', site.resource]
+    : site.key === undefined
+      ? ['resources', site.resource, 'fields', site.fields[0] ?? '']
+      : ['resources', site.resource, 'unique', site.key];

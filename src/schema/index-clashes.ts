@@ -6,8 +6,11 @@ export const POSTGRES_NAME_BYTES = 63;
 
 /** An index of a table, by the resource and the fields it is made for. */
 export interface IndexSite {
-  /** a foreign key's name (PostgreSQL's, of a ref column) is one namespace per table; an index's, per schema */
-  kind: 'index' | 'foreign key';
+  /**
+   * tables and indexes share one namespace per schema, in both databases; a foreign key's name (PostgreSQL's, of a ref
+   * column) is one per table
+   */
+  kind: 'table' | 'index' | 'foreign key';
   resource: string;
   /** the fields (API names) of its columns */
   fields: string[];
@@ -27,18 +30,19 @@ export interface IndexClash {
 }
 
 /**
- * Index names are schema-wide in both databases, and made of the table's and the columns' names (ddl.ts, indexesOf):
- * `rooms.slot_code` and `rooms_slot.code` both give `rooms_slot_code_key`, and two names longer than 63 bytes may
- * share the part PostgreSQL keeps — as may the names of two foreign keys of one table there. Each clash is reported
- * once, at the later one.
+ * Index names share one namespace with table names in both databases, and are made of the table's and the columns'
+ * names (ddl.ts, indexesOf): `rooms.slot_code` and `rooms_slot.code` both give `rooms_slot_code_key`, as does the
+ * table of `rooms-slot-code-key`; two names longer than 63 bytes may share the part PostgreSQL keeps — as may the names
+ * of two foreign keys of one table there. Each clash is reported once, at the later one. (The server's own tables and
+ * indexes begin with `restsmith_`, a prefix no resource may take.)
  */
 export function indexClashes(snapshot: Snapshot): IndexClash[] {
   const seen = new Map<string, IndexSite>();
   const clashes: IndexClash[] = [];
   for (const table of snapshot.tables) {
-    for (const index of indexesOf(table)) {
-      const site = siteOf(table, index);
-      const kept = postgresName(index.name);
+    const own: IndexSite = { kind: 'table', resource: table.resource, fields: [], name: table.name };
+    for (const site of [own, ...indexesOf(table).map((index) => siteOf(table, index))]) {
+      const kept = postgresName(site.name);
       const first = seen.get(kept);
       if (first === undefined) seen.set(kept, site);
       else clashes.push({ first, second: site, name: kept, postgresOnly: first.name !== site.name });
@@ -59,8 +63,8 @@ export function indexClashes(snapshot: Snapshot): IndexClash[] {
 
 /** The bytes of a name PostgreSQL keeps. */
 export function postgresName(name: string): string {
-  const bytes = Buffer.from(name, 'utf8');
-  return bytes.length <= POSTGRES_NAME_BYTES ? name : bytes.subarray(0, POSTGRES_NAME_BYTES).toString('utf8');
+  // names are ASCII (definition/schema.ts): a byte is a character, and no character is cut in two
+  return name.length <= POSTGRES_NAME_BYTES ? name : name.slice(0, POSTGRES_NAME_BYTES);
 }
 
 function siteOf(table: TableSnapshot, index: IndexSnapshot): IndexSite {

@@ -51,6 +51,9 @@ it('answers behind the rule it borrows: 401 without a token, 403 for a role the 
   const counted = await admin('GET', `${api()}/reports/users`);
   expect([counted.status, counted.body]).toEqual([200, { count: 2 }]);
   expect((await http('GET', `${api()}/reports/users`)).status).toBe(401);
+  // a path of your own answers the methods it does not take 405, as the generated ones do
+  const post = await http('POST', `${api()}/reports/users`, {});
+  expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
   expect((await as(await token('ann'))('GET', `${api()}/reports/users`)).status).toBe(403);
 });
 

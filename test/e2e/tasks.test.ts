@@ -351,5 +351,16 @@ describe('operations switched off', () => {
       expect(r.type).toMatch(/^application\/problem\+json/);
     }
     expect((await send('PROPFIND', `${api}/no-such-collection`)).status).toBe(404);
+    // the server's own paths too (found by a newcomer: they were 404s)
+    for (const [method, path, allow] of [
+      ['POST', '/healthz', 'GET, HEAD'],
+      ['POST', '/openapi.json', 'GET, HEAD'],
+      ['DELETE', '/events', 'GET, HEAD'],
+      ['POST', '/events/stream', 'GET, HEAD'],
+    ]) {
+      const r = await send(method!, `${api}${path}`);
+      expect([r.status, r.allow], `${method} ${path}`).toEqual([405, allow]);
+      expect(r.type).toMatch(/^application\/problem\+json/);
+    }
   });
 });

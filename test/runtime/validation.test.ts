@@ -106,6 +106,12 @@ describe('a number in the query', () => {
     expect(errorsOf(r.payload)).toEqual([{ path: `/${name}`, message }]);
   });
 
+  it('refuses a plain number given twice once, whatever its values', async () => {
+    const r = await app.inject({ method: 'GET', url: '/items?size=1&size=x' });
+    expect(r.statusCode).toBe(400);
+    expect(errorsOf(r.payload)).toEqual([{ path: '/size', message: 'is given more than once: give it once' }]);
+  });
+
   it('names the item of an in list that is not a number, by its place and its text', async () => {
     const r = await app.inject({ method: 'GET', url: '/items?size[in]=1,,2' });
     expect(r.statusCode).toBe(400);

@@ -46,3 +46,27 @@ export function refuseOtherMethods(
     },
   });
 }
+
+/**
+ * The same for every other path, once all routes are registered: the server's own (/healthz, /openapi.json, /events,
+ * /webhooks…) and the user's (src/routes.ts). Call it before any route is added; call the function it returns after
+ * the last. Paths that differ only in the names of their parameters are one path; wildcard routes are left alone (a
+ * CORS preflight's `OPTIONS *` would otherwise turn every unknown path into a 405).
+ */
+export function refuseOtherMethodsLater(app: FastifyInstance): () => void {
+  const paths = new Map<string, { url: string; methods: Set<string> }>();
+  app.addHook('onRoute', (route) => {
+    if (route.url.includes('*')) return;
+    const shape = route.url.replace(/:[^/]+/g, ':');
+    const path = paths.get(shape) ?? { url: route.url, methods: new Set<string>() };
+    for (const method of [route.method].flat()) path.methods.add(method);
+    paths.set(shape, path);
+  });
+  return () => {
+    for (const { url, methods } of [...paths.values()]) {
+      const allowed = METHODS.filter((method) => methods.has(method));
+      if (allowed.length === 0 || allowed.length === METHODS.length) continue;
+      refuseOtherMethods(app, url, allowed);
+    }
+  };
+}

@@ -136,7 +136,8 @@ function strictParameters(schema: object, validate: ValidateFunction): ValidateF
     for (const [key, type] of numeric) {
       const pattern = CANONICAL[type];
       const value = data?.[key];
-      if (value === undefined) continue;
+      // a plain parameter given twice is refused above, once
+      if (value === undefined || (Array.isArray(value) && !key.endsWith('[in]'))) continue;
       const texts: unknown[] = Array.isArray(value) ? value : [value];
       const at = texts.findIndex((t) => typeof t === 'string' && !pattern.test(t));
       if (at >= 0) {

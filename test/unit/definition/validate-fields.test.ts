@@ -119,8 +119,10 @@ const fields: Row[] = [
       posts:
         owner: author
         fields:
-          # read-only without a default: the owner it was meant to be; the misspelt owner is the one problem
+          # read-only without a default: the owner it was meant to be; the misspelt owner is its one problem
           authorId: { type: string, readOnly: true }
+          # another read-only field without one is told so still
+          rank: { type: integer, readOnly: true }
       tags:
         owner: count
         fields:
@@ -131,7 +133,8 @@ const fields: Row[] = [
     `),
     want: [
       'api.yaml:5:12  resources.posts.owner  owner "author" is not a field of "posts" (did you mean "authorId"?)',
-      'api.yaml:10:12  resources.tags.owner  the owner field must be of type string, uuid or ref; "count" is integer',
+      'api.yaml:10:30  resources.posts.fields.rank.readOnly  a readOnly field needs a default or nullable: true, since nothing can set it when a record is created',
+      'api.yaml:12:12  resources.tags.owner  the owner field must be of type string, uuid or ref; "count" is integer',
     ],
   },
   {

@@ -58,6 +58,36 @@ const rows: { name: string; given: string; want: string[] }[] = [
     ],
   },
   {
+    name: 'a table whose name is an index of another resource (tables and indexes share one namespace)',
+    given: withResources(`
+      rooms:
+        fields: { code: { type: string, unique: true } }
+      rooms-code-key:
+        fields: { name: string }
+    `),
+    want: [
+      'api.yaml:6:3  resources.rooms-code-key  the table of rooms-code-key would be named "rooms_code_key", as the index of rooms.code is: the migration would fail. Rename this field or resource, or that one (`renamedFrom` keeps its data)',
+    ],
+  },
+  {
+    name: "a resource named into the server's own tables",
+    given: withResources(`
+      restsmith:
+        fields: { idempotencyCreatedAt: { type: datetime, index: true } }
+      restsmith-idempotency:
+        fields: { name: string }
+      sqlite-stats: { fields: {} }
+      pg-stats: { fields: {} }
+      pgadmin: { fields: {} }
+    `),
+    want: [
+      'api.yaml:4:3  resources.restsmith  "restsmith" would name tables or indexes among the server\'s own (restsmith_migrations, restsmith_idempotency…): choose another name',
+      'api.yaml:6:3  resources.restsmith-idempotency  "restsmith-idempotency" would name tables or indexes among the server\'s own (restsmith_migrations, restsmith_idempotency…): choose another name',
+      'api.yaml:8:3  resources.sqlite-stats  "sqlite-stats" would name tables or indexes among SQLite\'s own (it refuses names that begin with sqlite_): choose another name',
+      'api.yaml:9:3  resources.pg-stats  "pg-stats" would name tables or indexes among PostgreSQL\'s own (it finds pg_ names in pg_catalog first: pg_stats, pg_tables…): choose another name',
+    ],
+  },
+  {
     name: 'names that differ within 63 bytes, and a long name alone',
     given: withResources(`
       course-enrollment-request-approvals:

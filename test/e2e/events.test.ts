@@ -393,6 +393,16 @@ describe('the feed', () => {
     }
   });
 
+  it('refuses an `after` past the newest event, on the feed and the stream: a reader would miss every event up to it', async () => {
+    const newest = (await feed(admin, start, '', 100)).at(-1)?.seq ?? start;
+    expect((await admin('GET', `${one.url}/api/events?after=${newest}`)).status).toBe(200);
+    for (const path of [`/api/events?after=${newest + 1000}`, `/api/events/stream?after=${newest + 1000}`]) {
+      const r = await admin('GET', `${one.url}${path}`);
+      expect(r.status, path).toBe(400);
+      expect(r.body, path).toMatchObject({ status: 400, detail: expect.stringContaining(`the newest is ${newest}`) });
+    }
+  });
+
   it('answers 410 Gone for an `after` older than what the retention kept, and starts a new reader at the oldest kept', async () => {
     await runSql(url, dir, 'UPDATE restsmith_event_horizon SET pruned_through = ? WHERE id = 1', [start + 1]);
     try {

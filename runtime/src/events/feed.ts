@@ -50,8 +50,13 @@ const PAGE: Record<Dialect, string> = {
 
 type PageParams = { every: string; owned: string; needle: string | null; after: number; scan: number };
 
-/** The `seq` through which events were removed by the retention (see retention.ts): an `after` below it is gone. */
-const HORIZON = `SELECT "pruned_through" FROM "restsmith_event_horizon" WHERE "id" = 1`;
+/**
+ * The `seq` through which events were removed by the retention (see retention.ts): an `after` below it is gone; and the
+ * newest event's: an `after` past it names no event the server gave (the key's index answers it).
+ */
+const BOUNDS =
+  `SELECT (SELECT "pruned_through" FROM "restsmith_event_horizon" WHERE "id" = 1) AS "pruned_through", ` +
+  `(SELECT max("seq") FROM "restsmith_events") AS "newest"`;
 
 /** What one caller may see: the types of every record, the types of their own records, and their owner value. */
 export interface Visibility {
@@ -73,7 +78,7 @@ export interface Visibility {
  */
 export class EventFeed {
   readonly #page: Prepared<PageParams>;
-  readonly #horizon: Prepared<Record<string, never>>;
+  readonly #bounds: Prepared<Record<string, never>>;
   readonly #sources: ReadonlyMap<string, EventSource>;
   readonly #types: ReadonlyMap<string, EventSource>;
 
@@ -84,7 +89,7 @@ export class EventFeed {
     private readonly retention: string,
   ) {
     this.#page = db.prepare<PageParams>(PAGE[db.dialect]);
-    this.#horizon = db.prepare<Record<string, never>>(HORIZON);
+    this.#bounds = db.prepare<Record<string, never>>(BOUNDS);
     this.#sources = new Map(sources.map((source) => [source.resource, source]));
     this.#types = new Map(sources.flatMap((source) => source.types.map((type) => [type, source] as const)));
   }
@@ -173,10 +178,23 @@ export class EventFeed {
     return { events, nextCursor: rows.length === scan ? String(last) : null };
   }
 
-  /** Where a reader starts: after `after`, or the oldest event kept; a 410 when the retention removed events after it. */
+  /**
+   * Where a reader starts: after `after`, or the oldest event kept; a 410 when the retention removed events after it,
+   * a 400 when it is past the newest event (a reader would silently miss every event up to it).
+   */
   async start(after: number | undefined): Promise<number> {
-    const horizon = Number((await this.#horizon.get({}))?.pruned_through ?? 0);
+    const bounds = await this.#bounds.get({});
+    const horizon = Number(bounds?.pruned_through ?? 0);
     if (after === undefined) return horizon;
+    const newest = Math.max(horizon, Number(bounds?.newest ?? 0));
+    if (after > newest) {
+      throw new HttpProblem(
+        400,
+        'Bad Request',
+        `no event has the id ${after}: the newest is ${newest}. Resume from an id the feed or the stream gave, or ` +
+          'follow the feed without `after` (from the oldest kept).',
+      );
+    }
     if (after < horizon) {
       throw new HttpProblem(
         410,

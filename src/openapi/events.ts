@@ -45,7 +45,8 @@ export function addEvents(api: Api, route: Route, names: SchemaNames): void {
   const anyPublic = api.resources.some((r) => isPublic(r.access.read));
   // the feed needs no token when some resource may be read without one; a token then widens what it shows
   const security = anyPublic ? [{}, { bearer: [] }] : [{ bearer: [] }];
-  const common = commonResponses(api, [{ kind: anyPublic ? 'public' : 'authenticated' }]);
+  // a token sent must be valid, even where none is needed: a 401, never a narrower feed
+  const common = commonResponses(api, [{ kind: 'authenticated' }]);
   delete common[403];
   const gone = problem(
     `The retention (${api.events.retention}) removed events after \`after\`: read the records again`,

@@ -528,6 +528,12 @@ describe('the stream', () => {
   it('refuses a Last-Event-ID that is not a seq', async () => {
     const r = await http('GET', `${one.url}/api/events/stream`, undefined, { 'last-event-id': 'abc' });
     expect(r.status).toBe(400);
+    expect((r.body as { errors: unknown }).errors).toEqual([
+      {
+        path: '/last-event-id',
+        message: 'must be the id of an event the stream sent: a whole number, up to 16 digits',
+      },
+    ]);
   });
 });
 

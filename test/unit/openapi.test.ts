@@ -147,6 +147,21 @@ describe('names of schemas', () => {
     });
   });
 
+  it('documents the 401 of the event feed and stream where they need no token: a token sent must be valid', () => {
+    const posts = resource('posts', [field('title', 'string')]);
+    const open = { ...posts, access: { ...posts.access, read: [{ kind: 'public' as const }] } };
+    const document = openApiDocument({
+      ...api('feed', [open]),
+      events: { retention: '7d', retentionMs: 604_800_000, webhooks: false, retry: { attempts: 1, firstDelayMs: 1 } },
+    }) as unknown as Document;
+    for (const path of ['/events', '/events/stream']) {
+      const get = document.paths[path]?.get as { security: unknown[]; responses: Node };
+      expect(get.security, path).toContainEqual({});
+      expect(Object.keys(get.responses), path).toContain('401');
+      expect(Object.keys(get.responses), path).not.toContain('403');
+    }
+  });
+
   it("says a field's default where a client may leave it out, and not where it is required (found by a newcomer)", () => {
     const document = openApiDocument(
       api('defaults', [

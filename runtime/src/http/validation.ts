@@ -107,6 +107,8 @@ export function validationErrors(
     }
     if (error.keyword === 'pattern' && params.pattern === WEB_URL_PATTERN)
       return { path, message: FORMATS.uri! };
+    if (error.keyword === 'pattern' && context === 'headers' && path === '/last-event-id')
+      return { path, message: 'must be the id of an event the stream sent: a whole number, up to 16 digits' };
     if (error.keyword === 'pattern' && typeof params.pattern === 'string') {
       // the definition's pattern, as written there (the schema anchors it as ^(?:…)$)
       const written = /^\^\(\?:([\s\S]*)\)\$$/.exec(params.pattern)?.[1] ?? params.pattern;

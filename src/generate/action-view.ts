@@ -102,7 +102,8 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     inputProperties: action.input.map((f) => ({
       key: f.name,
       type: inputType(api, f),
-      optional: f.required ? '' : '?',
+      // a query's defaults are filled in before the handler runs (a body's are not: http/validator.ts)
+      optional: f.required || (get && f.default !== undefined) ? '' : '?',
     })),
     hasInput,
     inputSchema: actionInputSchema(api, action),

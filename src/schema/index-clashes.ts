@@ -41,7 +41,11 @@ export function indexClashes(snapshot: Snapshot): IndexClash[] {
   const clashes: IndexClash[] = [];
   for (const table of snapshot.tables) {
     const own: IndexSite = { kind: 'table', resource: table.resource, fields: [], name: table.name };
-    for (const site of [own, ...indexesOf(table).map((index) => siteOf(table, index))]) {
+    // PostgreSQL names a table's primary key index <table>_pkey, and an integer id's sequence <table>_id_seq
+    const made = [`${table.name}_pkey`, ...(table.id === 'integer' ? [`${table.name}_id_seq`] : [])].map(
+      (name): IndexSite => ({ kind: 'index', resource: table.resource, fields: ['id'], name }),
+    );
+    for (const site of [own, ...made, ...indexesOf(table).map((index) => siteOf(table, index))]) {
       const kept = postgresName(site.name);
       const first = seen.get(kept);
       if (first === undefined) seen.set(kept, site);

@@ -88,6 +88,20 @@ const rows: { name: string; given: string; want: string[] }[] = [
     ],
   },
   {
+    name: "a table named as PostgreSQL names another's primary key or id sequence",
+    given: withResources(`
+      people:
+        id: integer
+        fields: { name: string }
+      people-pkey: { fields: {} }
+      people-id-seq: { fields: {} }
+    `),
+    want: [
+      'api.yaml:7:3  resources.people-pkey  the table of people-pkey would be named "people_pkey", as the index of people.id is: the migration would fail. Rename this field or resource, or that one (`renamedFrom` keeps its data)',
+      'api.yaml:8:3  resources.people-id-seq  the table of people-id-seq would be named "people_id_seq", as the index of people.id is: the migration would fail. Rename this field or resource, or that one (`renamedFrom` keeps its data)',
+    ],
+  },
+  {
     name: 'names that differ within 63 bytes, and a long name alone',
     given: withResources(`
       course-enrollment-request-approvals:

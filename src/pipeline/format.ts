@@ -4,6 +4,7 @@ import { FormatPool, type FormatJob } from './format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from './json-text.js';
 import { printConstants } from './literal.js';
 import { chunkKeys, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
+import { printTable } from './markdown-table.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -138,7 +139,8 @@ function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
   return cut.map(({ text }, n): Chunk => {
     const beforeList = cut[n + 1]?.continues === true;
     const chunk: Chunk = { key: keys[n] ?? fail(`no key for ${file.path} (part ${n + 1})`), text };
-    const before = known.chunk(file.path, chunk.key);
+    // a table (a chunk of its own) prettier would print as it is, but for its padding, is printed here
+    const before = known.chunk(file.path, chunk.key) ?? printTable(text);
     if (before !== undefined) chunk.text = before;
     else
       todo.push({

@@ -57,7 +57,8 @@ export function markdownChunks(text: string): MarkdownChunk[] {
     }
     inside = opening(line);
     const next = lines[i + 1];
-    if (line === '' && next !== undefined && startsChunk(next)) cut(i, i + 1, false);
+    const atTable = next?.startsWith('|') === true || lines[i - 1]?.startsWith('|') === true;
+    if (line === '' && next !== undefined && startsChunk(next, atTable)) cut(i, i + 1, false);
   }
   cut(lines.length, lines.length, false);
   return chunks.filter((chunk) => chunk.text.trim() !== '');
@@ -124,13 +125,19 @@ const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** prettier prints link reference definitions one after the other with no blank line between them */
 const DEFINITION = /^\[[^\]]*\]:/;
 
-const startsChunk = (line: string): boolean =>
+/**
+ * Whether `line`, after a blank line, starts a chunk: a line that may (it opens a top-level block, see above) does when
+ * it is a heading, when it starts or follows a table (`atTable`: a table is a chunk of its own, printed without prettier
+ * by markdown-table.ts where it can be: prettier takes longer over a table than over other text of its size), or
+ * when it is picked by its text.
+ */
+const startsChunk = (line: string, atTable = false): boolean =>
   /^\S/.test(line) &&
   !LIST_ITEM.test(line) &&
   !FRONT_MATTER.test(line) &&
   !THEMATIC_BREAK.test(line) &&
   !DEFINITION.test(line) &&
-  (HEADING.test(line) || picked(line));
+  (HEADING.test(line) || atTable || picked(line));
 
 /**
  * The end of the block `line` opens when that block may hold blank lines, or fences that are not fences: a code fence

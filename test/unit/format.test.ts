@@ -134,6 +134,12 @@ describe('markdown, formatted chunk by chunk', () => {
   it('cuts at top-level blocks only, at headings and at lines picked by their text', () => {
     expect(texts('# A\n\ntext\n\n## B\n\n- a\n\n- b\n')).toEqual(['# A\n\ntext', '## B\n\n- a\n\n- b\n']);
     expect(texts('```\n\n## in a fence\n```\n')).toEqual(['```\n\n## in a fence\n```\n']);
+    // a table is a chunk of its own (markdown-table.ts prints it)
+    expect(texts('text\n\n| a | b |\n| - | - |\n| x | y |\n\nmore\n\n- a\n')).toEqual([
+      'text',
+      '| a | b |\n| - | - |\n| x | y |',
+      'more\n\n- a\n',
+    ]);
     const chunks = markdownChunks(TRICKY);
     expect(chunks.length).toBeGreaterThan(4);
     // a chunk that continues a list follows the previous one on the next line

@@ -15,6 +15,8 @@ describe('refuseOtherMethodsLater', () => {
     app.get('/r/items/:id', async () => 'get');
     app.delete('/r/items/:itemId', async () => 'delete');
     app.get('/files/*', async () => 'file');
+    // a HEAD route of its own (found by a reviewer: Allow named POST alone)
+    app.route({ method: ['HEAD', 'POST'], url: '/r/ping', handler: async () => '' });
     refuse();
     await app.ready();
     const put = await app.inject({ method: 'PUT', url: '/r/slash' });
@@ -22,6 +24,8 @@ describe('refuseOtherMethodsLater', () => {
     expect((await app.inject({ method: 'POST', url: '/r/slash' })).statusCode).toBe(200);
     const patch = await app.inject({ method: 'PATCH', url: '/r/items/1' });
     expect([patch.statusCode, patch.headers.allow]).toEqual([405, 'DELETE, GET, HEAD']);
+    const ping = await app.inject({ method: 'PUT', url: '/r/ping' });
+    expect([ping.statusCode, ping.headers.allow]).toEqual([405, 'HEAD, POST']);
     // wildcards are left alone
     expect((await app.inject({ method: 'POST', url: '/files/a' })).statusCode).toBe(404);
     await app.close();

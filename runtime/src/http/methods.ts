@@ -28,7 +28,10 @@ export function refuseOtherMethods(
     (method) => !allowed.includes(method) && !(method === 'OPTIONS' && preflight),
   );
   if (others.length === 0) return;
-  const allow = allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ');
+  // HEAD comes with GET, or is a route of its own (named in `allowed`)
+  const allow = [...new Set(allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])))]
+    .sort()
+    .join(', ');
   app.route({
     method: others,
     url,
@@ -68,7 +71,7 @@ export function refuseOtherMethodsLater(app: FastifyInstance): () => void {
       const allowed = METHODS.filter((method) => methods.has(method));
       if (allowed.length === 0 || allowed.length === METHODS.length) continue;
       try {
-        refuseOtherMethods(app, url, allowed);
+        refuseOtherMethods(app, url, methods.has('HEAD') ? [...allowed, 'HEAD'] : allowed);
       } catch (error) {
         // a path whose methods Fastify knows another way: it keeps its 404 rather than stop the server
         app.log.debug({ err: error, url }, 'no 405 for this path');

@@ -84,6 +84,12 @@ it('values computed fields by the user function, everywhere a record is returned
     expect(sent.body).toMatchObject({
       errors: [{ path: '/priceWithVat', message: 'is computed by the server: it cannot be sent' }],
     });
+    for (const parameter of ['priceWithVat', 'priceWithVat[gt]']) {
+      const filtered = await http('GET', `${url}/products?${parameter}=12`);
+      expect(filtered.body).toMatchObject({
+        errors: [{ path: `/${parameter}`, message: 'is computed by the server: a listing cannot filter by it' }],
+      });
+    }
 
     // a handler answers with the record it was given, uncast, and its ETag; an action without input takes no
     // body, even one said to be JSON (as clients send it), and its 404 names the resource

@@ -44,7 +44,7 @@ export function validationErrors(
   errors: readonly FastifySchemaValidationError[],
   context: string | undefined,
   readOnly: readonly string[],
-  /** computed fields: never sent, their values come from the server's functions */
+  /** computed fields: never sent nor filtered by, their values come from the server's functions */
   computed: readonly string[] = [],
   /** what was validated (the body): a null where a type wants a value is said so */
   data?: unknown,
@@ -60,16 +60,18 @@ export function validationErrors(
       const message =
         context === 'body' && computed.includes(name)
           ? 'is computed by the server: it cannot be sent'
-          : context === 'body' && readOnly.includes(name)
-            ? 'is read-only'
-            : context === 'querystring' && name.includes('.')
-              ? 'is not a known parameter: a filter through a relation names a relation of this collection and a ' +
-                'field of it that its own listing filters by (timestamps are not filters through relations)'
-              : context === 'querystring' && /^[^[\]]+\[[^[\]]*\]$/.test(name)
-                ? 'is not a known parameter: this listing filters no such field, or the field takes no such ' +
-                  'operator (contains is for text; gt, gte, lt and lte for ordered values: numbers, dates, text, ids; ' +
-                  "the OpenAPI document lists each listing's filters)"
-                : `is not a known ${what}`;
+          : context === 'querystring' && computed.includes(name.replace(/\[[^\]]*\]$/, ''))
+            ? 'is computed by the server: a listing cannot filter by it'
+            : context === 'body' && readOnly.includes(name)
+              ? 'is read-only'
+              : context === 'querystring' && name.includes('.')
+                ? 'is not a known parameter: a filter through a relation names a relation of this collection and a ' +
+                  'field of it that its own listing filters by (timestamps are not filters through relations)'
+                : context === 'querystring' && /^[^[\]]+\[[^[\]]*\]$/.test(name)
+                  ? 'is not a known parameter: this listing filters no such field, or the field takes no such ' +
+                    'operator (contains is for text; gt, gte, lt and lte for ordered values: numbers, dates, text, ids; ' +
+                    "the OpenAPI document lists each listing's filters)"
+                  : `is not a known ${what}`;
       return { path: `${error.instancePath}/${name}`, message };
     }
     if (error.keyword === 'pattern' && error.instancePath === '/sort') {

@@ -5,10 +5,11 @@
  * Prettier prints a table (proseWrap `preserve`) as `| ` + its cells padded to their column's width + ` |`, one row a
  * line, the delimiter row as dashes as wide as the column (three at least), a cell's text as prettier prints inline
  * text. This prints only tables whose cells prettier prints as they are written, so that only the padding is left to
- * do: words of letters, digits and plain punctuation one space apart, and code spans (`` `…` ``) without a backtick,
- * a pipe or a backslash, or space at either end; columns without alignment colons. Anything else — emphasis, links,
- * escapes, HTML, entities, other characters — is left to prettier (undefined). format.test.ts holds the result to
- * prettier's own, on random tables and on the examples' READMEs.
+ * do: words of letters, digits and plain punctuation one space apart, and code spans (`` `…` ``) of printable ASCII,
+ * `→` and `…` without a backtick, a pipe or a backslash, or space at either end; columns without alignment colons.
+ * Anything else — emphasis, links and URLs, escapes, HTML, entities, other characters — is left to prettier
+ * (undefined). markdown-table.test.ts holds the result to prettier's own on random tables, format.test.ts on the
+ * examples' READMEs.
  */
 export function printTable(text: string): string | undefined {
   const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
@@ -20,8 +21,10 @@ export function printTable(text: string): string | undefined {
   const body = rows.slice(2);
   if (!body.every((row) => row.length === header.length) || delimiter.length !== header.length) return undefined;
   if (![header, ...body].every((row) => row.every(plain))) return undefined;
-  // every allowed character is one column wide (ASCII, `→`, `…`): a cell's width is its length
-  const widths = header.map((_, column) => Math.max(3, ...[header, ...body].map((row) => (row[column] ?? '').length)));
+  // every character let through is one column wide (printable ASCII, `→`, `…`): a cell's width is its length
+  const widths = header.map(() => 3);
+  for (const row of [header, ...body])
+    row.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 3, cell.length)));
   const line = (cells: readonly string[]) =>
     `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)].join('\n') + '\n';
@@ -42,9 +45,14 @@ const cellsOf = (line: string): string[] =>
 
 /**
  * Text prettier prints as it is: characters it neither escapes nor reads as markup, one space at most between them,
- * and code spans with no space at either end inside. Each token starts with a character no other token starts with:
- * the match is linear.
+ * and code spans of printable ASCII (`→` and `…` too) with no space at either end inside, none right after another
+ * (two in a row are one span to markdown). Each token starts with a character no other token starts with: the match is
+ * linear.
  */
-const PLAIN = /^(?:[A-Za-z0-9.,:;'"(){}/=+?!%^→…-]|`[^`\s|\\](?:[^`|\\]*[^`\s|\\])?`| (?! |$))*$/;
+const PLAIN =
+  /^(?:[A-Za-z0-9.,:;'"(){}/=+?!%^→…-]|`[!-[\]-_a-{}~→…](?:[ !-[\]-_a-{}~→…]*[!-[\]-_a-{}~→…])?`(?!`)| (?! |$))*$/;
 
-const plain = (cell: string): boolean => PLAIN.test(cell);
+/** a URL, which markdown makes a link of, up to a space: a backtick after it is part of it, not a code span */
+const URL = /:\/\/|www\./i;
+
+const plain = (cell: string): boolean => PLAIN.test(cell) && !URL.test(cell);

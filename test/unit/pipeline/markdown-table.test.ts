@@ -35,8 +35,41 @@ describe('printTable', () => {
     ['no delimiter row', '| a | b |\n| x | y |\n'],
     ['a paragraph', 'text\n| a | b |\n| --- | --- |\n'],
     ['a code span with a space at its end', '| a | b |\n| --- | --- |\n| `x ` | y |\n'],
+    // a reviewer's: characters wider or narrower than a column, line breaks, spans that are one to markdown, URLs
+    ['a wide character in a code span', '| a |\n| - |\n| `表` |\n'],
+    ['a combining accent in a code span', '| a |\n| - |\n| `e\u0301` |\n'],
+    ['a tab in a code span', '| a |\n| - |\n| `a\tb` |\n'],
+    ['a carriage return in a code span', '| a |\n| - |\n| `a\rb` |\n'],
+    ['two code spans in a row', '| a |\n| - |\n| `x``y` |\n'],
+    ['a URL before a code span', '| a |\n| - |\n| http://a.b/`x y` |\n'],
+    ['a www address before a code span', '| a |\n| - |\n| www.a.b/`x` |\n'],
   ])('leaves %s to prettier', (_, text) => {
     expect(printTable(text)).toBeUndefined();
+  });
+
+  it('prints a table of any length (found by a reviewer: 130,000 rows overflowed the stack)', () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => `| ${i} |`);
+    expect(printTable(['| n |', '| - |', ...rows].join('\n'))?.split('\n')).toHaveLength(200_003);
+  });
+
+  it('prints what it prints of any table as prettier does, and leaves the rest to it', async () => {
+    const anything = fc.stringMatching(/^[^|\\\n]{1,8}$/);
+    const word = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9.,:;'"(){}/=+?!%^→…*_#<>&@~$[\]-]{1,8}$/),
+      fc.constantFrom('http://a.b/', 'www.x.y', 'https://', '1.', '-', '+', '#'),
+    );
+    const code = fc.oneof(anything, fc.stringMatching(/^[^`|\\\n]{1,6}$/)).map((inner) => `\`${inner}\``);
+    const cell = fc
+      .array(fc.oneof(word, code, anything), { maxLength: 4 })
+      .chain((words) => fc.constantFrom(' ', '', '  ').map((gap) => words.join(gap).trim()));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(cell, cell), { minLength: 1, maxLength: 4 }), async (rows) => {
+        const text = ['| a | b |', '| - | - |', ...rows.map(([a, b]) => `| ${a} | ${b} |`)].join('\n') + '\n';
+        const printed = printTable(text);
+        if (printed !== undefined) expect(printed).toBe(await prettierOf(text));
+      }),
+      { numRuns: 600 },
+    );
   });
 
   it('prints any table of plain cells as prettier does', async () => {

@@ -6,8 +6,8 @@ import type { Diff } from './diff.js';
  * What a migration may fail on, depending on the rows there are: a uniqueness it adds that the rows may already
  * break. Nothing is lost when it does: the migration runs in one transaction at the server's start, fails, and leaves
  * the database as it was (see the generated db/migrate.ts). And what it changes for clients of the API (`api`, the
- * model migrated to): a required field added, which a request that leaves it out now lacks. These are said at generate
- * time, one sentence each with what to do, so that neither is first met on a server in use.
+ * model migrated to): a required field added, or a field made required, which a request that leaves it out now lacks.
+ * These are said at generate time, one sentence each with what to do, so that neither is first met on a server in use.
  */
 export function cautionsOf(diff: Diff, api?: Api): string[] {
   const cautions: string[] = [];
@@ -28,6 +28,21 @@ export function cautionsOf(diff: Diff, api?: Api): string[] {
       ) {
         cautions.push(
           `${resource}.${field.name} is added required: a client that leaves it out of a POST or a PUT now gets a 400 (the records there took its default); ` +
+            `to keep such clients working, make it optional with a default instead`,
+        );
+      }
+      const made = step.kind === 'alterColumn' ? model?.fields.find((f) => f.name === step.to.field) : undefined;
+      if (
+        step.kind === 'alterColumn' &&
+        step.to.notNull &&
+        !step.from.notNull &&
+        step.to.default != null &&
+        made?.required === true &&
+        !made.readOnly &&
+        !model?.owners.includes(made.name)
+      ) {
+        cautions.push(
+          `${resource}.${made.name} becomes required: the records where it is null take its default ${JSON.stringify(step.to.default)} (and new ETags), and a client that leaves it out of a POST or a PUT now gets a 400; ` +
             `to keep such clients working, make it optional with a default instead`,
         );
       }

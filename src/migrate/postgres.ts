@@ -175,18 +175,23 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
   // a conversion may give NULL: NOT NULL comes back after the values are filled in or their rows deleted
   if (from.notNull && (typeChanged || !to.notNull)) statements.push(`${alter} DROP NOT NULL`);
   if (from.default !== undefined) statements.push(`${alter} DROP DEFAULT`);
+  // a row whose stored value changes gets a new version (a client's ETag of it is then stale): a converted value may
+  // read the same, but be another type in JSON; an integer widened to a number is the same number
+  const version = `${d.ident('version')} = ${d.ident('version')} + 1`;
   if (typeChanged) {
     statements.push(`${alter} TYPE ${d.columnType(to)} USING ${converted(from, to)}`);
+    if (!(from.type === 'integer' && to.type === 'number'))
+      statements.push(`UPDATE ${table} SET ${version} WHERE ${column} IS NOT NULL`);
   }
   if (to.type === 'enum') {
     const values = (to.values ?? []).map((v) => d.literal(v, to)).join(', ');
-    statements.push(`UPDATE ${table} SET ${column} = ${fallback} WHERE ${column} NOT IN (${values})`);
+    statements.push(`UPDATE ${table} SET ${column} = ${fallback}, ${version} WHERE ${column} NOT IN (${values})`);
   }
   if (to.default !== undefined) statements.push(`${alter} SET DEFAULT ${fallback}`);
   const loss = columnLoss(tableName, from, to);
   if (to.notNull && (!from.notNull || typeChanged)) {
     if (to.default !== undefined)
-      statements.push(`UPDATE ${table} SET ${column} = ${fallback} WHERE ${column} IS NULL`);
+      statements.push(`UPDATE ${table} SET ${column} = ${fallback}, ${version} WHERE ${column} IS NULL`);
     else statements.push(...deleteRows(tableName, `${column} IS NULL`, after));
     statements.push(`${alter} SET NOT NULL`);
   }

@@ -76,7 +76,10 @@ function alterStatements({ before, after, steps }: TableChange): string[] {
   ];
 }
 
-/** SQLite's table rebuild: every row is copied; a value is converted, defaulted or dropped only as lossesOf says. */
+/**
+ * SQLite's table rebuild: every row is copied; a value is converted, defaulted or dropped only as lossesOf says, and a
+ * row whose values the copy changes gets its version incremented (a client's ETag of it is then stale).
+ */
 function rebuildStatements({ before, after, steps }: TableChange): string[] {
   const rebuilt = `${after.name}__rebuild`;
   // a renamed resource is renamed first, so the REFERENCES of other tables follow it to its new name: the rebuild
@@ -92,6 +95,8 @@ function rebuildStatements({ before, after, steps }: TableChange): string[] {
     return before.columns.find((c) => c.name === name);
   };
   const filters: string[] = [];
+  // a row whose stored value the copy changes (converted, defaulted) gets a new version: its ETag changes
+  const changed: string[] = [];
   const values = after.columns.map((column) => {
     const source = sourceOf(column);
     if (source === undefined) {
@@ -104,15 +109,21 @@ function rebuildStatements({ before, after, steps }: TableChange): string[] {
     if (loss?.deletes === 'unreferenced' && column.ref !== undefined) {
       filters.push(`(${value} IS NULL OR ${value} IN (SELECT ${d.ident('id')} FROM ${d.ident(column.ref.table)}))`);
     }
-    return convert(source, column);
+    const converted = convert(source, column);
+    if (converted !== value) changed.push(`${converted} IS NOT ${value}`);
+    return converted;
   });
-  const system = ['created_at', 'updated_at', 'version'].map((c) => d.ident(c));
-  const targetColumns = [d.ident('id'), ...after.columns.map((c) => d.ident(c.name)), ...system];
+  const version =
+    changed.length === 0
+      ? d.ident('version')
+      : `${d.ident('version')} + (CASE WHEN ${changed.join(' OR ')} THEN 1 ELSE 0 END)`;
+  const system = ['created_at', 'updated_at'].map((c) => d.ident(c));
+  const targetColumns = [d.ident('id'), ...after.columns.map((c) => d.ident(c.name)), ...system, d.ident('version')];
   const where = filters.length === 0 ? '' : ` WHERE ${filters.join(' AND ')}`;
   return [
     ...rename,
     createTable(after, d, rebuilt),
-    `INSERT INTO ${d.ident(rebuilt)} (${targetColumns.join(', ')}) SELECT ${[d.ident('id'), ...values, ...system].join(', ')} FROM ${d.ident(after.name)}${where}`,
+    `INSERT INTO ${d.ident(rebuilt)} (${targetColumns.join(', ')}) SELECT ${[d.ident('id'), ...values, ...system, version].join(', ')} FROM ${d.ident(after.name)}${where}`,
     `DROP TABLE ${d.ident(after.name)}`,
     `ALTER TABLE ${d.ident(rebuilt)} RENAME TO ${d.ident(after.name)}`,
     ...indexesOf(after).map((i) => createIndex(after.name, i, d)),

@@ -16,6 +16,7 @@ resources:
   teams:
     fields:
       name: { type: string, required: true }
+      motto: { type: string, nullable: true }
       leadId: { type: ref, to: people, nullable: true, onDelete: setNull }
   people:
     fields:
@@ -26,8 +27,9 @@ resources:
       score: { type: number, default: 0 }
       active: { type: boolean, nullable: true }
 `;
-// v2: text to integer, number to integer, boolean to integer
+// v2: text to integer, number to integer, boolean to integer; a field made required with a default
 const V2 = V1.replace('code: { type: string, nullable: true }', 'code: { type: integer, nullable: true }')
+  .replace('motto: { type: string, nullable: true }', 'motto: { type: string, required: true, default: none }')
   .replace('score: { type: number, default: 0 }', 'score: { type: integer, default: 0 }')
   .replace('active: { type: boolean, nullable: true }', 'active: { type: integer, nullable: true }');
 // v3: a ref renamed with another onDelete, and a second text to integer conversion
@@ -74,7 +76,20 @@ async function seed(api: string): Promise<{ team: string; people: Person[] }> {
     people.push(r.body as Person);
   }
   expect((await http('PATCH', `${api}/teams/${team}`, { leadId: people[0]?.id })).status).toBe(200);
+  expect((await http('POST', `${api}/teams`, { name: 'Red', motto: 'Go' })).status).toBe(201);
   return { team, people };
+}
+
+/** Every record's ETag, by name. */
+async function etags(api: string): Promise<Record<string, string | null>> {
+  const tags: Record<string, string | null> = {};
+  for (const collection of ['teams', 'people']) {
+    const page = (await http('GET', `${api}/${collection}`)).body as { items: { id: string; name: string }[] };
+    for (const { id, name } of page.items) {
+      tags[name] = (await http('GET', `${api}/${collection}/${id}`)).headers.get('etag');
+    }
+  }
+  return tags;
 }
 
 async function expectConverted(api: string, team: string): Promise<void> {
@@ -94,9 +109,22 @@ describe('migrations that convert stored values', () => {
     const { dir, generate } = project('stepwise');
     const url = await databaseUrl('migrations-stepwise', 'sqlite:./data/evolve.db');
     await generate(V1);
-    const { team } = await serving(dir, url, seed);
+    const { team, before } = await serving(dir, url, async (api) => ({
+      ...(await seed(api)),
+      before: await etags(api),
+    }));
     await generate(V2);
-    await serving(dir, url, async () => undefined);
+    // a record whose stored values the migration changed has a new ETag, so no client keeps a stale copy by
+    // If-None-Match (found by a newcomer); one it left as it was keeps its own
+    const after = await serving(dir, url, async (api) => {
+      const motto = (name: string) =>
+        http('GET', `${api}/teams?name=${name}`).then((r) => (r.body as { items: { motto: string }[] }).items[0]);
+      expect([await motto('Blue'), await motto('Red')]).toMatchObject([{ motto: 'none' }, { motto: 'Go' }]);
+      return etags(api);
+    });
+    expect(Object.keys(after).sort()).toEqual(['Ann', 'Blue', 'Bob', 'Red']);
+    for (const name of ['Ann', 'Bob', 'Blue']) expect(after[name], name).not.toBe(before[name]);
+    expect(after.Red).toBe(before.Red);
     await generate(V3);
     await serving(dir, url, (api) => expectConverted(api, team));
   });
@@ -109,7 +137,7 @@ describe('migrations that convert stored values', () => {
     // the project now has three migrations; a new database gets them in one start
     const url = await databaseUrl('migrations-together', 'sqlite:./data/evolve.db');
     const team = await serving(dir, url, async (api) => {
-      const created = (await http('POST', `${api}/teams`, { name: 'Blue' })).body as { id: string };
+      const created = (await http('POST', `${api}/teams`, { name: 'Blue', motto: 'Up' })).body as { id: string };
       const ann = await http('POST', `${api}/people`, {
         name: 'Ann',
         groupId: created.id,

@@ -137,6 +137,21 @@ describe('SQLite migrations', () => {
     expect(sql).toMatch(/ALTER TABLE "notes__rebuild" RENAME TO "notes"/);
   });
 
+  it('gives a new version to the rows whose values a rebuild changes, and only to them (found by a newcomer)', () => {
+    const copy = (before: Snapshot, after: Snapshot) =>
+      migrate(before, after).find((statement) => statement.startsWith('INSERT INTO "notes__rebuild"'));
+    // NULLs take the default: those rows change
+    expect(copy(notes(column('body')), notes(column('body', { notNull: true, default: 'x' })))).toContain(
+      `"version" + (CASE WHEN coalesce("body", 'x') IS NOT "body" THEN 1 ELSE 0 END)`,
+    );
+    // a column dropped beside one made unique changes no stored value
+    const unchanged = copy(
+      notes(column('body'), column('code', { type: 'integer' })),
+      notes(column('body', { unique: true, index: true })),
+    );
+    expect(unchanged).toMatch(/"updated_at", "version" FROM "notes"$/);
+  });
+
   it('adds and drops a unique key of several columns in place, and only when the keys change', () => {
     const keyed = (keys: string[][]): Snapshot => {
       const snapshot = notes(column('code'), column('region'));
@@ -247,6 +262,29 @@ describe('the cautions of a migration: what a client of the API now lacks (found
         ? [
             expect.stringMatching(
               /^notes\.code is added required: a client that leaves it out of a POST or a PUT now gets a 400/,
+            ),
+          ]
+        : [],
+    );
+  });
+
+  it.each<[string, Field, boolean]>([
+    ['made required with a default', field('code', 'string', { required: true, default: 'x' }), true],
+    ['made not nullable, optional, with a default', field('code', 'string', { default: 'x' }), false],
+    [
+      'a read-only field made required',
+      field('code', 'string', { required: true, default: 'x', readOnly: true }),
+      false,
+    ],
+  ])('an existing field %s', (_case, made, cautioned) => {
+    const before = notes(column(made.column, { field: made.name }));
+    const after = notes(column(made.column, { field: made.name, notNull: true, default: 'x' }));
+    const cautions = cautionsOf(diff(before, after, new Map()), model(made));
+    expect(cautions).toEqual(
+      cautioned
+        ? [
+            expect.stringMatching(
+              /^notes\.code becomes required: the records where it is null take its default "x" \(and new ETags\), and a client that leaves it out of a POST or a PUT now gets a 400/,
             ),
           ]
         : [],

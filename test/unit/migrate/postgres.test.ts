@@ -49,7 +49,7 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
       [],
       [
         `ALTER TABLE "notes" ALTER COLUMN "title" SET DEFAULT 'untitled'`,
-        `UPDATE "notes" SET "title" = 'untitled' WHERE "title" IS NULL`,
+        `UPDATE "notes" SET "title" = 'untitled', "version" = "version" + 1 WHERE "title" IS NULL`,
         'ALTER TABLE "notes" ALTER COLUMN "title" SET NOT NULL',
       ],
     ],
@@ -62,7 +62,20 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
         expect.stringContaining('CREATE OR REPLACE FUNCTION pg_temp.restsmith_try_cast'),
         'ALTER TABLE "notes" ALTER COLUMN "code" TYPE BIGINT USING ' +
           'CASE WHEN "code" IS NULL THEN NULL ELSE coalesce(pg_temp.restsmith_try_cast("code"::text, NULL::BIGINT), 0) END',
+        // its rows are other values now (numbers, not text): new versions, new ETags
+        'UPDATE "notes" SET "version" = "version" + 1 WHERE "code" IS NOT NULL',
       ] as unknown as string[],
+    ],
+    [
+      'drops a value of an enum: its rows take the default, with new versions',
+      notes(column('state', { type: 'enum', values: ['a', 'b'], notNull: true, default: 'a' })),
+      notes(column('state', { type: 'enum', values: ['a'], notNull: true, default: 'a' })),
+      [],
+      [
+        'ALTER TABLE "notes" ALTER COLUMN "state" DROP DEFAULT',
+        `UPDATE "notes" SET "state" = 'a', "version" = "version" + 1 WHERE "state" NOT IN ('a')`,
+        `ALTER TABLE "notes" ALTER COLUMN "state" SET DEFAULT 'a'`,
+      ],
     ],
     [
       'narrows number to integer by truncating, as SQLite does',
@@ -72,6 +85,7 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
       [
         'ALTER TABLE "notes" ALTER COLUMN "stars" DROP NOT NULL',
         'ALTER TABLE "notes" ALTER COLUMN "stars" TYPE BIGINT USING trunc("stars")::BIGINT',
+        'UPDATE "notes" SET "version" = "version" + 1 WHERE "stars" IS NOT NULL',
         'DELETE FROM "notes" WHERE "stars" IS NULL',
         'ALTER TABLE "notes" ALTER COLUMN "stars" SET NOT NULL',
       ],

@@ -175,13 +175,15 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
   // a conversion may give NULL: NOT NULL comes back after the values are filled in or their rows deleted
   if (from.notNull && (typeChanged || !to.notNull)) statements.push(`${alter} DROP NOT NULL`);
   if (from.default !== undefined) statements.push(`${alter} DROP DEFAULT`);
-  // a row whose stored value changes gets a new version (a client's ETag of it is then stale): a converted value may
-  // read the same, but be another type in JSON; an integer widened to a number is the same number
+  // a row whose stored value changes gets a new version (a client's ETag of it is then stale): every row that holds a
+  // value of a column whose type changes (converted, it may be another value, another type in JSON, or null), counted
+  // before the conversion; an integer widened to a number is the same number
   const version = `${d.ident('version')} = ${d.ident('version')} + 1`;
   if (typeChanged) {
-    statements.push(`${alter} TYPE ${d.columnType(to)} USING ${converted(from, to)}`);
     if (!(from.type === 'integer' && to.type === 'number'))
       statements.push(`UPDATE ${table} SET ${version} WHERE ${column} IS NOT NULL`);
+    // by its name now: a rename in the same migration has run (stepStatements, renameColumn)
+    statements.push(`${alter} TYPE ${d.columnType(to)} USING ${converted({ ...from, name: to.name }, to)}`);
   }
   if (to.type === 'enum') {
     const values = (to.values ?? []).map((v) => d.literal(v, to)).join(', ');

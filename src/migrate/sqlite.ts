@@ -110,6 +110,8 @@ function rebuildStatements({ before, after, steps }: TableChange): string[] {
       filters.push(`(${value} IS NULL OR ${value} IN (SELECT ${d.ident('id')} FROM ${d.ident(column.ref.table)}))`);
     }
     const converted = convert(source, column);
+    // a value of another type in JSON (SQLite's comparison would take '42' and 42 as one); else, one the copy changes
+    if (jsonKind(source.type) !== jsonKind(column.type)) changed.push(`${value} IS NOT NULL`);
     if (converted !== value) changed.push(`${converted} IS NOT ${value}`);
     return converted;
   });
@@ -129,6 +131,10 @@ function rebuildStatements({ before, after, steps }: TableChange): string[] {
     ...indexesOf(after).map((i) => createIndex(after.name, i, d)),
   ];
 }
+
+/** What a value of a field type is in JSON: a number, a boolean, a JSON value, or a string (every other type). */
+const jsonKind = (type: string): string =>
+  type === 'integer' || type === 'number' ? 'number' : type === 'boolean' || type === 'json' ? type : 'string';
 
 /** The expression that carries a stored value into the rebuilt column. */
 function convert(from: ColumnSnapshot, to: ColumnSnapshot): string {

@@ -70,6 +70,8 @@ async function seed(api: string): Promise<{ team: string; people: Person[] }> {
   for (const body of [
     { name: 'Ann', teamId: team, code: '42', level: '7', score: 4.7, active: true },
     { name: 'Bob', code: 'abc', score: -2.5, active: null },
+    // only its code changes, from text to the same digits as a number (found by a reviewer: SQLite took '7' and 7 as one)
+    { name: 'Cy', code: '7', score: 3, active: null },
   ]) {
     const r = await http('POST', `${api}/people`, body);
     expect(r.status, r.text).toBe(201);
@@ -98,10 +100,13 @@ async function expectConverted(api: string, team: string): Promise<void> {
     // as SQLite's CAST carries them: 4.7 → 4, 'abc' → 0, true → 1
     { name: 'Ann', groupId: team, code: 42, level: 7, score: 4, active: 1 },
     { name: 'Bob', groupId: null, code: 0, level: null, score: -2, active: null },
+    { name: 'Cy', groupId: null, code: 7, level: null, score: 3, active: null },
   ]);
   // the renamed reference cascades now
   expect((await http('DELETE', `${api}/teams/${team}`)).status).toBe(204);
-  expect(((await http('GET', `${api}/people`)).body as { items: Person[] }).items.map((p) => p.name)).toEqual(['Bob']);
+  expect(((await http('GET', `${api}/people?sort=name`)).body as { items: Person[] }).items.map((p) => p.name)).toEqual(
+    ['Bob', 'Cy'],
+  );
 }
 
 describe('migrations that convert stored values', () => {
@@ -122,8 +127,8 @@ describe('migrations that convert stored values', () => {
       expect([await motto('Blue'), await motto('Red')]).toMatchObject([{ motto: 'none' }, { motto: 'Go' }]);
       return etags(api);
     });
-    expect(Object.keys(after).sort()).toEqual(['Ann', 'Blue', 'Bob', 'Red']);
-    for (const name of ['Ann', 'Bob', 'Blue']) expect(after[name], name).not.toBe(before[name]);
+    expect(Object.keys(after).sort()).toEqual(['Ann', 'Blue', 'Bob', 'Cy', 'Red']);
+    for (const name of ['Ann', 'Bob', 'Cy', 'Blue']) expect(after[name], name).not.toBe(before[name]);
     expect(after.Red).toBe(before.Red);
     await generate(V3);
     await serving(dir, url, (api) => expectConverted(api, team));
@@ -148,6 +153,7 @@ describe('migrations that convert stored values', () => {
       });
       expect(ann.status, ann.text).toBe(201);
       expect((await http('POST', `${api}/people`, { name: 'Bob', code: 0, score: -2 })).status).toBe(201);
+      expect((await http('POST', `${api}/people`, { name: 'Cy', code: 7, score: 3 })).status).toBe(201);
       return created.id;
     });
     await serving(dir, url, (api) => expectConverted(api, team));

@@ -144,6 +144,10 @@ describe('SQLite migrations', () => {
     expect(copy(notes(column('body')), notes(column('body', { notNull: true, default: 'x' })))).toContain(
       `"version" + (CASE WHEN coalesce("body", 'x') IS NOT "body" THEN 1 ELSE 0 END)`,
     );
+    // text to integer: another type in JSON, even where SQLite compares '7' and 7 as equal (found by a reviewer)
+    expect(copy(notes(column('code')), notes(column('code', { type: 'integer' })))).toContain(
+      `"version" + (CASE WHEN "code" IS NOT NULL OR CAST("code" AS INTEGER) IS NOT "code" THEN 1 ELSE 0 END)`,
+    );
     // a column dropped beside one made unique changes no stored value
     const unchanged = copy(
       notes(column('body'), column('code', { type: 'integer' })),

@@ -60,10 +60,10 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
       [],
       [
         expect.stringContaining('CREATE OR REPLACE FUNCTION pg_temp.restsmith_try_cast'),
-        'ALTER TABLE "notes" ALTER COLUMN "code" TYPE BIGINT USING ' +
-          'CASE WHEN "code" IS NULL THEN NULL ELSE coalesce(pg_temp.restsmith_try_cast("code"::text, NULL::BIGINT), 0) END',
         // its rows are other values now (numbers, not text): new versions, new ETags
         'UPDATE "notes" SET "version" = "version" + 1 WHERE "code" IS NOT NULL',
+        'ALTER TABLE "notes" ALTER COLUMN "code" TYPE BIGINT USING ' +
+          'CASE WHEN "code" IS NULL THEN NULL ELSE coalesce(pg_temp.restsmith_try_cast("code"::text, NULL::BIGINT), 0) END',
       ] as unknown as string[],
     ],
     [
@@ -78,14 +78,27 @@ describe('PostgreSQL migrations, from the same diff as SQLite', () => {
       ],
     ],
     [
+      'renames a column and converts it in one change (found by a reviewer: the conversion named the old column)',
+      notes(column('code')),
+      notes(column('num', { type: 'number' })),
+      [['code', 'num']],
+      [
+        expect.stringContaining('CREATE OR REPLACE FUNCTION pg_temp.restsmith_try_cast'),
+        'ALTER TABLE "notes" RENAME COLUMN "code" TO "num"',
+        'UPDATE "notes" SET "version" = "version" + 1 WHERE "num" IS NOT NULL',
+        'ALTER TABLE "notes" ALTER COLUMN "num" TYPE DOUBLE PRECISION USING ' +
+          'CASE WHEN "num" IS NULL THEN NULL ELSE coalesce(pg_temp.restsmith_try_cast("num"::text, NULL::DOUBLE PRECISION), 0) END',
+      ] as unknown as string[],
+    ],
+    [
       'narrows number to integer by truncating, as SQLite does',
       notes(column('stars', { type: 'number', notNull: true })),
       notes(column('stars', { type: 'integer', notNull: true })),
       [],
       [
         'ALTER TABLE "notes" ALTER COLUMN "stars" DROP NOT NULL',
-        'ALTER TABLE "notes" ALTER COLUMN "stars" TYPE BIGINT USING trunc("stars")::BIGINT',
         'UPDATE "notes" SET "version" = "version" + 1 WHERE "stars" IS NOT NULL',
+        'ALTER TABLE "notes" ALTER COLUMN "stars" TYPE BIGINT USING trunc("stars")::BIGINT',
         'DELETE FROM "notes" WHERE "stars" IS NULL',
         'ALTER TABLE "notes" ALTER COLUMN "stars" SET NOT NULL',
       ],

@@ -29,9 +29,9 @@ export function refuseOtherMethods(
   );
   if (others.length === 0) return;
   // HEAD comes with GET, or is a route of its own (named in `allowed`)
-  const allow = [...new Set(allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])))]
-    .sort()
-    .join(', ');
+  const allow = [
+    ...new Set(allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))),
+  ].join(', ');
   app.route({
     method: others,
     url,
@@ -71,7 +71,9 @@ export function refuseOtherMethodsLater(app: FastifyInstance): () => void {
       const allowed = METHODS.filter((method) => methods.has(method));
       if (allowed.length === 0 || allowed.length === METHODS.length) continue;
       try {
-        refuseOtherMethods(app, url, methods.has('HEAD') ? [...allowed, 'HEAD'] : allowed);
+        // in alphabetical order, a HEAD route of its own included
+        const named = [...METHODS, 'HEAD'].sort().filter((method) => methods.has(method));
+        refuseOtherMethods(app, url, named);
       } catch (error) {
         // a path whose methods Fastify knows another way: it keeps its 404 rather than stop the server
         app.log.debug({ err: error, url }, 'no 405 for this path');

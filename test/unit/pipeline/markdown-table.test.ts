@@ -75,7 +75,11 @@ describe('printTable', () => {
   it('prints any table of plain cells as prettier does', async () => {
     const word = fc.stringMatching(/^[A-Za-z0-9.,:;'"(){}/=+?!%^→…-]{1,8}$/);
     const code = fc.stringMatching(/^[^`\s|\\]([^`|\\\n]{0,6}[^`\s|\\])?$/).map((inner) => `\`${inner}\``);
-    const cell = fc.array(fc.oneof(word, code), { maxLength: 4 }).map((words) => words.join(' '));
+    // without a URL (`://`, `www.`): markdown makes a link of it, which printTable leaves to prettier
+    const cell = fc
+      .array(fc.oneof(word, code), { maxLength: 4 })
+      .map((words) => words.join(' '))
+      .filter((text) => !/:\/\/|www\./i.test(text));
     const table = fc
       .integer({ min: 1, max: 4 })
       .chain((columns) =>

@@ -17,7 +17,12 @@ export function cautionsOf(diff: Diff, api?: Api): string[] {
     const { resource } = after;
     const model = api?.resources.find((r) => r.table === after.name);
     for (const step of steps) {
-      const field = step.kind === 'addColumn' ? model?.fields.find((f) => f.name === step.column.field) : undefined;
+      // a required field a client must now send: added, or made required (a column made NOT NULL with a default)
+      const field = model?.fields.find((f) =>
+        step.kind === 'addColumn'
+          ? f.name === step.column.field
+          : step.kind === 'alterColumn' && step.to.notNull && !step.from.notNull && f.name === step.to.field,
+      );
       // a client leaves out a read-only field, and may leave out an owner field (it takes the caller); a required field
       // with no default is a loss (data-loss.ts)
       if (
@@ -27,23 +32,11 @@ export function cautionsOf(diff: Diff, api?: Api): string[] {
         !model?.owners.includes(field.name)
       ) {
         cautions.push(
-          `${resource}.${field.name} is added required: a client that leaves it out of a POST or a PUT now gets a 400 (the records there took its default); ` +
-            `to keep such clients working, make it optional with a default instead`,
-        );
-      }
-      const made = step.kind === 'alterColumn' ? model?.fields.find((f) => f.name === step.to.field) : undefined;
-      if (
-        step.kind === 'alterColumn' &&
-        step.to.notNull &&
-        !step.from.notNull &&
-        step.to.default != null &&
-        made?.required === true &&
-        !made.readOnly &&
-        !model?.owners.includes(made.name)
-      ) {
-        cautions.push(
-          `${resource}.${made.name} becomes required: the records where it is null take its default ${JSON.stringify(step.to.default)} (and new ETags), and a client that leaves it out of a POST or a PUT now gets a 400; ` +
-            `to keep such clients working, make it optional with a default instead`,
+          step.kind === 'addColumn'
+            ? `${resource}.${field.name} is added required: a client that leaves it out of a POST or a PUT now gets a 400 (the records there took its default); ` +
+                `to keep such clients working, make it optional with a default instead`
+            : `${resource}.${field.name} becomes required: the records where it is null take its default ${JSON.stringify(field.default)} (and new ETags), and a client that leaves it out of a POST or a PUT now gets a 400; ` +
+                `to keep such clients working, make it optional with a default instead`,
         );
       }
       if (step.kind === 'addColumn' && step.column.unique && step.column.default != null) {

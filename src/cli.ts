@@ -12,7 +12,7 @@ type Print = (line: string) => void;
  * a no-op `generate` takes to run.
  */
 
-function program(out: Print): Command {
+function program(out: Print, err: Print): Command {
   const cli = new Command('restsmith')
     .description('Generate a complete TypeScript REST server from a resource definition.')
     .version(VERSION)
@@ -57,8 +57,10 @@ function program(out: Print): Command {
     .option('--check', 'write nothing; exit 1 if the target is not exactly what generate would write')
     .option('--force', 'overwrite generator-owned files that were edited by hand (user-owned files: never)')
     .option('--allow-data-loss', 'permit a migration that drops a table or column or narrows a type')
-    .action(async (file: string, options: GenerateOptions) => {
-      const { describeChanges, generate } = await import('./commands/generate.js');
+    .option('--watch', 'generate, then generate again each time the definition is saved (Ctrl-C stops)')
+    .action(async (file: string, options: GenerateOptions & { watch?: boolean }) => {
+      if (options.watch) return watchUntilStopped(file, options, out, err);
+      const { describeChanges, generate, wroteLine } = await import('./commands/generate.js');
       const result = await generate(file, options);
       const pending = result.changes.filter((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
       if (options.check) {
@@ -92,11 +94,7 @@ function program(out: Print): Command {
         }
         return;
       }
-      const overwritten = result.changes.filter((c) => c.kind === 'conflict').length;
-      out(
-        `wrote ${result.changes.filter((c) => ['create', 'update', 'grow', 'delete'].includes(c.kind)).length + overwritten} files to ${result.outDir}` +
-          (overwritten > 0 ? ` (${overwritten} edited by hand, overwritten)` : ''),
-      );
+      out(wroteLine(result));
     });
 
   cli
@@ -122,6 +120,20 @@ function program(out: Print): Command {
   return cli;
 }
 
+/** `generate --watch` until SIGINT or SIGTERM (commands/watch.ts). */
+async function watchUntilStopped(file: string, options: GenerateOptions, out: Print, err: Print): Promise<void> {
+  const { checkWatchOptions, watchDefinition } = await import('./commands/watch.js');
+  checkWatchOptions(options);
+  const stop = new AbortController();
+  const abort = (): void => stop.abort();
+  process.once('SIGINT', abort).once('SIGTERM', abort);
+  try {
+    await watchDefinition(file, { out: options.out, signal: stop.signal, print: out, printError: err });
+  } finally {
+    process.off('SIGINT', abort).off('SIGTERM', abort);
+  }
+}
+
 /** Runs the CLI; resolves to the exit code: 0 success, 1 invalid definition or conflict, 2 wrong usage. */
 export async function main(
   argv: readonly string[],
@@ -129,7 +141,7 @@ export async function main(
   err: Print = console.error,
 ): Promise<number> {
   try {
-    await program(out).parseAsync(argv);
+    await program(out, err).parseAsync(argv);
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {

@@ -222,6 +222,16 @@ function checkTarget(outDir: string): void {
   }
 }
 
+/** The last line of a run that wrote: how many files, where, and how many of them were edited by hand. */
+export function wroteLine(result: GenerateResult): string {
+  const overwritten = result.changes.filter((c) => c.kind === 'conflict').length;
+  const written = result.changes.filter((c) => ['create', 'update', 'grow', 'delete'].includes(c.kind)).length;
+  return (
+    `wrote ${written + overwritten} files to ${result.outDir}` +
+    (overwritten > 0 ? ` (${overwritten} edited by hand, overwritten)` : '')
+  );
+}
+
 export function describeChanges(result: GenerateResult): string[] {
   // what did not change is counted, not listed: a regenerate's news (changes, stubs, the migration) stays in view
   const unchanged = result.changes.filter((c) => c.kind === 'unchanged').length;

@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { checkWatchOptions, watchDefinition } from '../../src/commands/watch.js';
+import { UserError } from '../../src/errors.js';
+import { ROOT } from '../helpers/project.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'restsmith-watch-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const definition = (fields: string): string =>
+  `name: shelf\nversion: 1.0.0\nauth: { default: public }\nresources:\n  books:\n    fields:\n${fields}`;
+
+/** Waits until `lines` holds one matching `pattern` after the first `after` lines; returns it. */
+async function lineAfter(lines: string[], after: number, pattern: RegExp): Promise<string> {
+  return vi.waitFor(
+    () => {
+      const found = lines.slice(after).find((line) => pattern.test(line));
+      if (found === undefined) throw new Error(`no line matching ${pattern} yet: ${lines.slice(after).join('\n')}`);
+      return found;
+    },
+    { timeout: 60_000, interval: 50 },
+  );
+}
+
+describe('generate --watch', () => {
+  it('generates, then again on each save; a broken save is reported with its position and writes nothing', async () => {
+    const dir = mkdtempSync(join(scratch, 'run-'));
+    const file = join(dir, 'shelf.yaml');
+    const out = join(dir, 'shelf');
+    writeFileSync(file, definition('      title: { type: string, required: true }\n'));
+    const lines: string[] = [];
+    const errors: string[] = [];
+    const stop = new AbortController();
+    const watching = watchDefinition(file, {
+      out,
+      signal: stop.signal,
+      print: (line) => lines.push(line),
+      printError: (line) => errors.push(line),
+    });
+    await lineAfter(lines, 0, /^wrote \d+ files to .*shelf \(\d+\.\d\d s\); watching /);
+    const model = join(out, 'src/resources/books/model.ts');
+    expect(readFileSync(model, 'utf8')).not.toContain('isbn');
+
+    let seen = lines.length;
+    writeFileSync(file, definition('      title: { type: string, required: true }\n      isbn: string\n'));
+    await lineAfter(lines, seen, /^wrote \d+ files/);
+    expect(readFileSync(model, 'utf8')).toContain('isbn');
+    expect(lines.slice(seen)).toContain('create    src/db/migrations/0002-change-books.ts');
+
+    writeFileSync(file, definition('      title: { type: strin, required: true }\n      isbn: string\n'));
+    await lineAfter(errors, 0, /^nothing written; watching /);
+    expect(errors[0]).toMatch(/shelf\.yaml:7:\d+ {2}resources\.books\.fields\.title\.type {2}/);
+    expect(readFileSync(model, 'utf8')).toContain('isbn');
+
+    // back as it was: nothing to write, and said so
+    seen = lines.length;
+    writeFileSync(file, definition('      title: { type: string, required: true }\n      isbn: string\n'));
+    await lineAfter(lines, seen, /is up to date \(\d+\.\d\d s\); watching /);
+
+    stop.abort();
+    await expect(watching).resolves.toBeUndefined();
+    expect(errors.some((line) => /at .+\.ts:\d+/.test(line))).toBe(false);
+  });
+
+  it('stops at once on a file that is no definition (a usage error), and on a folder that does not exist', async () => {
+    const signal = new AbortController().signal;
+    const quiet = { signal, print: () => undefined, printError: () => undefined };
+    const text = join(scratch, 'notes.txt');
+    writeFileSync(text, 'hello');
+    await expect(watchDefinition(text, quiet)).rejects.toThrow(/must be a \.yaml, \.yml or \.json file/);
+    await expect(watchDefinition(join(scratch, 'nowhere/api.yaml'), quiet)).rejects.toThrow(
+      /cannot watch .*nowhere: no such folder/,
+    );
+  });
+
+  it.each([
+    [{ check: true }, '--check'],
+    [{ dryRun: true }, '--dry-run'],
+    [{ force: true, allowDataLoss: true }, '--force, --allow-data-loss'],
+  ])('refuses to watch with %j: it would apply to every save', (options, named) => {
+    expect(() => checkWatchOptions(options)).toThrow(UserError);
+    expect(() => checkWatchOptions(options)).toThrow(`--watch cannot be combined with ${named}:`);
+  });
+
+  it('accepts --out alone', () => {
+    expect(() => checkWatchOptions({ out: 'x' })).not.toThrow();
+  });
+
+  it('the binary watches until Ctrl-C (SIGINT), then exits 0', async () => {
+    const dir = mkdtempSync(join(scratch, 'bin-'));
+    const file = join(dir, 'shelf.yaml');
+    writeFileSync(file, definition('      title: string\n'));
+    const child = spawn(process.execPath, [join(ROOT, 'bin/restsmith.js'), 'generate', file, '--watch'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await lineAfter(lines, 0, /^wrote \d+ files to .*shelf .*; watching /);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from './lib.js';
@@ -33,13 +33,15 @@ export interface Speed {
   noopMs?: number;
   /** one field added to one resource, then regenerate */
   editMs?: number;
+  /** the same edit saved while `generate --watch` runs: from the save to the line saying the files were written */
+  watchEditMs?: number;
 }
 
 /**
  * Wall time of `restsmith generate` in a new process: cold, for 1, 10 and 100 resources; at 100, a no-op regenerate
  * and the loop users live in: a field added to one resource, regenerated.
  */
-export function generatorSpeed(root: string, work: string, smoke: boolean): Speed[] {
+export async function generatorSpeed(root: string, work: string, smoke: boolean): Promise<Speed[]> {
   const dir = join(work, 'speed');
   mkdirSync(dir, { recursive: true });
   const timed = (file: string, out: string): number => {
@@ -50,7 +52,7 @@ export function generatorSpeed(root: string, work: string, smoke: boolean): Spee
     return Number(process.hrtime.bigint() - started) / 1e6;
   };
   const repeats = smoke ? 1 : 3;
-  return [1, 10, 100].map((count) => {
+  const speeds = [1, 10, 100].map((count) => {
     const file = join(dir, `speed-${count}.yaml`);
     writeFileSync(file, definition(count));
     const out = join(dir, `out-${count}`);
@@ -67,4 +69,53 @@ export function generatorSpeed(root: string, work: string, smoke: boolean): Spee
     });
     return { resources: count, coldMs: median(cold), noopMs: median(noop), editMs: median(edit) };
   });
+  const last = speeds.at(-1);
+  const file = join(dir, 'speed-100.yaml');
+  const edits = smoke ? 1 : Number(process.env.EDITS ?? 5);
+  const watched = await watchEdits(root, file, join(dir, 'out-100'), repeats, edits);
+  return last === undefined ? speeds : [...speeds.slice(0, -1), { ...last, watchEditMs: median(watched) }];
+}
+
+/**
+ * `generate --watch` on the project the edits above left; then `edits` more fields added one save at a time, each
+ * timed from the save to the line that says the files were written. The first save after the start counts too: it
+ * is the slowest (the code is not optimised yet), as it is for a user.
+ */
+async function watchEdits(root: string, file: string, out: string, done: number, edits: number): Promise<number[]> {
+  const child = spawn(process.execPath, [join(root, 'bin/restsmith.js'), 'generate', file, '--out', out, '--watch'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let text = '';
+  let waiting: ((line: string) => void) | undefined;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+    const lines = text.split('\n');
+    text = lines.pop() ?? '';
+    for (const line of lines) if (line.includes('; watching ')) waiting?.(line);
+  });
+  const next = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('generate --watch wrote nothing for 120 s')), 120_000);
+      waiting = (line) => {
+        clearTimeout(timer);
+        resolve(line);
+      };
+    });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  try {
+    await next();
+    const times: number[] = [];
+    for (let n = 1; n <= edits; n++) {
+      const written = next();
+      const started = process.hrtime.bigint();
+      writeFileSync(file, definition(100, done + n));
+      const line = await written;
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (!line.startsWith('wrote ')) throw new Error(`generate --watch did not write: ${line}`);
+    }
+    return times;
+  } finally {
+    child.kill('SIGINT');
+    await exited;
+  }
 }

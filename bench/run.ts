@@ -154,7 +154,7 @@ console.log('the cost of events…');
 const events = await eventsCost(ROOT, WORK, ROWS, ROUNDS, load, env, token, smoke ? 2 : 10);
 
 console.log('generator speed…');
-const speed = generatorSpeed(ROOT, WORK, smoke);
+const speed = await generatorSpeed(ROOT, WORK, smoke);
 console.log('keyset paging at scale…');
 const paging = await scale(generated, WORK, smoke ? [ROWS] : [10_000, 1_000_000], SECRET);
 

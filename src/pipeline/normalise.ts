@@ -113,6 +113,16 @@ function withRelations(resources: Resource[], def: Definition): Resource[] {
       };
     }),
   );
+  // the to-many relations of each resource, from the ref fields referring to it, in the order of the resources
+  const incoming = new Map<string, Relation[]>();
+  for (const other of resources) {
+    for (const f of other.fields) {
+      if (f.ref === undefined || f.writeOnly) continue;
+      const to = incoming.get(f.ref.to) ?? [];
+      to.push(relation('many', f.ref.inverse, other.name, f));
+      incoming.set(f.ref.to, to);
+    }
+  }
   return resources.map((resource) => ({
     ...resource,
     relations: [
@@ -120,11 +130,7 @@ function withRelations(resources: Resource[], def: Definition): Resource[] {
       ...resource.fields.flatMap((f) =>
         f.ref === undefined || f.writeOnly ? [] : [relation('one', f.ref.as, f.ref.to, f)],
       ),
-      ...resources.flatMap((other) =>
-        other.fields.flatMap((f) =>
-          f.ref?.to === resource.name && !f.writeOnly ? [relation('many', f.ref.inverse, other.name, f)] : [],
-        ),
-      ),
+      ...(incoming.get(resource.name) ?? []),
       ...throughs.filter((t) => t.on === resource.name).map((t) => t.relation),
       ...throughs.filter((t) => t.other === resource.name).map((t) => t.inverse),
     ],

@@ -1,4 +1,5 @@
 import type { ColumnSnapshot, Snapshot } from '../schema/snapshot.js';
+import { checksValues } from './checked-values.js';
 import type { Diff } from './diff.js';
 
 /** Type changes that keep every stored value as it is (the SQL type is the same or wider). */
@@ -12,10 +13,13 @@ const WIDENINGS: Record<string, readonly string[]> = {
   datetime: ['string', 'text'],
 };
 
-/** What a lossy column change does to stored rows: deletes those holding NULL, or those whose ref has no target. */
+/**
+ * What a lossy column change does to stored rows: deletes those holding NULL, those whose ref has no target, or
+ * those whose value does not convert into a required date, datetime or uuid with no default (checked-values.ts).
+ */
 export interface ColumnLoss {
   message: string;
-  deletes?: 'null' | 'unreferenced';
+  deletes?: 'null' | 'unreferenced' | 'unconverted';
   /** what would keep the data */
   keep: string;
 }
@@ -24,6 +28,13 @@ export interface ColumnLoss {
 export function columnLoss(table: string, from: ColumnSnapshot, to: ColumnSnapshot): ColumnLoss | undefined {
   const where = `${table}.${to.field}`;
   if (from.type !== to.type && !(WIDENINGS[from.type] ?? []).includes(to.type)) {
+    if (checksValues(from, to) && to.notNull && to.default === undefined) {
+      return {
+        message: `${where} changes from ${from.type} to ${to.type}: records whose ${to.field} is not a ${to.type} would be deleted`,
+        deletes: 'unconverted',
+        keep: `keep ${where} a ${from.type}, give it a \`default\`, or add a new field for the ${to.type} values`,
+      };
+    }
     return {
       message: `${where} changes from ${from.type} to ${to.type}: stored values that do not convert would be lost`,
       keep: `keep ${where} a ${from.type}, or add a new field for the ${to.type} values`,

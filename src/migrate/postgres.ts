@@ -9,6 +9,7 @@ import {
   type IndexSnapshot,
 } from '../schema/ddl.js';
 import { postgres as d } from '../schema/dialect.js';
+import { checksValues, postgresChecked } from './checked-values.js';
 import { columnLoss } from './data-loss.js';
 import type { Diff, Step, TableChange } from './diff.js';
 import type { ColumnSnapshot, Snapshot, TableSnapshot } from '../schema/snapshot.js';
@@ -185,6 +186,13 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
     // by its name now: a rename in the same migration has run (stepStatements, renameColumn)
     statements.push(`${alter} TYPE ${d.columnType(to)} USING ${converted({ ...from, name: to.name }, to)}`);
   }
+  if (checksValues(from, to) && !typeChanged) {
+    // text stays text (a string made a date or a uuid): the values without the shape are replaced, or their rows go
+    const value = checked({ ...from, name: to.name }, to, column);
+    const unshaped = `${column} IS NOT NULL AND ${value} IS DISTINCT FROM ${column}`;
+    if (to.notNull && to.default === undefined) statements.push(...deleteRows(tableName, unshaped, after));
+    else statements.push(`UPDATE ${table} SET ${column} = ${value}, ${version} WHERE ${unshaped}`);
+  }
   if (to.type === 'enum') {
     const values = (to.values ?? []).map((v) => d.literal(v, to)).join(', ');
     statements.push(`UPDATE ${table} SET ${column} = ${fallback}, ${version} WHERE ${column} NOT IN (${values})`);
@@ -214,6 +222,7 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
 function converted(from: ColumnSnapshot, to: ColumnSnapshot): string {
   const column = d.ident(from.name);
   const target = d.columnType(to).replace(' COLLATE "C"', '');
+  if (checksValues(from, to)) return checked(from, to, column);
   if (target === 'TEXT') {
     // as SQLite stores them: datetimes in ISO 8601 UTC, booleans as 0/1, JSON as its text
     if (from.type === 'datetime') return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -227,4 +236,13 @@ function converted(from: ColumnSnapshot, to: ColumnSnapshot): string {
   const attempt = `pg_temp.restsmith_try_cast(${column}::text, NULL::${target})`;
   const zero = { BIGINT: '0', 'DOUBLE PRECISION': '0', BOOLEAN: 'FALSE' }[target];
   return zero === undefined ? attempt : `CASE WHEN ${column} IS NULL THEN NULL ELSE coalesce(${attempt}, ${zero}) END`;
+}
+
+/** A value made a date, datetime or uuid (checked-values.ts): its default, or NULL, where it has not the shape. */
+function checked(from: ColumnSnapshot, to: ColumnSnapshot, column: string): string {
+  const value = postgresChecked(from, to, column, (text, type) => `pg_temp.restsmith_try_cast(${text}, NULL::${type})`);
+  const fallback = to.default === undefined ? undefined : d.literal(to.default, to);
+  return fallback === undefined
+    ? value
+    : `CASE WHEN ${column} IS NULL THEN NULL ELSE coalesce(${value}, ${fallback}) END`;
 }

@@ -7,6 +7,7 @@ import {
   indexesOf,
 } from '../schema/ddl.js';
 import { sqlite as d } from '../schema/dialect.js';
+import { checksValues, sqliteChecked } from './checked-values.js';
 import { columnLoss } from './data-loss.js';
 import type { Diff, Step, TableChange } from './diff.js';
 import type { ColumnSnapshot } from '../schema/snapshot.js';
@@ -110,6 +111,8 @@ function rebuildStatements({ before, after, steps }: TableChange): string[] {
       filters.push(`(${value} IS NULL OR ${value} IN (SELECT ${d.ident('id')} FROM ${d.ident(column.ref.table)}))`);
     }
     const converted = convert(source, column);
+    // a value that is not a date, datetime or uuid leaves a required field with no default empty: its row goes
+    if (loss?.deletes === 'unconverted') filters.push(`${converted} IS NOT NULL`);
     // a value of another type in JSON (SQLite's comparison would take '42' and 42 as one); else, one the copy changes
     if (jsonKind(source.type) !== jsonKind(column.type)) changed.push(`${value} IS NOT NULL`);
     if (converted !== value) changed.push(`${converted} IS NOT ${value}`);
@@ -145,6 +148,13 @@ function convert(from: ColumnSnapshot, to: ColumnSnapshot): string {
     return `CASE WHEN ${column} IN (${values}) THEN ${column} ELSE ${fallback} END`;
   }
   const target = d.columnType(to);
-  const value = d.columnType(from) === target ? column : `CAST(${column} AS ${target})`;
+  const value = checksValues(from, to)
+    ? `CASE WHEN ${column} IS NULL THEN NULL ELSE ${orFallback(sqliteChecked(from, to, column), fallback)} END`
+    : d.columnType(from) === target
+      ? column
+      : `CAST(${column} AS ${target})`;
   return to.notNull && !from.notNull && to.default !== undefined ? `coalesce(${value}, ${fallback})` : value;
 }
+
+const orFallback = (value: string, fallback: string): string =>
+  fallback === 'NULL' ? value : `coalesce(${value}, ${fallback})`;

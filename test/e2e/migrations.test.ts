@@ -159,3 +159,98 @@ describe('migrations that convert stored values', () => {
     await serving(dir, url, (api) => expectConverted(api, team));
   });
 });
+
+/** Text made a datetime, a date or a uuid (and a datetime a date, a date a datetime): checked-values.ts. */
+const CHECKED_V1 = `
+name: checked
+version: 1.0.0
+auth: { default: public }
+resources:
+  logs:
+    fields:
+      name: { type: string, required: true }
+      at: { type: string, nullable: true }
+      day: { type: string, nullable: true }
+      due: { type: string, nullable: true }
+      key: { type: string, nullable: true }
+      stamp: { type: datetime, nullable: true }
+      since: { type: date, nullable: true }
+  badges:
+    fields:
+      name: { type: string, required: true }
+      code: { type: string, required: true }
+`;
+const CHECKED_V2 = CHECKED_V1.replace('at: { type: string', 'at: { type: datetime')
+  .replace('day: { type: string', 'day: { type: date')
+  .replace('due: { type: string, nullable: true }', "due: { type: date, nullable: true, default: '2000-01-01' }")
+  .replace('key: { type: string', 'key: { type: uuid')
+  .replace('stamp: { type: datetime', 'stamp: { type: date')
+  .replace('since: { type: date', 'since: { type: datetime')
+  .replace('code: { type: string', 'code: { type: uuid');
+
+describe('migrations that make text a date, a datetime or a uuid', () => {
+  it('keep a value only in that shape, the same on both databases; a required field loses the records without it', async () => {
+    const { dir, generate } = project('checked');
+    const url = await databaseUrl('migrations-checked', 'sqlite:./data/checked.db');
+    await generate(CHECKED_V1);
+    const uuid = '0190A6F2-1C3E-7000-8000-00000000000a';
+    await serving(dir, url, async (api) => {
+      for (const body of [
+        {
+          name: 'A',
+          at: '2024-05-01T10:00:00+02:00',
+          day: '2024-05-01',
+          due: '2024-05-02',
+          key: uuid,
+          stamp: '2024-05-01T23:30:00Z',
+          since: '2024-05-01',
+        },
+        { name: 'B', at: 'yesterday', day: 'tomorrow', due: 'soon', key: 'not-a-uuid' },
+        { name: 'C', at: '2024-02-30T00:00:00Z', day: '2024-02-30', due: null },
+        { name: 'D', at: '2024-05-01T10:00:00.5Z', day: '2024-5-1' },
+        { name: 'E', at: '2024-05-01T10:00:00+15:00' },
+        { name: 'F', at: '2024-05-01T10:00:00 Z' },
+        { name: 'G', at: '2024-05-01t10:00:00z' },
+        { name: 'H', at: '2024-05-01T24:00:00Z' },
+        { name: 'I', at: 'now' },
+      ]) {
+        const r = await http('POST', `${api}/logs`, body);
+        expect(r.status, r.text).toBe(201);
+      }
+      for (const [name, code] of [
+        ['ok', uuid.toLowerCase()],
+        ['bad', 'x'],
+        ['short', uuid.slice(1)],
+      ]) {
+        expect((await http('POST', `${api}/badges`, { name, code })).status).toBe(201);
+      }
+    });
+    await generate(CHECKED_V2);
+    await serving(dir, url, async (api) => {
+      const logs = (await http('GET', `${api}/logs?sort=name`)).body as { items: Record<string, unknown>[] };
+      expect(
+        logs.items.map(({ name, at, day, due, key, stamp, since }) => ({ name, at, day, due, key, stamp, since })),
+      ).toEqual([
+        {
+          name: 'A',
+          at: '2024-05-01T08:00:00.000Z',
+          day: '2024-05-01',
+          due: '2024-05-02',
+          key: uuid,
+          stamp: '2024-05-01',
+          since: '2024-05-01T00:00:00.000Z',
+        },
+        { name: 'B', at: null, day: null, due: '2000-01-01', key: null, stamp: null, since: null },
+        { name: 'C', at: null, day: null, due: null, key: null, stamp: null, since: null },
+        { name: 'D', at: '2024-05-01T10:00:00.500Z', day: null, due: null, key: null, stamp: null, since: null },
+        ...['E', 'F'].map((name) => ({ name, at: null, day: null, due: null, key: null, stamp: null, since: null })),
+        { name: 'G', at: '2024-05-01T10:00:00.000Z', day: null, due: null, key: null, stamp: null, since: null },
+        ...['H', 'I'].map((name) => ({ name, at: null, day: null, due: null, key: null, stamp: null, since: null })),
+      ]);
+      const badges = (await http('GET', `${api}/badges`)).body as { items: { name: string; code: string }[] };
+      expect(badges.items.map(({ name, code }) => ({ name, code }))).toEqual([
+        { name: 'ok', code: uuid.toLowerCase() },
+      ]);
+    });
+  });
+});

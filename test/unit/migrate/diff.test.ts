@@ -91,6 +91,19 @@ describe('what a column change loses', () => {
       /records where it is null would be deleted/,
     ],
     ['made required with a default: kept', column('s'), column('s', { notNull: true, default: 'x' }), undefined],
+    [
+      'string to datetime: what is no datetime is lost',
+      column('s'),
+      column('s', { type: 'datetime' }),
+      /changes from string to datetime: stored values that do not convert would be lost/,
+    ],
+    [
+      'string to a required uuid with no default: the records without one are deleted',
+      column('s', { notNull: true }),
+      column('s', { type: 'uuid', notNull: true }),
+      /changes from string to uuid: records whose s is not a uuid would be deleted/,
+    ],
+    ['date to string: kept', column('d', { type: 'date' }), column('d'), undefined],
   ])('%s', (_case, from, to, want) => {
     const loss = columnLoss('notes', from, to);
     if (want === undefined) expect(loss).toBeUndefined();

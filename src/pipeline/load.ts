@@ -66,11 +66,58 @@ function strictJsonProblems(file: string, text: string): Problem[] {
     return [];
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const offset = Number(/at position (\d+)/.exec(message)?.[1] ?? text.length);
-    const { line, column } = new LineIndex(text).position(offset);
-    const reason = message.replace(/( in JSON)? at position \d+.*$/, '');
+    const offset = errorOffset(text, message);
+    const lines = new LineIndex(text);
+    // a comma before a closing bracket (YAML and JavaScript allow one, JSON does not): said, and shown at the comma
+    const comma = text[offset] === '}' || text[offset] === ']' ? commaBefore(text, offset) : undefined;
+    if (comma !== undefined) {
+      const { line, column } = lines.position(comma);
+      const reason = `a comma before ${text[offset]} (JSON allows none after the last item): remove it`;
+      return [{ file, line, column, path: SYNTAX_PATH, message: `invalid JSON: ${reason}` }];
+    }
+    const { line, column } = lines.position(offset);
+    // V8 quotes the text around some errors: the position says where
+    const reason = message.replace(/( in JSON)? at position \d+.*$/s, '').replace(/, ".*is not valid JSON$/s, '');
     return [{ file, line, column, path: SYNTAX_PATH, message: `invalid JSON: ${reason}` }];
   }
+}
+
+/**
+ * Where JSON.parse stopped. Some of its errors name no position ("Unexpected token"): then it is where the shortest
+ * prefix of the text that fails otherwise than by ending early ends (a binary search: a prefix fails so only from
+ * that point on).
+ */
+function errorOffset(text: string, message: string): number {
+  const at = /at position (\d+)/.exec(message)?.[1];
+  if (at !== undefined) return Number(at);
+  if (parsesUpTo(text)) return text.length;
+  let low = 0;
+  let high = text.length;
+  while (high - low > 1) {
+    const middle = (low + high) >>> 1;
+    if (parsesUpTo(text.slice(0, middle))) low = middle;
+    else high = middle;
+  }
+  return high - 1;
+}
+
+/** Whether `prefix` holds no JSON error but its end. */
+function parsesUpTo(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    const at = /at position (\d+)/.exec(message)?.[1];
+    return message.startsWith('Unexpected end of JSON input') || (at !== undefined && Number(at) >= prefix.length);
+  }
+}
+
+/** The offset of the comma just before `offset`, whitespace between; undefined when there is none. */
+function commaBefore(text: string, offset: number): number | undefined {
+  let i = offset - 1;
+  while (i >= 0 && ' \t\n\r'.includes(text[i] ?? '')) i--;
+  return text[i] === ',' ? i : undefined;
 }
 
 function toData(file: string, doc: Document): unknown {

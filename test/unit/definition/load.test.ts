@@ -84,7 +84,7 @@ describe('load', () => {
   it('reports a JSON syntax error at its position', async () => {
     const error = await rejection(load('examples/invalid/json-syntax.json'));
     expect(error instanceof DefinitionError && error.problems.map(formatProblem)).toEqual([
-      'examples/invalid/json-syntax.json:6:38  (syntax)  invalid JSON: Expected double-quoted property name',
+      'examples/invalid/json-syntax.json:6:36  (syntax)  invalid JSON: a comma before } (JSON allows none after the last item): remove it',
     ]);
   });
 });
@@ -101,7 +101,31 @@ describe('parseDefinition', () => {
       name: 'JSON that YAML would accept: a trailing comma',
       file: 'api.json',
       text: '{\n  "name": "a",\n}\n',
-      want: ['api.json:3:1  (syntax)  invalid JSON: Expected double-quoted property name'],
+      want: [
+        'api.json:2:14  (syntax)  invalid JSON: a comma before } (JSON allows none after the last item): remove it',
+      ],
+    },
+    {
+      name: 'JSON that YAML would accept: a trailing comma in a list (JSON.parse gives no position)',
+      file: 'api.json',
+      text: '{ "tags": ["a", "b" , ],\n  "x": 1 }',
+      want: [
+        'api.json:1:21  (syntax)  invalid JSON: a comma before ] (JSON allows none after the last item): remove it',
+      ],
+    },
+    {
+      name: 'a comma and a bracket inside strings are no trailing comma',
+      file: 'api.json',
+      text: '{ "a": "x,}", "b\\",": 1, }',
+      want: [
+        'api.json:1:24  (syntax)  invalid JSON: a comma before } (JSON allows none after the last item): remove it',
+      ],
+    },
+    {
+      name: 'an error before a trailing comma is the one reported',
+      file: 'api.json',
+      text: `{ "a": 'x', "b": [1,] }`,
+      want: ["api.json:1:8  (syntax)  invalid JSON: Unexpected token '''"],
     },
     {
       name: 'JSON that YAML would accept: a comment',

@@ -182,7 +182,7 @@ describe('POST /posts', () => {
     const r = await admin('POST', `${api}/posts`, { title: 'x' });
     expect(r.status).toBe(409);
     expect(problem(r).detail).toBe(
-      'authorId was left out, so it took your token\'s subject ("admin-1"), and no user has that id: send authorId',
+      'authorId was left out, so it took your token\'s subject ("admin-1"), and no user has that id: authorId refers to a user by its id, so a caller\'s token subject must be the id of their own user (staff and the administrator may send authorId instead)',
     );
     expect(problem(r).errors).toEqual([{ path: '/authorId', message: 'must be the id of an existing user' }]);
   });

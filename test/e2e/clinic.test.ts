@@ -123,7 +123,7 @@ describe('several owner fields', () => {
     expect(r.status, r.text).toBe(409);
     expect(r.body).toMatchObject({
       detail:
-        'patientId was left out, so it took your token\'s subject ("no-such-patient"), and no patient has that id: send patientId',
+        'patientId was left out, so it took your token\'s subject ("no-such-patient"), and no patient has that id: patientId refers to a patient by its id, so a caller\'s token subject must be the id of their own patient (staff and the administrator may send patientId instead)',
       errors: [{ path: '/patientId', message: 'must be the id of an existing patient' }],
     });
   });

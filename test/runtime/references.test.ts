@@ -61,7 +61,8 @@ async function refusal(existing: string[], body: Record<string, unknown>, sent: 
 
 const TAKEN = {
   status: 409,
-  detail: 'ownerId was left out, so it took your token\'s subject ("ann"), and no owner has that id: send ownerId',
+  detail:
+    'ownerId was left out, so it took your token\'s subject ("ann"), and no owner has that id: ownerId refers to an owner by its id, so a caller\'s token subject must be the id of their own owner (staff and the administrator may send ownerId instead)',
   paths: ['/ownerId'],
 };
 

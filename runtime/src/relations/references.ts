@@ -129,6 +129,8 @@ const ownerNotFound = ({ field, subject, reference }: FilledOwner): HttpProblem 
   new HttpProblem(
     409,
     'Conflict',
-    `${field} was left out, so it took your token's subject (${JSON.stringify(subject)}), and no ${reference.noun} has that id: send ${field}`,
+    `${field} was left out, so it took your token's subject (${JSON.stringify(subject)}), and no ${reference.noun} has ` +
+      `that id: ${field} refers to ${reference.article} ${reference.noun} by its id, so a caller's token subject must be the id of their ` +
+      `own ${reference.noun} (staff and the administrator may send ${field} instead)`,
     [{ path: `/${field}`, message: `must be the id of an existing ${reference.noun}` }],
   );

@@ -1,4 +1,4 @@
-import { watch as watchFolder, type FSWatcher } from 'node:fs';
+import { existsSync, watch as watchFolder, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { GenerateOptions } from './generate.js';
@@ -32,6 +32,7 @@ export function checkWatchOptions(options: GenerateOptions): void {
     throw new UserError(
       `--watch cannot be combined with ${given.join(', ')}: a watch regenerates on every save, so run generate once ` +
         `with ${given.length === 1 ? 'it' : 'them'} instead`,
+      2,
     );
   }
 }
@@ -47,6 +48,8 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
   const { describeChanges, generate, wroteLine } = await import('./generate.js');
   const path = resolve(file);
   const name = basename(path);
+  // a name mistyped is not a file about to be saved: said at once (later, a save may remove it for a moment)
+  if (!existsSync(path)) throw new UserError(`cannot read ${file}: no such file`);
   let last: string | undefined;
   const once = async (): Promise<void> => {
     const started = process.hrtime.bigint();
@@ -62,6 +65,12 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
       // a usage error (a file that is no definition) is not fixed by saving again
       if (!(error instanceof UserError) || error.exitCode === 2) throw error;
       options.printError(error.message);
+      // a refused data loss is accepted by a run of its own: a watch never takes --allow-data-loss
+      if (error.name === 'DataLossError') {
+        options.printError(
+          `to accept it, run \`restsmith generate ${file} --allow-data-loss\` once: this watch goes on`,
+        );
+      }
       options.printError(`nothing written; watching ${file}`);
       last = undefined;
     }
@@ -75,7 +84,7 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
   let stop: () => void = () => undefined;
   const schedule = (): void => {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(run, options.settleMs ?? 50);
+    if (!stopped) timer = setTimeout(run, options.settleMs ?? 100);
   };
   const run = (): void => {
     if (running !== undefined) {

@@ -55,6 +55,15 @@ describe('generate --watch', () => {
     expect(errors[0]).toMatch(/shelf\.yaml:7:\d+ {2}resources\.books\.fields\.title\.type {2}/);
     expect(readFileSync(model, 'utf8')).toContain('isbn');
 
+    // a field removed: a data loss, refused, with the one command that accepts it
+    const errorsSeen = errors.length;
+    writeFileSync(file, definition('      title: { type: string, required: true }\n'));
+    await lineAfter(errors, errorsSeen, /^nothing written; watching /);
+    expect(errors.slice(errorsSeen).join('\n')).toContain('books.isbn is removed');
+    expect(errors.slice(errorsSeen)).toContain(
+      `to accept it, run \`restsmith generate ${file} --allow-data-loss\` once: this watch goes on`,
+    );
+
     // back as it was: nothing to write, and said so
     seen = lines.length;
     writeFileSync(file, definition('      title: { type: string, required: true }\n      isbn: string\n'));
@@ -65,15 +74,16 @@ describe('generate --watch', () => {
     expect(errors.some((line) => /at .+\.ts:\d+/.test(line))).toBe(false);
   });
 
-  it('stops at once on a file that is no definition (a usage error), and on a folder that does not exist', async () => {
+  it('stops at once on a file that is no definition (a usage error), a file or a folder that does not exist', async () => {
     const signal = new AbortController().signal;
     const quiet = { signal, print: () => undefined, printError: () => undefined };
     const text = join(scratch, 'notes.txt');
     writeFileSync(text, 'hello');
     await expect(watchDefinition(text, quiet)).rejects.toThrow(/must be a \.yaml, \.yml or \.json file/);
     await expect(watchDefinition(join(scratch, 'nowhere/api.yaml'), quiet)).rejects.toThrow(
-      /cannot watch .*nowhere: no such folder/,
+      /cannot read .*nowhere\/api\.yaml: no such file/,
     );
+    await expect(watchDefinition(join(scratch, 'typo.yaml'), quiet)).rejects.toThrow(/typo\.yaml: no such file/);
   });
 
   it.each([
@@ -81,8 +91,27 @@ describe('generate --watch', () => {
     [{ dryRun: true }, '--dry-run'],
     [{ force: true, allowDataLoss: true }, '--force, --allow-data-loss'],
   ])('refuses to watch with %j: it would apply to every save', (options, named) => {
-    expect(() => checkWatchOptions(options)).toThrow(UserError);
     expect(() => checkWatchOptions(options)).toThrow(`--watch cannot be combined with ${named}:`);
+    const error = (() => {
+      try {
+        checkWatchOptions(options);
+      } catch (e) {
+        return e;
+      }
+    })();
+    // wrong usage, as an unknown option is
+    expect(error instanceof UserError && error.exitCode).toBe(2);
+  });
+
+  it('exits 2 from the command line when --watch comes with --check', async () => {
+    const { main } = await import('../../src/cli.js');
+    const err: string[] = [];
+    const code = await main(
+      ['node', 'restsmith', 'generate', 'x.yaml', '--watch', '--check'],
+      () => undefined,
+      (l) => err.push(l),
+    );
+    expect([code, err.join('\n')]).toEqual([2, expect.stringContaining('--watch cannot be combined with --check')]);
   });
 
   it('accepts --out alone', () => {

@@ -47,8 +47,13 @@ export class ConflictError extends UserError {
         'these generator-owned files were edited by hand, so nothing was written:',
         ...paths.map((p) => `  ${p}`),
         'Move your changes into a file restsmith does not own (src/hooks.ts, src/handlers/, a new file), or run',
-        'generate with --force to overwrite them. In package.json only the entries restsmith writes count: put',
-        'them back as they were (your own dependencies, scripts and fields are kept), or --force restores them.',
+        'generate with --force to overwrite them.',
+        ...(paths.some((p) => p.startsWith('package.json'))
+          ? [
+              'In package.json only the entries restsmith writes count: put them back as they were (your own',
+              'dependencies, scripts and fields are kept), or --force restores them.',
+            ]
+          : []),
       ].join('\n'),
     );
     this.name = 'ConflictError';

@@ -3,7 +3,13 @@ import type { Api, JsonValue } from '../model.js';
 import { cautionsOf } from './cautions.js';
 import { lossesOf, type Loss } from './data-loss.js';
 import { diff, isEmpty, renamesOf, tableRenamesOf, type Diff, type Step } from './diff.js';
-import { EMPTY_SNAPSHOT, snapshotOf, type ColumnSnapshot, type Snapshot } from '../schema/snapshot.js';
+import {
+  EMPTY_SNAPSHOT,
+  snapshotOf,
+  type ColumnSnapshot,
+  type Snapshot,
+  type TableSnapshot,
+} from '../schema/snapshot.js';
 import { postgresMigration } from './postgres.js';
 import { sqliteMigration } from './sqlite.js';
 import { EVENT_TABLES, SYSTEM_TABLES, webhookTables } from './system-tables.js';
@@ -90,14 +96,16 @@ function slug(changes: Diff): string {
 
 /** The migration in words, one line a step, for its doc comment and --dry-run. */
 export function describe(changes: Diff): string[] {
-  const step = (resource: string, s: Step): string => {
+  const step = ({ before, after }: Diff['changed'][number], s: Step): string => {
+    const resource = after.resource;
     switch (s.kind) {
       case 'addColumn':
         return `add ${resource}.${s.column.field}`;
       case 'dropColumn':
         return `drop ${resource}.${s.column.field}`;
       case 'renameColumn':
-        return `rename ${resource}.${s.from} to ${s.to} (data kept)`;
+        // the fields' names, as the definition says them (the steps name columns: chip_number for chipNumber)
+        return `rename ${resource}.${fieldOf(before, s.from)} to ${fieldOf(after, s.to)} (data kept)`;
       case 'alterColumn': {
         const what = alterations(s.from, s.to);
         return `change ${resource}.${s.to.field}${what.length === 0 ? '' : `: ${what.join(', ')}`}`;
@@ -115,7 +123,7 @@ export function describe(changes: Diff): string[] {
             ...(c.before.name === c.after.name
               ? []
               : [`rename ${c.before.resource} to ${c.after.resource} (its rows and the refs to it kept)`]),
-            ...c.steps.map((s) => step(c.after.resource, s)),
+            ...c.steps.map((s) => step(c, s)),
             ...(JSON.stringify(c.before.keys ?? []) === JSON.stringify(c.after.keys ?? [])
               ? []
               : [`change the unique keys of ${c.after.resource}`]),
@@ -148,3 +156,7 @@ export function alterations(from: ColumnSnapshot, to: ColumnSnapshot): string[] 
       : []),
   ];
 }
+
+/** The field of a table's column, by the column's name. */
+const fieldOf = (table: TableSnapshot, column: string): string =>
+  table.columns.find((c) => c.name === column)?.field ?? column;

@@ -124,3 +124,11 @@ describe('schema', () => {
     expect(JSON.stringify(schema)).toContain('resources');
   });
 });
+
+it('a conflict speaks of package.json only when package.json is among the files edited by hand', async () => {
+  const { ConflictError } = await import('../../src/commands/generate.js');
+  expect(new ConflictError(['src/resources/vets/store.ts']).message).not.toContain('package.json');
+  expect(new ConflictError(["package.json: restsmith's entries edited: scripts.start"]).message).toContain(
+    'In package.json only the entries restsmith writes count',
+  );
+});

@@ -47,3 +47,23 @@ const rows: { name: string; from: ColumnSnapshot; to: ColumnSnapshot; want: stri
 describe('alterations', () => {
   it.each(rows)('$name', ({ from, to, want }) => expect(alterations(from, to)).toEqual(want));
 });
+
+describe('the migration in words', () => {
+  it('names a renamed field by its fields, not by its columns', async () => {
+    const { describe: inWords } = await import('../../../src/migrate/plan-migration.js');
+    const { diff } = await import('../../../src/migrate/diff.js');
+    const { column } = await import('./snapshots.js');
+    const table = (field: string, name: string) => ({
+      name: 'pets',
+      resource: 'pets',
+      id: 'uuid' as const,
+      columns: [column(name, { field })],
+    });
+    const changes = diff(
+      { tables: [table('microchip', 'microchip')] },
+      { tables: [table('chipNumber', 'chip_number')] },
+      new Map([['pets', new Map([['microchip', 'chip_number']])]]),
+    );
+    expect(inWords(changes)).toEqual(['rename pets.microchip to chipNumber (data kept)']);
+  });
+});

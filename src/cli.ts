@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { GenerateOptions } from './commands/generate.js';
@@ -54,7 +54,11 @@ function program(out: Print, err: Print): Command {
       '--dry-run',
       'print the plan (create / update / unchanged / delete / keep / grow / orphan / conflict / overwrite / migration), write nothing; exit 1 when generate would stop',
     )
-    .option('--check', 'write nothing; exit 1 if the target is not exactly what generate would write')
+    .addOption(
+      new Option('--check', 'write nothing; exit 1 if the target is not exactly what generate would write').conflicts(
+        'dryRun',
+      ),
+    )
     .option('--force', 'overwrite generator-owned files that were edited by hand (user-owned files: never)')
     .option('--allow-data-loss', 'permit a migration that drops a table or column or narrows a type')
     .option('--watch', 'generate, then generate again each time the definition is saved (Ctrl-C stops)')

@@ -29,6 +29,7 @@ describe('exit codes and messages', () => {
     [['validate'], 2],
     [['frobnicate'], 2],
     [['generate', join(ROOT, 'examples/blog.yaml'), '--no-such-option'], 2],
+    [['generate', join(ROOT, 'examples/blog.yaml'), '--check', '--dry-run'], 2],
     [['--help'], 0],
     [['--version'], 0],
   ])('restsmith %j exits %i', async (args, code) => {

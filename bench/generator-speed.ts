@@ -78,30 +78,46 @@ export async function generatorSpeed(root: string, work: string, smoke: boolean)
 
 /**
  * `generate --watch` on the project the edits above left; then `edits` more fields added one save at a time, each
- * timed from the save to the line that says the files were written. The first save after the start counts too: it
- * is the slowest (the code is not optimised yet), as it is for a user.
+ * timed from the save to the line that says the files were written (the 50 ms the watch lets a save settle
+ * included). The first save after the start counts too: it is the slowest (the code is not optimised yet), as it is
+ * for a user.
  */
 async function watchEdits(root: string, file: string, out: string, done: number, edits: number): Promise<number[]> {
   const child = spawn(process.execPath, [join(root, 'bin/restsmith.js'), 'generate', file, '--out', out, '--watch'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let text = '';
   let waiting: ((line: string) => void) | undefined;
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    text += chunk;
-    const lines = text.split('\n');
-    text = lines.pop() ?? '';
-    for (const line of lines) if (line.includes('; watching ')) waiting?.(line);
-  });
+  let failed: ((error: Error) => void) | undefined;
+  const output: string[] = [];
+  // a run ends with a line saying what it did and `; watching`: on stdout when it wrote, on stderr when it failed
+  for (const stream of [child.stdout, child.stderr]) {
+    let text = '';
+    stream.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const lines = text.split('\n');
+      text = lines.pop() ?? '';
+      output.push(...lines);
+      for (const line of lines) if (line.includes('; watching ')) waiting?.(line);
+    });
+  }
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', (code) => {
+      failed?.(new Error(`generate --watch exited (${code}):\n${output.slice(-20).join('\n')}`));
+      resolve();
+    }),
+  );
   const next = (): Promise<string> =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('generate --watch wrote nothing for 120 s')), 120_000);
+      const timer = setTimeout(() => reject(new Error('generate --watch ended no run for 120 s')), 120_000);
       waiting = (line) => {
         clearTimeout(timer);
         resolve(line);
       };
+      failed = (error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
     });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
   try {
     await next();
     const times: number[] = [];
@@ -111,10 +127,12 @@ async function watchEdits(root: string, file: string, out: string, done: number,
       writeFileSync(file, definition(100, done + n));
       const line = await written;
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
-      if (!line.startsWith('wrote ')) throw new Error(`generate --watch did not write: ${line}`);
+      if (!line.startsWith('wrote '))
+        throw new Error(`generate --watch did not write:\n${output.slice(-20).join('\n')}`);
     }
     return times;
   } finally {
+    failed = undefined;
     child.kill('SIGINT');
     await exited;
   }

@@ -214,14 +214,22 @@ const noChanges = (outDir: string, manifest: Manifest): GenerateResult => ({
   written: false,
 });
 
+/** A target that is no project restsmith may write into: a file, or a folder with files restsmith did not make. */
+export class TargetError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
 /** A target is a new or empty folder, or a project restsmith generated (it has a manifest). */
 function checkTarget(outDir: string): void {
   if (!existsSync(outDir)) return;
-  if (!statSync(outDir).isDirectory()) throw new UserError(`${outDir} is a file: choose a folder for the project`);
+  if (!statSync(outDir).isDirectory()) throw new TargetError(`${outDir} is a file: choose a folder for the project`);
   // .restsmith/ is made before the first file is written: a first run killed midway may be run again
   const own = existsSync(join(outDir, dirname(MANIFEST)));
   if (!own && readdirSync(outDir).length > 0) {
-    throw new UserError(
+    throw new TargetError(
       `${outDir} is not empty and restsmith did not generate it (no ${MANIFEST}): choose a new or empty folder`,
     );
   }

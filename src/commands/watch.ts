@@ -1,7 +1,8 @@
-import { existsSync, watch as watchFolder, type FSWatcher } from 'node:fs';
+import { existsSync, realpathSync, watch as watchFolder, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import type { GenerateOptions } from './generate.js';
+import type { GenerateOptions, GenerateResult } from './generate.js';
 
 type Print = (line: string) => void;
 
@@ -13,6 +14,8 @@ export interface WatchOptions {
   printError: Print;
   /** how long the definition must stay unchanged before a run: an editor's save is often several writes */
   settleMs?: number;
+  /** what a run does: generate (commands/generate.ts); the tests give one they hold until they let it finish */
+  generate?: (file: string, options: GenerateOptions) => Promise<GenerateResult>;
 }
 
 /** What `--watch` cannot be combined with: each would apply to every save, unseen. */
@@ -45,16 +48,25 @@ export function checkWatchOptions(options: GenerateOptions): void {
  * definition is watched rather than the file: editors save by writing a new file and renaming it over the old.
  */
 export async function watchDefinition(file: string, options: WatchOptions): Promise<void> {
-  const { describeChanges, generate, wroteLine } = await import('./generate.js');
-  const path = resolve(file);
-  const name = basename(path);
+  // the steps too, which a first run that has nothing to do does not load: the first save does not wait for them
+  const [{ describeChanges, generate, wroteLine, TargetError }] = await Promise.all([
+    import('./generate.js'),
+    import('../pipeline/steps.js'),
+  ]);
   // a name mistyped is not a file about to be saved: said at once (later, a save may remove it for a moment)
-  if (!existsSync(path)) throw new UserError(`cannot read ${file}: no such file`);
+  if (!existsSync(file)) throw new UserError(`cannot read ${file}: no such file`);
+  // a definition reached by a symbolic link is saved where the link leads: that folder is watched
+  const path = realpathSync(resolve(file));
+  const name = basename(path);
   let last: string | undefined;
+  let runs = 0;
   const once = async (): Promise<void> => {
     const started = process.hrtime.bigint();
+    runs += 1;
+    // a save that empties the file first (`… > api.yaml`) is not over yet: its next write runs generate
+    if (runs > 1 && (await readFile(path, 'utf8').catch(() => 'unread')).trim() === '') return;
     try {
-      const result = await generate(file, { out: options.out });
+      const result = await (options.generate ?? generate)(file, { out: options.out });
       const text = result.written ? wroteLine(result) : `${result.outDir} is up to date`;
       if (text === last && !result.written) return;
       if (result.written) for (const line of describeChanges(result)) options.print(line);
@@ -62,8 +74,8 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
       options.print(`${text} (${seconds.toFixed(2)} s); watching ${file}`);
       last = text;
     } catch (error) {
-      // a usage error (a file that is no definition) is not fixed by saving again
-      if (!(error instanceof UserError) || error.exitCode === 2) throw error;
+      // a usage error (a file that is no definition) or a folder that is no project is not fixed by saving again
+      if (!(error instanceof UserError) || error.exitCode === 2 || error instanceof TargetError) throw error;
       options.printError(error.message);
       // a refused data loss is accepted by a run of its own: a watch never takes --allow-data-loss
       if (error.name === 'DataLossError') {
@@ -84,7 +96,7 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
   let stop: () => void = () => undefined;
   const schedule = (): void => {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(run, options.settleMs ?? 100);
+    if (!stopped) timer = setTimeout(run, options.settleMs ?? 50);
   };
   const run = (): void => {
     if (running !== undefined) {

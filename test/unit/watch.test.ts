@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { checkWatchOptions, watchDefinition } from '../../src/commands/watch.js';
+import type { GenerateResult } from '../../src/commands/generate.js';
 import { UserError } from '../../src/errors.js';
 import { ROOT } from '../helpers/project.js';
 
@@ -52,6 +53,7 @@ describe('generate --watch', () => {
 
     writeFileSync(file, definition('      title: { type: strin, required: true }\n      isbn: string\n'));
     await lineAfter(errors, 0, /^nothing written; watching /);
+    expect(errors).toHaveLength(2);
     expect(errors[0]).toMatch(/shelf\.yaml:7:\d+ {2}resources\.books\.fields\.title\.type {2}/);
     expect(readFileSync(model, 'utf8')).toContain('isbn');
 
@@ -72,6 +74,112 @@ describe('generate --watch', () => {
     stop.abort();
     await expect(watching).resolves.toBeUndefined();
     expect(errors.some((line) => /at .+\.ts:\d+/.test(line))).toBe(false);
+  });
+
+  it('sees saves by rename, through a symbolic link, and in two writes (emptied first)', async () => {
+    const dir = mkdtempSync(join(scratch, 'saves-'));
+    const real = join(dir, 'real');
+    mkdirSync(real);
+    const file = join(real, 'shelf.yaml');
+    const link = join(dir, 'shelf.yaml');
+    symlinkSync(file, link);
+    const out = join(dir, 'shelf');
+    const fields = (...names: string[]) =>
+      definition(['      title: string', ...names.map((n) => `      ${n}: string`)].join('\n') + '\n');
+    writeFileSync(file, fields());
+    const lines: string[] = [];
+    const errors: string[] = [];
+    const stop = new AbortController();
+    const watching = watchDefinition(link, {
+      out,
+      signal: stop.signal,
+      print: (line) => lines.push(line),
+      printError: (line) => errors.push(line),
+    });
+    await lineAfter(lines, 0, /^wrote /);
+    const model = join(out, 'src/resources/books/model.ts');
+    const has = (name: string) => readFileSync(model, 'utf8').includes(name);
+
+    // an editor's save: a new file renamed over the old one, in the folder the link leads to
+    let seen = lines.length;
+    writeFileSync(`${file}.tmp`, fields('isbn'));
+    renameSync(`${file}.tmp`, file);
+    await lineAfter(lines, seen, /^wrote /);
+    expect(has('isbn')).toBe(true);
+
+    // `… > shelf.yaml`: emptied, then written a moment later; the empty file is no save to report
+    seen = lines.length;
+    writeFileSync(file, '');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    writeFileSync(file, fields('isbn', 'pages'));
+    await lineAfter(lines, seen, /^wrote /);
+    expect(has('pages')).toBe(true);
+
+    stop.abort();
+    await watching;
+    expect(errors).toEqual([]);
+  });
+
+  it('runs again for a save made during a run, once it ends, and never two runs at once', async () => {
+    const dir = mkdtempSync(join(scratch, 'during-'));
+    const file = join(dir, 'shelf.yaml');
+    writeFileSync(file, definition('      title: string\n'));
+    const texts: string[] = [];
+    let running = 0;
+    let most = 0;
+    let release: () => void = () => undefined;
+    const held = (): Promise<void> => new Promise((resolve) => (release = resolve));
+    let gate = Promise.resolve();
+    // a run that reads the definition, then waits until the test lets it finish
+    const generate = async (path: string): Promise<GenerateResult> => {
+      running += 1;
+      most = Math.max(most, running);
+      texts.push(readFileSync(path, 'utf8'));
+      await gate;
+      running -= 1;
+      return {
+        outDir: dir,
+        changes: [{ path: 'x', owner: 'generator', kind: 'update' }],
+        migration: undefined,
+        written: true,
+      };
+    };
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const watching = watchDefinition(file, {
+      signal: stop.signal,
+      print: (line) => lines.push(line),
+      printError: () => undefined,
+      generate,
+    });
+    await lineAfter(lines, 0, /^wrote 1 files/);
+    gate = held();
+    writeFileSync(file, definition('      title: string\n      isbn: string\n'));
+    await vi.waitFor(() => expect(texts).toHaveLength(2), { timeout: 10_000, interval: 20 });
+    // saved twice while the run is held: both are seen once it ends, in one more run with the last text
+    writeFileSync(file, definition('      title: string\n      pages: string\n'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    writeFileSync(file, definition('      title: string\n      author: string\n'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(texts).toHaveLength(2);
+    release();
+    await vi.waitFor(() => expect(texts).toHaveLength(3), { timeout: 10_000, interval: 20 });
+    expect(texts[2]).toContain('author');
+    stop.abort();
+    await watching;
+    expect([texts.length, most]).toEqual([3, 1]);
+  });
+
+  it('stops on an output folder that is no project: no save can make it one', async () => {
+    const dir = mkdtempSync(join(scratch, 'target-'));
+    const file = join(dir, 'shelf.yaml');
+    writeFileSync(file, definition('      title: string\n'));
+    mkdirSync(join(dir, 'taken'));
+    writeFileSync(join(dir, 'taken', 'notes.txt'), 'mine');
+    const signal = new AbortController().signal;
+    await expect(
+      watchDefinition(file, { out: join(dir, 'taken'), signal, print: () => undefined, printError: () => undefined }),
+    ).rejects.toThrow(/is not empty and restsmith did not generate it/);
   });
 
   it('stops at once on a file that is no definition (a usage error), a file or a folder that does not exist', async () => {

@@ -42,10 +42,11 @@ export function checkWatchOptions(options: GenerateOptions): void {
 
 /**
  * `generate --watch`: generates once, then again each time the definition is saved, until `signal` aborts. The
- * process stays up, so a regeneration pays neither the loading of the generator's modules nor their cold start: the
+ * process stays up, so the generator's modules are loaded once and its code is optimised after the first saves: the
  * loop of a user editing a definition. A run that fails (a problem in the definition, a refused migration, a
- * conflict) prints why, writes nothing, and the watch goes on; an internal error ends it. The folder of the
- * definition is watched rather than the file: editors save by writing a new file and renaming it over the old.
+ * conflict) prints why, writes nothing, and the watch goes on; an internal error, a usage error or an output folder
+ * that is no project ends it. The folder of the definition is watched rather than the file: editors save by writing
+ * a new file and renaming it over the old.
  */
 export async function watchDefinition(file: string, options: WatchOptions): Promise<void> {
   // the steps too, which a first run that has nothing to do does not load: the first save does not wait for them

@@ -155,6 +155,15 @@ const events = await eventsCost(ROOT, WORK, ROWS, ROUNDS, load, env, token, smok
 
 console.log('generator speed…');
 const speed = await generatorSpeed(ROOT, WORK, smoke);
+for (const s of speed) {
+  const seconds = (ms: number | undefined): string => (ms === undefined ? '–' : `${(ms / 1000).toFixed(2)} s`);
+  console.log(
+    `  ${s.resources} resources: cold ${seconds(s.coldMs)}` +
+      (s.noopMs === undefined
+        ? ''
+        : `, no-op ${seconds(s.noopMs)}, one field added ${seconds(s.editMs)}, the same saved under --watch ${seconds(s.watchEditMs)}`),
+  );
+}
 console.log('keyset paging at scale…');
 const paging = await scale(generated, WORK, smoke ? [ROWS] : [10_000, 1_000_000], SECRET);
 

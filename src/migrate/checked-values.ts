@@ -14,16 +14,15 @@ export const checksValues = (from: ColumnSnapshot, to: ColumnSnapshot): boolean 
 
 const HEX = '[0-9a-fA-F]';
 const DIGIT = '[0-9]';
-const repeat = (pattern: string, times: number): string => pattern.repeat(times);
 
 /** SQLite: the value of `column` (of `from`'s type) as the text of a `to`, or NULL when it has not its shape. */
 export function sqliteChecked(from: ColumnSnapshot, to: ColumnSnapshot, column: string): string {
   if (from.type === 'datetime' && to.type === 'date') return `substr(${column}, 1, 10)`;
   const text = from.type === 'date' && to.type === 'datetime' ? `(${column} || 'T00:00:00Z')` : column;
-  const day = `${repeat(DIGIT, 4)}-${repeat(DIGIT, 2)}-${repeat(DIGIT, 2)}`;
+  const day = `${DIGIT.repeat(4)}-${DIGIT.repeat(2)}-${DIGIT.repeat(2)}`;
   if (to.type === 'date') return `CASE WHEN ${text} GLOB '${day}' AND date(${text}) IS ${text} THEN ${text} END`;
   if (to.type === 'uuid') {
-    const uuid = [8, 4, 4, 4, 12].map((n) => repeat(HEX, n)).join('-');
+    const uuid = [8, 4, 4, 4, 12].map((n) => HEX.repeat(n)).join('-');
     return `CASE WHEN ${text} GLOB '${uuid}' THEN ${text} END`;
   }
   // the zone: Z, or an offset (3 characters before it: ±HH:MM); between the seconds and the zone, nothing or a fraction

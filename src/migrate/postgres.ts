@@ -188,7 +188,7 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
   }
   if (checksValues(from, to) && !typeChanged) {
     // text stays text (a string made a date or a uuid): the values without the shape are replaced, or their rows go
-    const value = checked({ ...from, name: to.name }, to, column);
+    const value = checked(from, to, column);
     const unshaped = `${column} IS NOT NULL AND ${value} IS DISTINCT FROM ${column}`;
     if (to.notNull && to.default === undefined) statements.push(...deleteRows(tableName, unshaped, after));
     else statements.push(`UPDATE ${table} SET ${column} = ${value}, ${version} WHERE ${unshaped}`);

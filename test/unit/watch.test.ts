@@ -26,21 +26,27 @@ async function lineAfter(lines: string[], after: number, pattern: RegExp): Promi
   );
 }
 
+/** `generate --watch` of `file` into `out`, its output and errors collected; `stop` ends it. */
+function watchWith(file: string, out: string) {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const stop = new AbortController();
+  const watching = watchDefinition(file, {
+    out,
+    signal: stop.signal,
+    print: (line) => lines.push(line),
+    printError: (line) => errors.push(line),
+  });
+  return { lines, errors, stop, watching };
+}
+
 describe('generate --watch', () => {
   it('generates, then again on each save; a broken save is reported with its position and writes nothing', async () => {
     const dir = mkdtempSync(join(scratch, 'run-'));
     const file = join(dir, 'shelf.yaml');
     const out = join(dir, 'shelf');
     writeFileSync(file, definition('      title: { type: string, required: true }\n'));
-    const lines: string[] = [];
-    const errors: string[] = [];
-    const stop = new AbortController();
-    const watching = watchDefinition(file, {
-      out,
-      signal: stop.signal,
-      print: (line) => lines.push(line),
-      printError: (line) => errors.push(line),
-    });
+    const { lines, errors, stop, watching } = watchWith(file, out);
     await lineAfter(lines, 0, /^wrote \d+ files to .*shelf \(\d+\.\d\d s\); watching /);
     const model = join(out, 'src/resources/books/model.ts');
     expect(readFileSync(model, 'utf8')).not.toContain('isbn');
@@ -87,15 +93,7 @@ describe('generate --watch', () => {
     const fields = (...names: string[]) =>
       definition(['      title: string', ...names.map((n) => `      ${n}: string`)].join('\n') + '\n');
     writeFileSync(file, fields());
-    const lines: string[] = [];
-    const errors: string[] = [];
-    const stop = new AbortController();
-    const watching = watchDefinition(link, {
-      out,
-      signal: stop.signal,
-      print: (line) => lines.push(line),
-      printError: (line) => errors.push(line),
-    });
+    const { lines, errors, stop, watching } = watchWith(link, out);
     await lineAfter(lines, 0, /^wrote /);
     const model = join(out, 'src/resources/books/model.ts');
     const has = (name: string) => readFileSync(model, 'utf8').includes(name);

@@ -30,6 +30,7 @@ export const RUNTIME = [
   'src/app.ts',
   'src/db/database.ts',
   'src/db/open.ts',
+  'src/db/drivers.ts',
   'src/db/sqlite.ts',
   'src/db/postgres.ts',
   'src/db/codec.ts',

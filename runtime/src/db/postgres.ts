@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   ConstraintError,
   DatabaseUnavailableError,
@@ -11,6 +11,7 @@ import {
   type SqlValue,
   type Statement,
 } from './database.js';
+import { loadPg } from './drivers.js';
 import { prepareNamed } from './named.js';
 
 /**
@@ -28,15 +29,16 @@ export function openPostgres(
   poolSize: number,
   statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
 ): Database {
+  const { Pool } = loadPg();
   // a connection that cannot be made (or a free one found) within 10 s is an error, not a wait without end
-  const pool = new pg.Pool({
+  const pool = new Pool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 10_000,
     types: { getTypeParser },
     ...(statementTimeoutMs > 0 && { statement_timeout: statementTimeoutMs }),
   });
-  const migrations = new pg.Pool({
+  const migrations = new Pool({
     connectionString: url,
     max: 2,
     connectionTimeoutMillis: 10_000,
@@ -70,18 +72,24 @@ export function openPostgres(
 /** DATABASE_STATEMENT_TIMEOUT's default, in milliseconds. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 
-const { builtins } = pg.types;
-const parseTimestamp = pg.types.getTypeParser(builtins.TIMESTAMPTZ);
-const PARSERS: Partial<Record<number, (text: string) => SqlValue>> = {
-  [builtins.BOOL]: (text) => (text === 't' ? 1 : 0),
-  [builtins.INT8]: Number,
-  [builtins.JSON]: (text) => text,
-  [builtins.JSONB]: (text) => text,
-  [builtins.TIMESTAMPTZ]: (text) => (parseTimestamp(text) as Date).toISOString(),
-};
+/** Rows in SQLite's shape (see database.ts): the parsers of the types that differ, made when pg is first loaded. */
+let parsers: Partial<Record<number, (text: string) => SqlValue>> | undefined;
 
 function getTypeParser(oid: number, format?: 'text' | 'binary'): (text: string) => unknown {
-  return PARSERS[oid] ?? pg.types.getTypeParser(oid, format ?? 'text');
+  parsers ??= shapeParsers(loadPg().types);
+  return parsers[oid] ?? loadPg().types.getTypeParser(oid, format ?? 'text');
+}
+
+function shapeParsers(types: typeof pg.types): Partial<Record<number, (text: string) => SqlValue>> {
+  const { builtins } = types;
+  const parseTimestamp = types.getTypeParser(builtins.TIMESTAMPTZ);
+  return {
+    [builtins.BOOL]: (text) => (text === 't' ? 1 : 0),
+    [builtins.INT8]: Number,
+    [builtins.JSON]: (text) => text,
+    [builtins.JSONB]: (text) => text,
+    [builtins.TIMESTAMPTZ]: (text) => (parseTimestamp(text) as Date).toISOString(),
+  };
 }
 
 /** Each statement's name (when it has one) and text, for transactions. */
@@ -177,11 +185,11 @@ function translate(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const unavailable =
-    (error instanceof pg.DatabaseError && UNAVAILABLE.test(error.code ?? '')) ||
+    (error instanceof loadPg().DatabaseError && UNAVAILABLE.test(error.code ?? '')) ||
     (code !== undefined && NETWORK_ERRORS.includes(code)) ||
     /timeout exceeded when trying to connect|Connection terminated/.test(error.message);
   if (unavailable) return new DatabaseUnavailableError(error.message);
-  if (!(error instanceof pg.DatabaseError) || error.code === undefined) return error;
+  if (!(error instanceof loadPg().DatabaseError) || error.code === undefined) return error;
   const kind = CONSTRAINT_KINDS[error.code] ?? (error.code.startsWith('22') ? 'value' : undefined);
   if (kind === undefined) return error;
   return new ConstraintError(kind, columnsIn(error), error.constraint);

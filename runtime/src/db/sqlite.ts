@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import {
   ConstraintError,
@@ -12,12 +12,14 @@ import {
   type SqlValue,
   type Statement,
 } from './database.js';
+import { loadBetterSqlite3 } from './drivers.js';
 import { prepareNamed } from './named.js';
 
 /** Opens (and creates) an SQLite database file in WAL mode with foreign keys enforced. */
 export function openSqlite(file: string): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file);
+  const Driver = loadBetterSqlite3();
+  const db = new Driver(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -133,7 +135,7 @@ function translateErrors<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (!(error instanceof BetterSqlite3.SqliteError)) throw error;
+    if (!(error instanceof loadBetterSqlite3().SqliteError)) throw error;
     // another connection held the database longer than busy_timeout
     if (error.code === 'SQLITE_BUSY') throw new DatabaseUnavailableError(error.message);
     // ON DELETE RESTRICT fails with SQLITE_CONSTRAINT_TRIGGER, but says what it is

@@ -31,6 +31,7 @@ export const RUNTIME = [
   'src/db/database.ts',
   'src/db/open.ts',
   'src/db/drivers.ts',
+  'src/db/timestamps.ts',
   'src/db/sqlite.ts',
   'src/db/postgres.ts',
   'src/db/codec.ts',

@@ -13,6 +13,7 @@ import {
 } from './database.js';
 import { loadPg } from './drivers.js';
 import { prepareNamed } from './named.js';
+import { utcTimestamp } from './timestamps.js';
 
 /**
  * A pool of `poolSize` PostgreSQL connections. Statements are prepared once per connection (named statements);
@@ -88,7 +89,7 @@ function shapeParsers(types: typeof pg.types): Partial<Record<number, (text: str
     [builtins.INT8]: Number,
     [builtins.JSON]: (text) => text,
     [builtins.JSONB]: (text) => text,
-    [builtins.TIMESTAMPTZ]: (text) => (parseTimestamp(text) as Date).toISOString(),
+    [builtins.TIMESTAMPTZ]: (text) => utcTimestamp(text) ?? (parseTimestamp(text) as Date).toISOString(),
   };
 }
 
@@ -100,27 +101,25 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
   const name = transient
     ? undefined
     : `restsmith_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
-  const query = async <R extends pg.QueryResultRow = Row>(
+  // one object shape for every run, and the caller's values as they are: pg reads them, and never writes them
+  const query = <R extends pg.QueryResultRow, T>(
     params: readonly SqlValue[],
-    rowMode?: 'array',
-  ): Promise<pg.QueryResult<R>> => {
-    try {
-      const values = [...params];
-      return await pool.query<R>({
-        ...(name !== undefined && { name }),
-        text,
-        values,
-        ...(rowMode !== undefined && { rowMode }),
-      });
-    } catch (error) {
-      throw translate(error);
-    }
+    rowMode: 'array' | undefined,
+    pick: (result: pg.QueryResult<R>) => T,
+  ): Promise<T> => {
+    const config: pg.QueryConfig<SqlValue[]> & { rowMode: 'array' | undefined } = {
+      name,
+      text,
+      values: params as SqlValue[],
+      rowMode,
+    };
+    return pool.query<R>(config).then(pick, fail);
   };
   const statement: Statement = {
-    get: async (params) => (await query(params)).rows[0],
-    all: async (params) => (await query(params)).rows,
-    values: async (params) => (await query<SqlValue[]>(params, 'array')).rows,
-    run: async (params) => (await query(params)).rowCount ?? 0,
+    get: (params) => query<Row, Row | undefined>(params, undefined, (result) => result.rows[0]),
+    all: (params) => query<Row, Row[]>(params, undefined, (result) => result.rows),
+    values: (params) => query<SqlValue[], SqlValue[][]>(params, 'array', (result) => result.rows),
+    run: (params) => query(params, undefined, (result) => result.rowCount ?? 0),
   };
   queries.set(statement, { name, text });
   return statement;
@@ -164,6 +163,11 @@ async function atomically(pool: pg.Pool, first: Bound, after: (rows: Row[]) => B
     client.release(broken);
   }
 }
+
+/** A driver's error made one of database.ts (or left as it is), rethrown: a statement's rejection handler. */
+const fail = (error: unknown): never => {
+  throw translate(error);
+};
 
 /** SQLSTATE codes of constraint violations: https://www.postgresql.org/docs/current/errcodes-appendix.html */
 const CONSTRAINT_KINDS: Record<string, ConstraintError['kind']> = {

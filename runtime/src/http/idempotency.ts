@@ -4,7 +4,9 @@ import type {
   FastifyReply,
   FastifyRequest,
   onSendAsyncHookHandler,
+  onSendHookHandler,
   preHandlerAsyncHookHandler,
+  preHandlerHookHandler,
 } from 'fastify';
 import type { Database } from '../db/database.js';
 import type { Authorizer } from '../auth/authorize.js';
@@ -133,11 +135,18 @@ export function installIdempotency(app: FastifyInstance, db: Database, authorize
     return payload;
   };
 
+  // A request without the header goes on at once, as a callback hook does: no promise, no turn of the event loop.
+  // With one, the hook is the promise of its work (Fastify takes either from the same hook, call by call).
+  const claimIfKeyed: preHandlerHookHandler = (request, reply, done) =>
+    request.headers['idempotency-key'] === undefined ? done() : claim.call(app, request, reply);
+  const keepIfClaimed: onSendHookHandler = (request, reply, payload, done) =>
+    request.idempotency === null ? done(null, payload) : keep.call(app, request, reply, payload);
+
   // the hooks run on idempotent routes only: every other request pays nothing for them
   app.addHook('onRoute', (route) => {
     if (route.config?.idempotent !== true) return;
-    route.preHandler = [...[route.preHandler ?? []].flat(), claim];
-    route.onSend = [...[route.onSend ?? []].flat(), keep];
+    route.preHandler = [...[route.preHandler ?? []].flat(), claimIfKeyed];
+    route.onSend = [...[route.onSend ?? []].flat(), keepIfClaimed];
   });
 }
 

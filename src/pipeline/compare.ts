@@ -1,4 +1,4 @@
-import { hash, type Manifest } from './manifest.js';
+import { contentHash, type Manifest } from './manifest.js';
 import type { Owner } from './plan.js';
 import type { RenderedFile } from './render.js';
 
@@ -69,7 +69,7 @@ export function compare(input: CompareInput): Change[] {
     // merged with the user's entries, none of restsmith's edited: written, whatever else it holds
     if (conflicts !== undefined) return { ...base, kind: 'update', content: file.content };
     // unrecorded (not written by restsmith) or changed since it was written: edited by hand
-    const edited = recorded[file.path] !== hash(existing);
+    const edited = recorded[file.path] !== contentHash(file.path, existing);
     return {
       ...base,
       kind: edited ? 'conflict' : 'update',
@@ -81,7 +81,7 @@ export function compare(input: CompareInput): Change[] {
   for (const [path, recordedHash] of Object.entries(recorded)) {
     const existing = planned.has(path) ? undefined : current(path);
     if (existing === undefined) continue;
-    const edited = hash(existing) !== recordedHash;
+    const edited = contentHash(path, existing) !== recordedHash;
     changes.push({
       path,
       owner: 'generator',

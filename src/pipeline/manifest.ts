@@ -12,6 +12,7 @@ import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import type { Known } from './format.js';
 import { prettierJsonOfStringified } from './json-text.js';
 import { formattedHash } from './markdown-chunks.js';
+import { Remembered } from './remembered.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -47,6 +48,10 @@ export interface Manifest {
 export const MANIFEST = '.restsmith/manifest.json';
 
 export const hash = (content: string): string => createHash('sha256').update(content).digest('hex');
+
+/** hash(content) of the file at `path`, remembered (remembered.ts): a file's text is hashed in several steps of a run. */
+const contents = new Remembered(hash);
+export const contentHash = (path: string, content: string): string => contents.of(path, content);
 
 export function readManifest(outDir: string): Manifest | undefined {
   const path = join(outDir, MANIFEST);
@@ -107,7 +112,7 @@ export function upToDate(outDir: string, manifest: Manifest, input: string): boo
   const read = projectReader(outDir);
   const same = (path: string, recorded: string | null): boolean => {
     const current = read(path);
-    return (current === undefined ? null : hash(current)) === recorded;
+    return (current === undefined ? null : contentHash(path, current)) === recorded;
   };
   const handlersDir = join(outDir, 'src/handlers');
   const handlers = existsSync(handlersDir) ? readdirSync(handlersDir).map((f) => `src/handlers/${f}`) : [];
@@ -118,17 +123,10 @@ export function upToDate(outDir: string, manifest: Manifest, input: string): boo
   );
 }
 
-const renderedHashes = new WeakMap<RenderedFile, string>();
+const renderedKeys = new Remembered(formattingKey);
 
-/** The key of a rendered file (fingerprint.ts, formattingKey), computed once a file: formattedBefore and nextManifest both need it. */
-function renderedHash(file: RenderedFile): string {
-  let known = renderedHashes.get(file);
-  if (known === undefined) {
-    known = formattingKey(file.content);
-    renderedHashes.set(file, known);
-  }
-  return known;
-}
+/** The key of a rendered file (fingerprint.ts, formattingKey), remembered: formattedBefore and nextManifest both need it. */
+const renderedHash = (file: RenderedFile): string => renderedKeys.of(file.path, file.content);
 
 /**
  * What need not be formatted: a generator-owned file rendered exactly as last time, when the file on disk is still
@@ -141,7 +139,7 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
   const unedited = (path: string): string | undefined => {
     const recorded = manifest?.files[path];
     const content = recorded === undefined ? undefined : read(path);
-    return content !== undefined && hash(content) === recorded ? content : undefined;
+    return content !== undefined && contentHash(path, content) === recorded ? content : undefined;
   };
   const chunks = new Map<string, ReadonlyMap<string, string>>();
   return {
@@ -224,7 +222,9 @@ export function nextManifest(run: RunOutcome): Manifest {
       [...files.filter((f) => f.owner !== 'generator').map((f) => f.path), ...run.orphans.keys()],
       changes,
     ),
-    files: Object.fromEntries(files.filter((f) => f.owner === 'generator').map((f) => [f.path, hash(f.content)])),
+    files: Object.fromEntries(
+      files.filter((f) => f.owner === 'generator').map((f) => [f.path, contentHash(f.path, f.content)]),
+    ),
     rendered: Object.fromEntries(
       run.rendered.filter((f) => f.owner === 'generator').map((f) => [f.path, renderedHash(f)]),
     ),
@@ -253,7 +253,7 @@ function userFileHashes(
       );
       const target = projectFile(outDir, path);
       const content = written?.content ?? (existsSync(target) ? readFileSync(target, 'utf8') : undefined);
-      return [path, content === undefined ? null : hash(content)];
+      return [path, content === undefined ? null : contentHash(path, content)];
     }),
   );
 }

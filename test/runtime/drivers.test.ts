@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { openPostgres } from '../../runtime/src/db/postgres.js';
 
 const OPEN = fileURLToPath(new URL('../../runtime/src/db/open.ts', import.meta.url));
 
@@ -26,5 +27,17 @@ describe('database drivers', () => {
 
   it('a server on PostgreSQL loads pg only (no connection is made until a query)', () => {
     expect(driversLoadedBy('postgres://nobody@127.0.0.1:1/none')).toEqual(['pg']);
+  });
+
+  it('a PostgreSQL statement answers a connection pg cannot even make with a rejected promise, never a throw', async () => {
+    // pg reads the certificate as it makes the connection, and throws: no server is needed to get there
+    const db = openPostgres(
+      'postgres://nobody@127.0.0.1:1/none?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem',
+      1,
+    );
+    let answer: Promise<unknown> | undefined;
+    expect(() => (answer = db.prepareText('SELECT 1').get([]))).not.toThrow();
+    await expect(answer).rejects.toThrow(/nonexistent/);
+    await db.close();
   });
 });

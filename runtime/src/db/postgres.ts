@@ -113,7 +113,13 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
       values: params as SqlValue[],
       rowMode,
     };
-    return pool.query<R>(config).then(pick, fail);
+    try {
+      return pool.query<R>(config).then(pick, fail);
+    } catch (error) {
+      // pg throws before it has a promise when it cannot even make a connection (a URL or certificate it cannot read):
+      // a statement still answers with a rejected promise, its error translated
+      return Promise.reject(translate(error));
+    }
   };
   const statement: Statement = {
     get: (params) => query<Row, Row | undefined>(params, undefined, (result) => result.rows[0]),

@@ -12,11 +12,18 @@ export class MigrationError extends Error {
  * A failing migration leaves the database as it was (on PostgreSQL, as it was before the pending ones) and throws.
  */
 export async function migrate(db: Database): Promise<string[]> {
+  const schema =
+    db.dialect === 'postgres'
+      ? await currentSchema(db.kysely).catch((error: unknown) => {
+          throw new MigrationError(`cannot migrate the database: ${reasonOf(error)}`);
+        })
+      : undefined;
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => toKysely(db.dialect) },
     migrationTableName: 'restsmith_migrations',
     migrationLockTableName: 'restsmith_migrations_lock',
+    ...(schema !== undefined && { migrationTableSchema: schema }),
   });
   // SQLite rebuilds tables to change them: with foreign keys on, dropping the old table would cascade.
   // They are off while migrations run, and each migration checks them before it commits (see apply).
@@ -26,12 +33,26 @@ export async function migrate(db: Database): Promise<string[]> {
   });
   if (error !== undefined) {
     const failed = results.find((result) => result.status === 'Error')?.migrationName;
-    const reason = error instanceof Error ? error.message || error.name : String(error);
+    const reason = reasonOf(error);
     // no migration ran: the database could not be reached, or its migration tables not read
     if (failed === undefined) throw new MigrationError(`cannot migrate the database: ${reason}`);
     throw new MigrationError(`migration ${failed} failed, the database is unchanged: ${reason}`);
   }
   return results.map((result) => result.migrationName);
+}
+
+const reasonOf = (error: unknown): string =>
+  error instanceof Error ? error.message || error.name : String(error);
+
+/**
+ * The schema PostgreSQL creates tables in (the first of the search_path that exists), where the migration tables
+ * are. Kysely, told none, looks for its tables by name in every schema: a database whose `public` holds this API's
+ * tables, used with another search_path (the generated tests' own schema, one schema per tenant), found public's and
+ * never made its own. Undefined when no schema of the search_path exists (Kysely's default then).
+ */
+async function currentSchema(kysely: Kysely<unknown>): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`SELECT current_schema() AS schema`.execute(kysely);
+  return rows[0]?.schema ?? undefined;
 }
 
 function toKysely(dialect: Dialect): Record<string, Migration> {

@@ -83,10 +83,23 @@ export async function startApi(): Promise<TestApi> {
   const dir = postgres === undefined ? mkdtempSync(join(tmpdir(), 'api-test-')) : undefined;
   const schema = postgres === undefined ? undefined : await throwawaySchema(postgres);
   const db = openDatabase(schema?.url ?? `sqlite:${join(dir ?? '.', 'test.db')}`);
-  await migrate(db);
-  // the tests make many requests from one address: the rate limit is not what they test
-  const app = await buildApp({ db, auth: { secret: SECRET }, rateLimitMax: 1_000_000 });
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const cleanUp = async (): Promise<void> => {
+    await db.close();
+    await schema?.drop();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  };
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let address: string;
+  try {
+    await migrate(db);
+    // the tests make many requests from one address: the rate limit is not what they test
+    app = await buildApp({ db, auth: { secret: SECRET }, rateLimitMax: 1_000_000 });
+    address = await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (error) {
+    // an API that cannot start leaves no open pool behind (the tests would never end) and no schema
+    await cleanUp();
+    throw error;
+  }
   return {
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
@@ -107,9 +120,7 @@ export async function startApi(): Promise<TestApi> {
     },
     async close() {
       await app.close();
-      await db.close();
-      await schema?.drop();
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      await cleanUp();
     },
   };
 }

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl } from '../helpers/database.js';
+import { generateFresh, ROOT, typecheckAndBuild } from '../helpers/project.js';
+
+/** A database whose search_path names another schema than `public` (as the generated tests' own schema does). */
+let dist: string;
+
+beforeAll(async () => {
+  const dir = await generateFresh(join(ROOT, 'test/e2e/fixtures/shop.yaml'), 'pg-schemas');
+  await typecheckAndBuild(dir);
+  dist = join(dir, 'dist');
+});
+
+interface Db {
+  close: () => Promise<void>;
+}
+const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(dist, path)).href)) as T;
+
+async function migrateAt(url: string): Promise<string[]> {
+  const { openDatabase } = await load<{ openDatabase: (url: string) => Db }>('db/open.js');
+  const { migrate } = await load<{ migrate: (db: Db) => Promise<string[]> }>('db/migrate.js');
+  const db = openDatabase(url);
+  try {
+    return await migrate(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function tablesOf(url: string, schema: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
+      [schema],
+    );
+    return rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('migrations in a schema of their own', () => {
+  it('migrate into the first schema of the search_path, though public already holds the same tables', async () => {
+    const url = await databaseUrl('schemas');
+    expect((await migrateAt(url)).length).toBeGreaterThan(0);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query('CREATE SCHEMA other');
+    await client.end();
+    const inOther = new URL(url);
+    inOther.searchParams.set('options', '-c search_path=other');
+
+    // Kysely found public's lock table by its name and never made one in `other`: "relation … does not exist"
+    expect((await migrateAt(inOther.toString())).length).toBeGreaterThan(0);
+    const other = await tablesOf(url, 'other');
+    expect(other).toContain('restsmith_migrations');
+    expect(other).toContain('restsmith_migrations_lock');
+    expect(other).toEqual(await tablesOf(url, 'public'));
+    // each schema knows what it ran: nothing is pending in either
+    expect(await migrateAt(inOther.toString())).toEqual([]);
+    expect(await migrateAt(url)).toEqual([]);
+  });
+});

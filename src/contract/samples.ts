@@ -1,6 +1,6 @@
 import RandExp from 'randexp';
 import { anchoredPattern, matchesPattern } from '../patterns.js';
-import type { Field, JsonValue } from '../model.js';
+import type { Field, JsonValue, Resource } from '../model.js';
 
 /**
  * Valid values of a field, made from the definition's own constraints: the examples of the OpenAPI document and the
@@ -121,10 +121,24 @@ export function sampleBody(
   return { body, complete };
 }
 
+/**
+ * The fields a precondition reads (`update: { when }`, `delete: { when }`, an action's `when`): the sample PATCH (the
+ * generated tests', the OpenAPI document's example) changes none of them, so that it cannot move the record where
+ * later writes are refused (409).
+ */
+export function preconditionFields(resource: Resource): ReadonlySet<string> {
+  const whens = [resource.writableWhen.update, resource.writableWhen.delete, ...resource.actions.map((a) => a.when)];
+  return new Set(whens.flat().map((condition) => condition.field));
+}
+
 /** A field a PATCH can change and a second valid value for it: not a reference, write-only or unique one. */
-export function sampleChange(fields: readonly Field[]): { field: string; value: JsonValue } | undefined {
+export function sampleChange(
+  fields: readonly Field[],
+  /** fields not to change (those a precondition reads) */
+  keep: ReadonlySet<string> = new Set(),
+): { field: string; value: JsonValue } | undefined {
   for (const field of fields) {
-    if (field.readOnly || field.ref !== undefined || field.writeOnly || field.unique) continue;
+    if (field.readOnly || field.ref !== undefined || field.writeOnly || field.unique || keep.has(field.name)) continue;
     const first = sampleValue(field, 1);
     const second = sampleValue(field, 2);
     if (second !== undefined && JSON.stringify(first) !== JSON.stringify(second))

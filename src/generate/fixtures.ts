@@ -1,5 +1,5 @@
-import type { Api, Field, JsonValue, Resource } from '../model.js';
-import { sampleBody, sampleChange } from '../contract/samples.js';
+import type { Api, Field, JsonValue, Resource, When } from '../model.js';
+import { preconditionFields, sampleBody, sampleChange } from '../contract/samples.js';
 import { snapshotOf } from '../schema/snapshot.js';
 import { isPublic } from '../contract/access.js';
 import { dependencyOrder } from '../schema/ddl.js';
@@ -66,6 +66,9 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
   const other = sampleBody(fields, 2);
   if (!body.complete || !other.complete) return undefined;
   for (const root of roots) body.body[root] = other.body[root] = null;
+  // the record the tests update is made where its update rule allows updates, the one they delete where deletes are
+  inStates(body.body, resource.writableWhen.update);
+  inStates(other.body, resource.writableWhen.delete);
   return {
     name: resource.name,
     path: `/${resource.name}`,
@@ -75,11 +78,19 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
     refs,
     // every record takes the same referenced records: a key over one of them allows one such record
     keyed: resource.unique.some((key) => key.some((field) => refs[field] !== undefined)),
-    change: sampleChange(fields),
+    change: sampleChange(fields, preconditionFields(resource)),
     wrong: wrongValue(fields),
     writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
     publicCreate: isPublic(resource.access.create),
   };
+}
+
+/** `body` with each field a precondition reads, when the body sets it, holding a value the precondition allows. */
+function inStates(body: Record<string, JsonValue>, when: When): void {
+  for (const { field, values } of when) {
+    const allowed = values.some((value) => JSON.stringify(value) === JSON.stringify(body[field]));
+    if (field in body && !allowed && values[0] !== undefined) body[field] = values[0];
+  }
 }
 
 /** A value of the wrong JSON type for the first writable field that has one (json takes any). */

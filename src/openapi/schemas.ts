@@ -2,7 +2,7 @@ import type { Action, Api, Field, JsonValue, Resource } from '../model.js';
 import { capitalise } from '../naming.js';
 import type { JsonSchema } from '../contract/json-schemas.js';
 import { createdUnder } from '../contract/relations.js';
-import { sampleBody, sampleChange } from '../contract/samples.js';
+import { preconditionFields, sampleBody, sampleChange } from '../contract/samples.js';
 import { openApiSchema, ref } from './parts.js';
 import { EVENT_SCHEMAS, WEBHOOK_SCHEMAS } from './events.js';
 
@@ -133,7 +133,7 @@ export function exampleBody(api: Api, fields: readonly Field[], owner?: string):
 
 /** A PATCH body that changes one field (see sampleChange); empty when none fits. */
 export function examplePatch(resource: Resource): Record<string, JsonValue> {
-  const change = sampleChange(resource.fields);
+  const change = sampleChange(resource.fields, preconditionFields(resource));
   return change === undefined ? {} : { [change.field]: change.value };
 }
 

@@ -164,6 +164,12 @@ it('a project whose owners are records (refs) passes its own tests, nested creat
   expect(result.out).toMatch(/ok \d+ - POST \/pets\/\{id\}\/appointments as owner: 403/);
 }, 120_000);
 
+it('a project whose records may be edited in some states only passes its own tests', async () => {
+  const result = await ownTests(join(ROOT, 'test/e2e/fixtures/update-when.yaml'), 'generated-tests-update-when');
+  expect(result.code, result.out.slice(-4000)).toBe(0);
+  expect(result.out).toMatch(/ok \d+ - refuses a PATCH whose If-Match is not its ETag/);
+}, 120_000);
+
 // about 25 s a definition on this machine's two cores (generate, type-check, its own tests)
 it(
   'generated projects pass their own tests, whatever the valid definition',

@@ -61,8 +61,11 @@ export interface Database {
    * connection no other request's statement can run inside the transaction. Resolves to `first`'s rows.
    */
   atomically(first: Bound, after: (rows: Row[]) => Bound[]): Promise<Row[]>;
-  /** the same connection seen through Kysely, for its migrator (see migrate.ts); not for requests */
-  readonly kysely: Kysely<unknown>;
+  /**
+   * the same connection seen through Kysely, for its migrator (see migrate.ts); not for requests. Kysely is loaded
+   * on the first call, which a start with no migration pending never makes.
+   */
+  kysely(): Promise<Kysely<unknown>>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

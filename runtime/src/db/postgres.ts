@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import {
   ConstraintError,
@@ -49,6 +49,8 @@ export function openPostgres(
   // an idle connection that fails (the server restarted) is dropped from the pool; requests get fresh ones
   pool.on('error', () => undefined);
   migrations.on('error', () => undefined);
+  /** made on first use (migrate.ts): a start with no migration pending never loads Kysely */
+  let kysely: Promise<Kysely<unknown>> | undefined;
   return {
     dialect: 'postgres',
     prepare: <P extends Params>(sql: string) =>
@@ -56,7 +58,10 @@ export function openPostgres(
     prepareText: (text: string, options?: { transient?: boolean }) =>
       prepare(pool, text, options?.transient === true),
     atomically: (first, after) => atomically(pool, first, after),
-    kysely: new Kysely<unknown>({ dialect: new PostgresDialect({ pool: migrations }) }),
+    kysely: () =>
+      (kysely ??= import('kysely').then(
+        (loaded) => new loaded.Kysely<unknown>({ dialect: new loaded.PostgresDialect({ pool: migrations }) }),
+      )),
     ping: async () => {
       try {
         await pool.query('SELECT 1');

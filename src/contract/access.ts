@@ -1,4 +1,4 @@
-import type { AccessRule, AccessTerm, Action, Api, Operation, Resource, When } from '../model.js';
+import type { AccessRule, AccessTerm, Action, Api, JsonValue, Operation, Resource, When } from '../model.js';
 
 /** Whether a rule admits anyone, token or not. */
 export const isPublic = (rule: AccessRule): boolean => rule.some((term) => term.kind === 'public');
@@ -59,10 +59,13 @@ export function ruleText(rule: AccessRule): string {
   return rule.map((term) => (term.kind === 'role' ? term.role : term.kind)).join(', ');
 }
 
-/** Who may do what, for the generated README: one row per operation and action. */
 /** The states a `when` allows: `status is "booked" or "waiting" and paid is true`. */
 export const statesOf = (when: When): string =>
   when.map((w) => `${w.field} is ${w.values.map((v) => JSON.stringify(v)).join(' or ')}`).join(' and ');
+
+/** Whether `value` is one of the values a condition of a `when` allows (JSON values, compared as JSON). */
+export const allows = (condition: When[number], value: JsonValue | undefined): boolean =>
+  value !== undefined && condition.values.some((allowed) => JSON.stringify(allowed) === JSON.stringify(value));
 
 /** `; only while status is "booked"` where an update or delete rule carries a `when`. */
 function statesText(resource: Resource, op: Operation): string {
@@ -70,6 +73,7 @@ function statesText(resource: Resource, op: Operation): string {
   return when.length === 0 ? '' : `; only while ${statesOf(when)} (else 409)`;
 }
 
+/** Who may do what, for the generated README: one row per operation and action. */
 export function accessSummary(resource: Resource): { what: string; who: string }[] {
   return [
     ...resource.operations.map((op) => ({ what: op, who: ruleText(resource.access[op]) + statesText(resource, op) })),

@@ -1,7 +1,7 @@
 import type { Api, Field, JsonValue, Resource, When } from '../model.js';
 import { preconditionFields, sampleBody, sampleChange } from '../contract/samples.js';
 import { snapshotOf } from '../schema/snapshot.js';
-import { isPublic } from '../contract/access.js';
+import { allows, isPublic } from '../contract/access.js';
 import { dependencyOrder } from '../schema/ddl.js';
 import { writableFields } from '../schema/columns.js';
 
@@ -87,9 +87,9 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
 
 /** `body` with each field a precondition reads, when the body sets it, holding a value the precondition allows. */
 function inStates(body: Record<string, JsonValue>, when: When): void {
-  for (const { field, values } of when) {
-    const allowed = values.some((value) => JSON.stringify(value) === JSON.stringify(body[field]));
-    if (field in body && !allowed && values[0] !== undefined) body[field] = values[0];
+  for (const condition of when) {
+    const { field, values } = condition;
+    if (field in body && !allows(condition, body[field]) && values[0] !== undefined) body[field] = values[0];
   }
 }
 

@@ -8,6 +8,7 @@ const whenObject = (when: When): Record<string, JsonValue[]> =>
 
 /** The records the generated listing test makes per collection (LISTED in test/generated/listing.ts). */
 const LISTED = 5;
+import { allows } from '../contract/access.js';
 import { accessMatrix, callersOf, createStatus, type MatrixRow } from '../contract/access-matrix.js';
 import { sampleBody, sampleValue } from '../contract/samples.js';
 import type { Fixture } from './fixtures.js';
@@ -227,8 +228,7 @@ function outOf(resource: Resource, when: When): { patch: Record<string, JsonValu
   for (const w of when) {
     const field = writable.find((f) => f.name === w.field && f.ref === undefined);
     if (field === undefined) continue;
-    const outside = (v: JsonValue | undefined): v is JsonValue =>
-      v !== undefined && !w.values.some((x) => JSON.stringify(x) === JSON.stringify(v));
+    const outside = (v: JsonValue | undefined): v is JsonValue => v !== undefined && !allows(w, v);
     const candidates: (JsonValue | undefined)[] =
       field.type === 'enum'
         ? (field.values ?? [])
@@ -241,11 +241,7 @@ function outOf(resource: Resource, when: When): { patch: Record<string, JsonValu
   const action = resource.actions.find((a) =>
     a.set.some((s) => {
       const w = when.find((x) => x.field === s.field);
-      return (
-        w !== undefined &&
-        s.value.kind === 'literal' &&
-        !w.values.some((v) => JSON.stringify(v) === JSON.stringify(s.value.kind === 'literal' ? s.value.value : null))
-      );
+      return w !== undefined && s.value.kind === 'literal' && !allows(w, s.value.value);
     }),
   );
   return action === undefined ? undefined : { action: action.name };

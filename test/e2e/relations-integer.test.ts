@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
-import { generateFresh, typecheckAndBuild, WORK } from '../helpers/project.js';
+import { generateFresh, loadBuilt, typecheckAndBuild, WORK } from '../helpers/project.js';
 import { SECRET, token } from '../helpers/tokens.js';
 
 /**
@@ -53,7 +52,7 @@ beforeAll(async () => {
   writeFileSync(file, DEFINITION);
   const dir = await generateFresh(file, 'e2e-relations-integer');
   await typecheckAndBuild(dir);
-  const load = async <T>(path: string) => (await import(pathToFileURL(join(dir, 'dist', path)).href)) as T;
+  const load = <T>(path: string) => loadBuilt<T>(join(dir, 'dist'), path);
   type Db = { close(): Promise<void> };
   const { openDatabase } = await load<{ openDatabase: (url: string) => Db }>('db/open.js');
   const { migrate } = await load<{ migrate: (db: Db) => Promise<unknown> }>('db/migrate.js');

@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
-import { generateFresh, ROOT, typecheckAndBuild } from '../helpers/project.js';
+import { generateFresh, loadBuilt, ROOT, typecheckAndBuild } from '../helpers/project.js';
 import { SECRET, token } from '../helpers/tokens.js';
 
 /**
@@ -86,7 +85,7 @@ beforeAll(async () => {
   );
   await typecheckAndBuild(dir);
   const dist = join(dir, 'dist');
-  const load = async <T>(file: string) => (await import(pathToFileURL(join(dist, file)).href)) as T;
+  const load = <T>(file: string) => loadBuilt<T>(dist, file);
   const { openDatabase } = await load<{ openDatabase: (url: string) => Db }>('db/open.js');
   const { migrate } = await load<{ migrate: (db: Db) => Promise<unknown> }>('db/migrate.js');
   const { buildApp } = await load<{ buildApp: (o: object) => Promise<Inject> }>('app.js');

@@ -2,6 +2,7 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { main } from '../../src/cli.js';
 
@@ -40,6 +41,11 @@ export async function typecheckAndBuild(dir: string): Promise<void> {
   // generated code has no unused names (the users' tsconfig does not ask for that: their code may)
   await run(process.execPath, [TSC7, '-p', 'tsconfig.json', '--noUnusedLocals'], { cwd: dir });
   await run(process.execPath, [TSC7, '-p', 'tsconfig.build.json'], { cwd: dir });
+}
+
+/** A module of a built project: `path` under its `dist` (`db/open.js`), typed as the test expects it. */
+export async function loadBuilt<T>(dist: string, path: string): Promise<T> {
+  return (await import(pathToFileURL(join(dist, path)).href)) as T;
 }
 
 /** Generates `definition` into .tmp/`name`, type-checks and builds it, and serves it: what most end-to-end tests start with. */

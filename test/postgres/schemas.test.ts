@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
-import { generateFresh, ROOT, typecheckAndBuild } from '../helpers/project.js';
+import { generateFresh, loadBuilt, ROOT, typecheckAndBuild } from '../helpers/project.js';
 
 /** A database whose search_path names another schema than `public` (as the generated tests' own schema does). */
 let dist: string;
@@ -18,7 +17,7 @@ interface Db {
   kysely: () => Promise<unknown>;
   close: () => Promise<void>;
 }
-const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(dist, path)).href)) as T;
+const load = <T>(path: string): Promise<T> => loadBuilt<T>(dist, path);
 
 /** The migrations applied to the database at `url`, and whether Kysely was needed for it. */
 async function migrateAt(url: string): Promise<{ applied: string[]; kysely: boolean }> {

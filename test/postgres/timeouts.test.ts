@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
-import { generateFresh, ROOT, typecheckAndBuild } from '../helpers/project.js';
+import { generateFresh, loadBuilt, ROOT, typecheckAndBuild } from '../helpers/project.js';
 
 /** PostgreSQL cancels a statement of a request that runs longer than DATABASE_STATEMENT_TIMEOUT: a 503, not a held connection. */
 let dist: string;
@@ -26,7 +25,7 @@ interface OpenModule {
 
 describe('statement timeout', () => {
   it('cancels a statement that runs too long, as a database that cannot answer now', async () => {
-    const { openDatabase } = (await import(pathToFileURL(join(dist, 'db/open.js')).href)) as OpenModule;
+    const { openDatabase } = await loadBuilt<OpenModule>(dist, 'db/open.js');
     const db = openDatabase(await databaseUrl('timeouts'), 2, 200);
     try {
       const started = Date.now();
@@ -47,9 +46,9 @@ describe('statement timeout', () => {
   });
 
   it('is read from DATABASE_STATEMENT_TIMEOUT, and a bad value stops the server at start', async () => {
-    const { statementTimeoutMs } = (await import(pathToFileURL(join(dist, 'config.js')).href)) as {
+    const { statementTimeoutMs } = await loadBuilt<{
       statementTimeoutMs: (value: string | undefined) => number;
-    };
+    }>(dist, 'config.js');
     expect(statementTimeoutMs(undefined)).toBe(10_000);
     expect(statementTimeoutMs('0')).toBe(0);
     expect(statementTimeoutMs('2500')).toBe(2500);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCovers } from '../../../src/contract/access.js';
+import { allows, readCovers } from '../../../src/contract/access.js';
 import { accessMatrix, callersOf } from '../../../src/contract/access-matrix.js';
 import type { AccessRule, Operation } from '../../../src/model.js';
 import { api, field, resource } from '../../helpers/model.js';
@@ -169,5 +169,21 @@ describe('whether a read rule admits every caller a write rule admits (readCover
     ['the administrator role to write', rule('owner'), rule('admin', 'owner'), true],
   ])('%s', (_case, read, write, want) => {
     expect(readCovers(read, write, 'admin')).toBe(want);
+  });
+});
+
+describe('whether a value is one a condition of a `when` allows (allows)', () => {
+  const condition = { field: 'status', values: ['booked', 2, null, { a: [1] }] };
+  it.each([
+    { value: 'booked', want: true },
+    { value: 2, want: true },
+    { value: null, want: true },
+    { value: { a: [1] }, want: true },
+    { value: '2', want: false },
+    { value: 'Booked', want: false },
+    { value: { a: [1, 2] }, want: false },
+    { value: undefined, want: false },
+  ])('$value: $want', ({ value, want }) => {
+    expect(allows(condition, value)).toBe(want);
   });
 });

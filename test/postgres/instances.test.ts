@@ -168,9 +168,13 @@ describe('a PostgreSQL that cannot be used', () => {
     const base = new URL(process.env.RESTSMITH_TEST_PG_URL ?? '');
     const missing = new URL(base);
     missing.pathname = '/no_such_database';
+    // a setting PostgreSQL refuses as the connection starts (SQLSTATE 22023): its own message, not "value constraint"
+    const badSetting = new URL(base);
+    badSetting.searchParams.set('options', '-c TimeZone=Mars/Olympus');
     for (const [DATABASE_URL, reason] of [
       ['postgres://postgres@127.0.0.1:1/nothing', /ECONNREFUSED/],
       [missing.toString(), /database "no_such_database" does not exist/],
+      [badSetting.toString(), /invalid value for parameter "TimeZone": "Mars\/Olympus"/],
     ] as const) {
       const failed = await startToFailure(dir, { DATABASE_URL });
       expect(failed.code).toBe(1);

@@ -85,7 +85,9 @@ export class ConstraintError extends Error {
     readonly columns: string[],
     /** the constraint or index violated, where the driver names it (PostgreSQL; SQLite for an expression index) */
     readonly index?: string,
+    /** the driver's own error: its message says more than the kind (migrate.ts reports it) */
+    options?: ErrorOptions,
   ) {
-    super(`${kind} constraint violated`);
+    super(`${kind} constraint violated`, options);
   }
 }

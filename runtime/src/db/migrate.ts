@@ -52,7 +52,8 @@ export async function migrate(db: Database): Promise<string[]> {
  * Whether the migrations applied are exactly this code's, read in one query without Kysely. Anything else — no table
  * yet, one missing, one this code does not know, an error — is left to the migrator, which applies what is pending
  * or says what is wrong. Read outside its lock: another instance migrating commits all it applies at once (on
- * PostgreSQL), so a read sees all of it or none.
+ * PostgreSQL), so a read sees all of it or none. The order they were applied in is not checked, which the migrator
+ * would (a table edited by hand so that a later name has an earlier timestamp): all of them are applied either way.
  */
 async function upToDate(db: Database, schema: string | undefined): Promise<boolean> {
   const table = schema === undefined ? `"${TABLE}"` : `${quoted(schema)}."${TABLE}"`;
@@ -68,8 +69,11 @@ async function upToDate(db: Database, schema: string | undefined): Promise<boole
 
 const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-const reasonOf = (error: unknown): string =>
-  error instanceof Error ? error.message || error.name : String(error);
+/** What went wrong, in the database's own words where a translated error keeps them (a ConstraintError's cause). */
+const reasonOf = (error: unknown): string => {
+  const own = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return own instanceof Error ? own.message || own.name : String(own);
+};
 
 /**
  * The schema PostgreSQL creates tables in (the first of the search_path that exists), where the migration tables

@@ -207,7 +207,7 @@ function translate(error: unknown): unknown {
   if (!(error instanceof loadPg().DatabaseError) || error.code === undefined) return error;
   const kind = CONSTRAINT_KINDS[error.code] ?? (error.code.startsWith('22') ? 'value' : undefined);
   if (kind === undefined) return error;
-  return new ConstraintError(kind, columnsIn(error), error.constraint);
+  return new ConstraintError(kind, columnsIn(error), error.constraint, { cause: error });
 }
 
 /** `Key (email, name)=(…) already exists.` → ['email', 'name'] */

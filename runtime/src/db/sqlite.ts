@@ -146,7 +146,9 @@ function translateErrors<T>(run: () => T): T {
     // ON DELETE RESTRICT fails with SQLITE_CONSTRAINT_TRIGGER, but says what it is
     const kind = error.message.startsWith('FOREIGN KEY') ? 'foreignKey' : CONSTRAINT_KINDS[error.code];
     if (kind === undefined) throw error;
-    throw new ConstraintError(kind, columnsIn(error.message), /index '([^']+)'/.exec(error.message)?.[1]);
+    throw new ConstraintError(kind, columnsIn(error.message), /index '([^']+)'/.exec(error.message)?.[1], {
+      cause: error,
+    });
   }
 }
 

@@ -75,7 +75,7 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
       options.print(`${text} (${seconds.toFixed(2)} s); watching ${file}`);
       last = text;
       // a first run that had nothing to do ran none of the steps: they run now, writing nothing, so that the first
-      // save is not also the first time this process compiles them (it took twice as long as the next ones)
+      // save is not also the first time this process compiles them (it took about half as long again as the next)
       if (runs === 1 && !result.written) {
         await Promise.all([
           (options.generate ?? generate)(file, { out: options.out, rehearse: true }),

@@ -1,6 +1,11 @@
 import type { Api, JsonValue, Resource, When } from '../model.js';
 import { writableFields } from '../schema/columns.js';
 import { listables } from '../contract/listing.js';
+import { allows } from '../contract/access.js';
+import { accessMatrix, callersOf, createStatus, type MatrixRow } from '../contract/access-matrix.js';
+import { sampleBody, sampleValue } from '../contract/samples.js';
+import type { Fixture } from './fixtures.js';
+import { RELATION_RECORDS, relationsView, type RelationView } from './relations-view.js';
 
 /** A `when` as the generated tests read it: field → the values it may hold. */
 const whenObject = (when: When): Record<string, JsonValue[]> =>
@@ -8,11 +13,6 @@ const whenObject = (when: When): Record<string, JsonValue[]> =>
 
 /** The records the generated listing test makes per collection (LISTED in test/generated/listing.ts). */
 const LISTED = 5;
-import { allows } from '../contract/access.js';
-import { accessMatrix, callersOf, createStatus, type MatrixRow } from '../contract/access-matrix.js';
-import { sampleBody, sampleValue } from '../contract/samples.js';
-import type { Fixture } from './fixtures.js';
-import { RELATION_RECORDS, relationsView, type RelationView } from './relations-view.js';
 
 /** What test/generated/access.ts makes records of a collection from (see its Fixture). */
 export interface MatrixFixture {

@@ -26,11 +26,6 @@ export interface GenerateOptions {
   check?: boolean;
   force?: boolean;
   allowDataLoss?: boolean;
-  /**
-   * every step but the writing, even when nothing changed (`generate --watch`, on a project that was up to date:
-   * it compiles this process's code for the saves that follow)
-   */
-  rehearse?: boolean;
 }
 
 export interface GenerateResult {
@@ -75,8 +70,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const text = await readDefinitionText(file);
   const source = shownFileName(basename(file));
   const input = inputHash(source, text);
-  const unchanged =
-    options.out === undefined || options.rehearse === true ? undefined : unchangedProject(resolve(options.out), input);
+  const unchanged = options.out === undefined ? undefined : unchangedProject(resolve(options.out), input);
   if (unchanged !== undefined) return unchanged;
 
   const steps = await import('../pipeline/steps.js');
@@ -84,9 +78,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const outDir = resolve(options.out ?? api.name);
   checkTarget(outDir);
   const manifest = readManifest(outDir);
-  if (manifest !== undefined && options.rehearse !== true && upToDate(outDir, manifest, input)) {
-    return noChanges(outDir, manifest);
-  }
+  if (manifest !== undefined && upToDate(outDir, manifest, input)) return noChanges(outDir, manifest);
   // workers load prettier while this thread plans and renders
   const pool = steps.startPool(api.resources.length, manifest === undefined);
   try {
@@ -171,7 +163,7 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     },
     forced: options.force === true,
   };
-  if (options.dryRun || options.check || options.rehearse) return { ...result, written: false };
+  if (options.dryRun || options.check) return { ...result, written: false };
   if (conflicts.length > 0 && !options.force) throw new ConflictError(conflicts);
   const next = nextManifest({
     outDir,

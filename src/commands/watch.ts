@@ -50,7 +50,7 @@ export function checkWatchOptions(options: GenerateOptions): void {
  */
 export async function watchDefinition(file: string, options: WatchOptions): Promise<void> {
   // the steps too, which a first run that has nothing to do does not load: the first save does not wait for them
-  const [{ describeChanges, generate, wroteLine, TargetError }, { warmFormatter }] = await Promise.all([
+  const [{ describeChanges, generate, wroteLine, TargetError }] = await Promise.all([
     import('./generate.js'),
     import('../pipeline/steps.js'),
   ]);
@@ -74,14 +74,6 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       options.print(`${text} (${seconds.toFixed(2)} s); watching ${file}`);
       last = text;
-      // a first run that had nothing to do ran none of the steps: they run now, writing nothing, so that the first
-      // save is not also the first time this process compiles them (it took about half as long again as the next)
-      if (runs === 1 && !result.written) {
-        await Promise.all([
-          (options.generate ?? generate)(file, { out: options.out, rehearse: true }),
-          warmFormatter(),
-        ]).catch(() => undefined);
-      }
     } catch (error) {
       // a usage error (a file that is no definition) or a folder that is no project is not fixed by saving again
       if (!(error instanceof UserError) || error.exitCode === 2 || error instanceof TargetError) throw error;

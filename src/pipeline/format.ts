@@ -155,17 +155,6 @@ function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
 const printed = (file: RenderedFile): string | undefined =>
   file.constants === undefined ? undefined : printConstants(file.content, file.constants);
 
-/**
- * A line of TypeScript and one of Markdown formatted in this thread, for nothing but to load prettier and its plugins
- * and compile their code before a save of `generate --watch` needs them.
- */
-export async function warmFormatter(): Promise<void> {
-  await formatAll([
-    { path: 'warm-up.ts', owner: 'generator', content: 'export const warm = { up: true };\n' },
-    { path: 'warm-up.md', owner: 'user', content: '# Warm\n\n- up\n' },
-  ]);
-}
-
 /** One file formatted here, without workers. */
 export async function format(file: RenderedFile): Promise<RenderedFile> {
   const [formatted] = await formatAll([file]);

@@ -3,7 +3,7 @@
  * the YAML parser, zod, the views, handlebars and the migration planner take longer to load than a no-op run takes.
  */
 export { compare } from './compare.js';
-export { formatAll, startPool, warmFormatter } from './format.js';
+export { formatAll, startPool } from './format.js';
 export { mergePackageJson } from './package-merge.js';
 export { handlersPath, plan } from './plan.js';
 export { definitionOf } from './read-definition.js';

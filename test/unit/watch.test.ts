@@ -1,35 +1,15 @@
 import { spawn } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { checkWatchOptions, watchDefinition } from '../../src/commands/watch.js';
-import { generate, type GenerateResult } from '../../src/commands/generate.js';
+import type { GenerateResult } from '../../src/commands/generate.js';
 import { UserError } from '../../src/errors.js';
 import { ROOT } from '../helpers/project.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'restsmith-watch-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** Every file under `dir` with its modification time: what a run that writes nothing leaves as it was. */
-function filesOf(dir: string): Record<string, number> {
-  const files: Record<string, number> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile())
-      files[join(entry.parentPath, entry.name)] = statSync(join(entry.parentPath, entry.name)).mtimeMs;
-  }
-  return files;
-}
 
 const definition = (fields: string): string =>
   `name: shelf\nversion: 1.0.0\nauth: { default: public }\nresources:\n  books:\n    fields:\n${fields}`;
@@ -186,44 +166,6 @@ describe('generate --watch', () => {
     stop.abort();
     await watching;
     expect([texts.length, most]).toEqual([3, 1]);
-  });
-
-  it('on a project up to date at start, runs every step once without writing, so that the first save runs warm', async () => {
-    const dir = mkdtempSync(join(scratch, 'rehearse-'));
-    const file = join(dir, 'shelf.yaml');
-    const out = join(dir, 'shelf');
-    writeFileSync(file, definition('      title: { type: string, required: true }\n'));
-    await generate(file, { out });
-    const before = filesOf(out);
-    const runs: { rehearse: boolean; result?: GenerateResult }[] = [];
-    const lines: string[] = [];
-    const stop = new AbortController();
-    const watching = watchDefinition(file, {
-      out,
-      signal: stop.signal,
-      print: (line) => lines.push(line),
-      printError: () => undefined,
-      generate: async (path, options) => {
-        const run: (typeof runs)[number] = { rehearse: options.rehearse === true };
-        runs.push(run);
-        run.result = await generate(path, options);
-        return run.result;
-      },
-    });
-    await lineAfter(lines, 0, /is up to date \(\d+\.\d\d s\); watching /);
-    await vi.waitFor(() => expect(runs[1]?.result).toBeDefined(), { timeout: 60_000, interval: 50 });
-    // the rehearsal planned, rendered and compared every file, found them as they are, and wrote none
-    expect(runs[1]?.rehearse).toBe(true);
-    expect(runs[1]?.result?.written).toBe(false);
-    expect(runs[1]?.result?.changes.filter((c) => !['unchanged', 'keep'].includes(c.kind))).toEqual([]);
-    expect(filesOf(out)).toEqual(before);
-
-    const seen = lines.length;
-    writeFileSync(file, definition('      title: { type: string, required: true }\n      isbn: string\n'));
-    await lineAfter(lines, seen, /^wrote \d+ files/);
-    stop.abort();
-    await watching;
-    expect(runs.map((r) => r.rehearse)).toEqual([false, true, false]);
   });
 
   it('stops on an output folder that is no project: no save can make it one', async () => {

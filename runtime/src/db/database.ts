@@ -4,7 +4,7 @@
  * prepared once at start-up (see db/named.ts for how names become each driver's placeholders).
  * Every driver returns rows in the same shape: booleans as 0/1, JSON as text, datetimes as ISO text.
  */
-import type { Kysely } from 'kysely';
+import type { Dialect as KyselyDialect, Kysely } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -68,6 +68,18 @@ export interface Database {
   kysely(): Promise<Kysely<unknown>>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * `Database.kysely` for a driver: a Kysely over the connection `dialectOf` makes of the loaded module, made on the
+ * first call (migrate.ts), so that a start with no migration pending never loads Kysely.
+ */
+export function lazyKysely(
+  dialectOf: (kysely: typeof import('kysely')) => KyselyDialect,
+): () => Promise<Kysely<unknown>> {
+  let made: Promise<Kysely<unknown>> | undefined;
+  return () =>
+    (made ??= import('kysely').then((loaded) => new loaded.Kysely<unknown>({ dialect: dialectOf(loaded) })));
 }
 
 /** The database cannot answer now (unreachable, out of connections, restarting, busy): a 503, worth a retry. */

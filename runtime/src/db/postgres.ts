@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import {
   ConstraintError,
   DatabaseUnavailableError,
+  lazyKysely,
   type Database,
   type Row,
   type Bound,
@@ -49,8 +49,6 @@ export function openPostgres(
   // an idle connection that fails (the server restarted) is dropped from the pool; requests get fresh ones
   pool.on('error', () => undefined);
   migrations.on('error', () => undefined);
-  /** made on first use (migrate.ts): a start with no migration pending never loads Kysely */
-  let kysely: Promise<Kysely<unknown>> | undefined;
   return {
     dialect: 'postgres',
     prepare: <P extends Params>(sql: string) =>
@@ -58,10 +56,7 @@ export function openPostgres(
     prepareText: (text: string, options?: { transient?: boolean }) =>
       prepare(pool, text, options?.transient === true),
     atomically: (first, after) => atomically(pool, first, after),
-    kysely: () =>
-      (kysely ??= import('kysely').then(
-        (loaded) => new loaded.Kysely<unknown>({ dialect: new loaded.PostgresDialect({ pool: migrations }) }),
-      )),
+    kysely: lazyKysely((kysely) => new kysely.PostgresDialect({ pool: migrations })),
     ping: async () => {
       try {
         await pool.query('SELECT 1');

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
 import {
   ConstraintError,
   DatabaseUnavailableError,
+  lazyKysely,
   type Database,
   type Row,
   type Bound,
@@ -47,17 +47,12 @@ export function openSqlite(file: string): Database {
     return rows;
   }).immediate;
 
-  /** made on first use (migrate.ts): a start with no migration pending never loads Kysely */
-  let kysely: Promise<Kysely<unknown>> | undefined;
   return {
     dialect: 'sqlite',
     prepare: <P extends Params>(sql: string) => prepareNamed<P>(sql, 'sqlite', make),
     prepareText: make,
     atomically: async (first, after) => translateErrors(() => transaction(first, after)),
-    kysely: () =>
-      (kysely ??= import('kysely').then(
-        (loaded) => new loaded.Kysely<unknown>({ dialect: new loaded.SqliteDialect({ database: db }) }),
-      )),
+    kysely: lazyKysely((kysely) => new kysely.SqliteDialect({ database: db })),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

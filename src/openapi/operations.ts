@@ -276,11 +276,17 @@ function listingParameters(api: Api, r: Resource, names: SchemaNames): JsonSchem
   });
   const filters = listFilters(api, r);
   // through relations: `author.country`, `tags.name` (at least one related record), with the target's enum names
+  // (each relation's looked up once, not once per filter: a target's every field has several)
+  const through = new Map(
+    r.relations.map((relation) => {
+      const target = targetOf(api, relation);
+      return [relation.name, { relation, enums: names.enums(target.name, target.fields) }] as const;
+    }),
+  );
   const related = relationFilters(api, r).map((f): JsonSchema => {
-    const relation = r.relations.find((rel) => rel.name === f.relation);
-    const target = relation === undefined ? undefined : targetOf(api, relation);
+    const { relation, enums: targetEnums } = through.get(f.relation) ?? {};
     const field = f.field.slice(f.relation.length + 1);
-    const enumName = target === undefined ? undefined : names.enums(target.name, target.fields)[field];
+    const enumName = targetEnums?.[field];
     const schema = enumName === undefined || f.op === 'contains' ? f.value : enumRef(f.value, enumName);
     const whose =
       relation?.kind === 'one'

@@ -50,12 +50,23 @@ export interface Snapshot {
 
 export const EMPTY_SNAPSHOT: Snapshot = { tables: [] };
 
+const snapshots = new WeakMap<Api, Snapshot>();
+
+/**
+ * The data model of `api`, made once an api (a run asks for it in five steps: checks, migration, fixtures,
+ * manifest): shared, so never changed by who asks.
+ */
 export function snapshotOf(api: Api): Snapshot {
-  return {
-    tables: api.resources.map((resource) => tableOf(api, resource)),
-    ...(api.events !== undefined && { events: true as const }),
-    ...(api.events?.webhooks === true && { webhooks: true as const }),
-  };
+  let snapshot = snapshots.get(api);
+  if (snapshot === undefined) {
+    snapshot = {
+      tables: api.resources.map((resource) => tableOf(api, resource)),
+      ...(api.events !== undefined && { events: true as const }),
+      ...(api.events?.webhooks === true && { webhooks: true as const }),
+    };
+    snapshots.set(api, snapshot);
+  }
+  return snapshot;
 }
 
 export function tableOf(api: Api, resource: Resource): TableSnapshot {

@@ -73,7 +73,7 @@ export function indexesOf(table: TableSnapshot): IndexSnapshot[] {
   });
   const keys = (table.keys ?? []).map((columns): IndexSnapshot => ({
     name: `${table.name}_${columns.join('_')}_key`,
-    columns,
+    columns: [...columns],
     unique: true,
   }));
   return [...single, ...keys];
@@ -85,7 +85,7 @@ export function createIndex(table: string, index: IndexSnapshot, d: SqlDialect):
 }
 
 /** Tables with every referenced table first; a cycle keeps the given order. */
-export function dependencyOrder<T extends { name: string; columns: { ref?: { table: string } }[] }>(
+export function dependencyOrder<T extends { name: string; columns: readonly { ref?: { table: string } }[] }>(
   tables: readonly T[],
 ): T[] {
   const done = new Set<string>();

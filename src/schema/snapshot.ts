@@ -18,7 +18,7 @@ export interface ColumnSnapshot {
   /** a plain index: `index: true`, or a ref */
   index: boolean;
   /** `enum` only */
-  values?: string[];
+  values?: readonly string[];
   ref?: { table: string; idKind: IdKind; onDelete: OnDelete };
 }
 
@@ -27,9 +27,9 @@ export interface TableSnapshot {
   /** the collection, for messages */
   resource: string;
   id: IdKind;
-  columns: ColumnSnapshot[];
+  columns: readonly ColumnSnapshot[];
   /** unique keys over several columns (column names); absent in the snapshots of older generators */
-  keys?: string[][];
+  keys?: readonly (readonly string[])[];
   /**
    * `id`: plain indexes end with the id, so that a listing filtered on the column walks the index in id order
    * (nested listings, owner scoping, embedded pages); absent in older snapshots, whose indexes are one column
@@ -38,7 +38,7 @@ export interface TableSnapshot {
 }
 
 export interface Snapshot {
-  tables: TableSnapshot[];
+  tables: readonly TableSnapshot[];
   /**
    * the definition has `events`: its tables exist. They stay when `events` goes (with the events in them), and are
    * created if not there when it comes back.
@@ -54,7 +54,7 @@ const snapshots = new WeakMap<Api, Snapshot>();
 
 /**
  * The data model of `api`, made once an api (a run asks for it in five steps: checks, migration, fixtures,
- * manifest): shared, so never changed by who asks.
+ * manifest): shared, and so read-only (its lists are typed so).
  */
 export function snapshotOf(api: Api): Snapshot {
   let snapshot = snapshots.get(api);

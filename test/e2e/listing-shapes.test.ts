@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateFresh, ROOT, typecheckAndBuild } from '../helpers/project.js';
+import { generateFresh, loadBuilt, ROOT, typecheckAndBuild } from '../helpers/project.js';
 
 /**
  * What listings make the database keep is bounded whatever the clients ask: one statement per canonical query shape
@@ -45,7 +44,7 @@ function recorder(dialect: 'sqlite' | 'postgres'): { db: unknown; prepared: Prep
 beforeAll(async () => {
   const dir = await generateFresh(join(ROOT, 'examples/tasks.yaml'), 'e2e-listing-shapes');
   await typecheckAndBuild(dir);
-  ({ Listing } = (await import(pathToFileURL(join(dir, 'dist/http/listing.js')).href)) as ListingModule);
+  ({ Listing } = await loadBuilt<ListingModule>(join(dir, 'dist'), 'http/listing.js'));
 });
 
 describe('listing statements', () => {

@@ -1,7 +1,8 @@
 import type { Api } from '../model.js';
 import { needsTokens } from '../contract/access.js';
 import type { SqlDialect } from '../schema/dialect.js';
-import { resourceView, type ResourceView } from './resource-view.js';
+import type { ResourceView } from './resource-view.js';
+import { resourceViews } from './view-memo.js';
 import { fixtures, type Fixture } from './fixtures.js';
 import type { RelationView } from './relations-view.js';
 import { matrixView, type ActionsView, type ListingView, type MatrixFixture, type MatrixView } from './matrix-view.js';
@@ -67,7 +68,7 @@ export function projectView(
     defaultDatabaseUrl: `sqlite:./data/${api.name}.db`,
     bodyLimit: api.limits.bodySize,
     pageSize: api.limits.pageSize,
-    resources: api.resources.map((r) => resourceView(api, r, context.orphanHandlers.get(r.names.kebab) ?? [])),
+    resources: resourceViews(api, context.orphanHandlers),
     migrations: context.migrations.map((name) => ({ name, ident: `m${name.slice(0, 4)}` })),
     fixtures: testFixtures,
     access: matrixView(api, testFixtures),

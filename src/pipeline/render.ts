@@ -107,8 +107,25 @@ export interface RenderedFile {
   chunks?: readonly { key: string; length: number; hash: string }[];
 }
 
-/** Renders a planned file and puts the ownership header on it. */
+/**
+ * What each view object was rendered into, by template, path, owner and source: a view remembered from the last run
+ * (generate/view-memo.ts) is rendered again into the very file it was rendered into then. Held weakly: forgotten
+ * with the view. A rendered file is shared: nothing may change it.
+ */
+const renderedOf = new WeakMap<object, Map<string, RenderedFile>>();
+
+/** Renders a planned file and puts the ownership header on it: once a view, path and source (see renderedOf). */
 export function render(file: PlannedFile, source: string): RenderedFile {
+  if (!('template' in file)) return renderNow(file, source);
+  let byKey = renderedOf.get(file.context);
+  if (byKey === undefined) renderedOf.set(file.context, (byKey = new Map()));
+  const key = [file.template, file.path, file.owner, source].join('\n');
+  let rendered = byKey.get(key);
+  if (rendered === undefined) byKey.set(key, (rendered = renderNow(file, source)));
+  return rendered;
+}
+
+function renderNow(file: PlannedFile, source: string): RenderedFile {
   const head = header(file.path, file.owner, source);
   constants = [];
   const rendered = { path: file.path, owner: file.owner, content: head + body(file) };

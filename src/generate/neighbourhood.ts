@@ -1,0 +1,93 @@
+import type { Api, Resource } from '../model.js';
+
+/**
+ * How far from a resource its view reads other resources, beyond `limits.includeDepth`: the embedded records of the
+ * deepest `include` level name their own refs' targets (json-schemas.ts), and a to-one relation's nested creates are
+ * the target's relations back (relations.ts, createdUnder). One more level than any of these reads, as a margin.
+ */
+const BEYOND_INCLUDES = 2;
+
+/**
+ * `api` with only the resources `resource`'s view may read (resource-view.ts), in the definition's order: those
+ * within `includeDepth + 2` steps of it, a step being a ref field, a relation or a join resource either way; and,
+ * for the refs that may block its delete (blockers.ts), every resource a cascade from it deletes with it and every
+ * resource with a ref to one of those. Every setting of the api is kept as it is.
+ *
+ * A resource's view is made from this alone, on every run: what it reads of other resources is then written down in
+ * one place, and a view can be reused while this part of the api is the same (plan-memo.ts). A view that read
+ * further would differ from the view made from the whole api; `neighbourhood.test.ts` holds the two equal.
+ */
+export function neighbourhood(api: Api, resource: Resource): Api {
+  const graph = graphOf(api);
+  const kept = new Set<string>([resource.name]);
+  let frontier = [resource.name];
+  for (let step = 0; step < api.limits.includeDepth + BEYOND_INCLUDES && frontier.length > 0; step++) {
+    const next: string[] = [];
+    for (const name of frontier) {
+      for (const near of graph.near.get(name) ?? []) {
+        if (!kept.has(near)) {
+          kept.add(near);
+          next.push(near);
+        }
+      }
+    }
+    frontier = next;
+  }
+  // a cascade deletes records of any number of resources, each of whose referrers may block the delete
+  const deleted = [resource.name];
+  const reached = new Set(deleted);
+  for (let i = 0; i < deleted.length; i++) {
+    for (const { from, cascades } of graph.referrers.get(deleted[i] ?? '') ?? []) {
+      kept.add(from);
+      if (cascades && !reached.has(from)) {
+        reached.add(from);
+        deleted.push(from);
+      }
+    }
+  }
+  return { ...api, resources: api.resources.filter((r) => kept.has(r.name)) };
+}
+
+interface Graph {
+  /** by resource: the resources one step away, either way */
+  near: ReadonlyMap<string, ReadonlySet<string>>;
+  /** by resource: the resources with a ref field to it, and whether deleting it deletes their records */
+  referrers: ReadonlyMap<string, readonly { from: string; cascades: boolean }[]>;
+}
+
+/** Made once an api. */
+const graphs = new WeakMap<Api, Graph>();
+
+function graphOf(api: Api): Graph {
+  const known = graphs.get(api);
+  if (known !== undefined) return known;
+  const near = new Map<string, Set<string>>();
+  const link = (a: string, b: string): void => {
+    if (a === b) return;
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const set = near.get(from);
+      if (set === undefined) near.set(from, new Set([to]));
+      else set.add(to);
+    }
+  };
+  const referrers = new Map<string, { from: string; cascades: boolean }[]>();
+  for (const r of api.resources) {
+    for (const field of r.fields) {
+      if (field.ref === undefined) continue;
+      link(r.name, field.ref.to);
+      const list = referrers.get(field.ref.to) ?? [];
+      list.push({ from: r.name, cascades: field.ref.onDelete === 'cascade' });
+      referrers.set(field.ref.to, list);
+    }
+    for (const relation of r.relations) {
+      link(r.name, relation.target);
+      if (relation.through !== undefined) link(r.name, relation.through.resource);
+    }
+  }
+  const graph = { near, referrers };
+  graphs.set(api, graph);
+  return graph;
+}

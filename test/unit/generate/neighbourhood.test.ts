@@ -1,0 +1,104 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { neighbourhood } from '../../../src/generate/neighbourhood.js';
+import { resourceView } from '../../../src/generate/resource-view.js';
+import type { Api } from '../../../src/model.js';
+import { definitionOf } from '../../../src/pipeline/read-definition.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+
+const yamlIn = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => join(dir, f));
+
+const DEFINITIONS = [
+  ...yamlIn('examples'),
+  ...yamlIn('test/e2e/fixtures'),
+  ...yamlIn('test/golden'),
+  'bench/definition.yaml',
+  'bench/relations.yaml',
+];
+
+const load = (file: string, text = readFileSync(join(ROOT, file), 'utf8')): Api => definitionOf(file, text);
+
+/**
+ * A chain of resources, each with a ref to the one before it (`onDelete` as given), a many-to-many relation from the
+ * first to the second through a join resource, a resource whose ref to the last one restricts its delete, and `include`
+ * `depth` levels deep.
+ */
+function chain(count: number, onDelete: string, depth: number): string {
+  const resources = Array.from({ length: count }, (_, i) => {
+    const ref = i === 0 ? '' : `\n      prevId: { type: ref, to: c${i - 1}, nullable: true, onDelete: ${onDelete} }`;
+    const partners = i === 0 ? '\n    relations:\n      partners: { through: links }' : '';
+    return `  c${i}:\n    fields:\n      title: { type: string, required: true }${ref}${partners}`;
+  });
+  return [
+    'name: chain',
+    'version: 1.0.0',
+    'auth: { default: public }',
+    `limits: { includeDepth: ${depth} }`,
+    'resources:',
+    ...resources,
+    '  links:',
+    '    fields:',
+    '      aId: { type: ref, to: c0, required: true, onDelete: cascade }',
+    '      bId: { type: ref, to: c1, required: true, onDelete: cascade }',
+    '  ends:',
+    '    fields:',
+    `      lastId: { type: ref, to: c${count - 1}, required: true, onDelete: restrict }`,
+    '',
+  ].join('\n');
+}
+
+/** A resource's view made from its neighbourhood is the view made from the whole api: nothing it reads is left out. */
+describe('a view made from the neighbourhood', () => {
+  const apis: [string, Api][] = [
+    ...DEFINITIONS.map((file): [string, Api] => [file, load(file)]),
+    ...(['restrict', 'cascade', 'setNull'] as const).flatMap((onDelete) =>
+      [1, 2, 3].map((depth): [string, Api] => [
+        `a chain of 12, ${onDelete}, include depth ${depth}`,
+        load('chain.yaml', chain(12, onDelete, depth)),
+      ]),
+    ),
+  ];
+  it.each(apis)('%s', (_, api) => {
+    for (const resource of api.resources) {
+      expect(resourceView(neighbourhood(api, resource), resource), resource.name).toEqual(resourceView(api, resource));
+    }
+  });
+});
+
+/** Given a chain, want the resources kept for one of them. */
+describe('neighbourhood', () => {
+  const kept = (api: Api, name: string): string[] => {
+    const resource = api.resources.find((r) => r.name === name);
+    if (resource === undefined) throw new Error(`no ${name}`);
+    return neighbourhood(api, resource).resources.map((r) => r.name);
+  };
+  it.each<[string, string, number, string, string[]]>([
+    ['include depth 1: three steps either way', 'setNull', 1, 'c6', ['c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9']],
+    ['include depth 2: four steps', 'setNull', 2, 'c6', ['c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10']],
+    [
+      'a cascade reaches every record deleted with it, and who refers to them',
+      'cascade',
+      1,
+      'c6',
+      ['c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'c10', 'c11', 'ends'],
+    ],
+    ['a join resource is a step away from both sides', 'setNull', 1, 'c0', ['c0', 'c1', 'c2', 'c3', 'links']],
+  ])('%s', (_, onDelete, depth, name, want) => {
+    expect(kept(load('chain.yaml', chain(12, onDelete, depth)), name)).toEqual(want);
+  });
+
+  it('keeps every setting of the api', () => {
+    const api = load('examples/blog.yaml');
+    const { resources: _all, ...settings } = api;
+    const first = api.resources[0];
+    if (first === undefined) throw new Error('no resource');
+    const { resources, ...kept } = neighbourhood(api, first);
+    expect(kept).toEqual(settings);
+    expect(resources).toContain(first);
+  });
+});

@@ -33,3 +33,26 @@ describe('render, run after run', () => {
     expect(render(file, 'api.yaml').content).toContain('from api.yaml');
   });
 });
+
+/** Views are shared from run to run: planning and rendering may not change one (frozen, a change would throw). */
+describe('a view remembered from the last run', () => {
+  const deepFreeze = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  };
+
+  it.each(['examples/blog.yaml', 'examples/library.yaml', 'examples/clinic.yaml'])(
+    'is not changed: %s',
+    async (file) => {
+      const api = await readDefinition(join(ROOT, file));
+      for (const planned of plan(api, { ...context, source: file })) {
+        if ('context' in planned && 'store' in planned.context) deepFreeze(planned.context);
+      }
+      const again = plan(api, { ...context, source: file });
+      const frozen = again.filter((f) => 'context' in f && Object.isFrozen(f.context));
+      expect(frozen.length).toBeGreaterThan(0);
+      for (const planned of again) expect(() => render(planned, 'other.yaml')).not.toThrow();
+    },
+  );
+});

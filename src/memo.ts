@@ -13,3 +13,26 @@ export function oncePerPair<A extends object, B extends object, Rest extends unk
     return byB.get(b) as T;
   };
 }
+
+/**
+ * One value a name, remembered from the last run while the key it was made for is the same: under `generate --watch`
+ * one process plans again on each save, and what a save did not change need not be made again. The key must say
+ * everything the value is made from. Names not seen in a run are forgotten after it (`keep`): what is held is no larger
+ * than the project. The values are shared between runs: nothing may change them.
+ */
+export class LastRun<T> {
+  readonly #last = new Map<string, { key: string; value: T }>();
+
+  of(name: string, key: string, make: () => T): T {
+    const known = this.#last.get(name);
+    if (known?.key === key) return known.value;
+    const value = make();
+    this.#last.set(name, { key, value });
+    return value;
+  }
+
+  /** Forgets every name but these. */
+  keep(names: ReadonlySet<string>): void {
+    for (const name of this.#last.keys()) if (!names.has(name)) this.#last.delete(name);
+  }
+}

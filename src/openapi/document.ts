@@ -11,6 +11,8 @@ import { addNested } from './nested-operations.js';
 import { addResource } from './operations.js';
 import { addEvents, eventSchemas } from './events.js';
 import { createdUnder, includePaths } from '../contract/relations.js';
+import { canonical, digestOfText, neighbourhood, neighbourhoodKeys } from '../contract/neighbourhood.js';
+import { LastRun } from '../memo.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';
 
@@ -27,9 +29,11 @@ export const DEFAULT_ORIGIN = 'http://127.0.0.1:3000';
 export function openApiDocument(api: Api): JsonSchema {
   const names = new SchemaNames(api);
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  const route = (path: string, method: string, operation: JsonSchema): void => {
-    paths[path] = { ...(paths[path] ?? {}), [method]: announced(api, path, operation) };
+  const put = (path: string, method: string, operation: JsonSchema): void => {
+    paths[path] = { ...(paths[path] ?? {}), [method]: operation };
   };
+  const route = (path: string, method: string, operation: JsonSchema): void =>
+    put(path, method, announced(api, path, operation));
   route('/healthz', 'get', {
     operationId: 'health',
     summary: 'Whether the server and its database answer',
@@ -40,10 +44,9 @@ export function openApiDocument(api: Api): JsonSchema {
       503: ref('responses', 'ServiceUnavailable'),
     },
   });
-  for (const resource of api.resources) {
-    addResource(api, resource, route, names);
-    addNested(api, resource, route, names);
-  }
+  const parts = partsOf(api, names);
+  // each part's operations were announced as it was made (resourceParts)
+  for (const part of parts) for (const [path, method, operation] of part.routes) put(path, method, operation);
   addEvents(api, route, names);
   return {
     openapi: '3.1.0',
@@ -73,15 +76,15 @@ export function openApiDocument(api: Api): JsonSchema {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: schemas(api, names),
+      schemas: schemas(api, names, parts),
       ...components(api),
     },
   };
 }
 
-/** Every named schema: the problem, the health answer, and per resource its record, bodies, page and enums. */
-function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
-  const entries: [string, JsonSchema][] = [
+/** Every named schema: the problem, the health answer, each resource's (`parts`) and the events'. */
+function schemas(api: Api, names: SchemaNames, parts: readonly ResourceParts[]): Record<string, JsonSchema> {
+  const entries: (readonly [string, JsonSchema])[] = [
     [names.of('problem'), PROBLEM(names.ref('problemError'))],
     [names.of('problemError'), PROBLEM_ERROR],
     [
@@ -89,46 +92,83 @@ function schemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
       { type: 'object', properties: { status: { type: 'string', const: 'ok' } }, required: ['status'] },
     ],
   ];
-  for (const r of api.resources) {
-    const enums = names.enums(r.name, r.fields);
-    const named = (schema: JsonSchema): JsonSchema => withDeprecatedFields(withEnumRefs(schema, enums), r.fields);
-    entries.push(
-      [names.of(`record:${r.name}`), withEmbedded(named(openApiSchema(recordSchema(api, r, false))), r, names)],
-      [names.of(`input:${r.name}`), named(requestSchema(inputSchema(api, r), r.fields))],
-      [names.of(`patch:${r.name}`), named(requestSchema(patchSchema(api, r), r.fields))],
-      ...createdUnder(api, r).map((relation): [string, JsonSchema] => [
-        names.of(`inputUnder:${r.name}.${relation.name}`),
-        named(requestSchema(inputUnderSchema(api, r, relation.field), r.fields)),
-      ]),
-      [
-        names.of(`page:${r.name}`),
-        {
-          type: 'object',
-          description: `A page of ${r.name}: pass nextCursor as the cursor of the next request; null on the last page`,
-          properties: {
-            items: { type: 'array', items: names.ref(`record:${r.name}`) },
-            nextCursor: { type: ['string', 'null'] },
-          },
-          required: ['items', 'nextCursor'],
-        },
-      ],
-      ...includeComponent(api, r, names),
-      ...r.fields.flatMap((f): [string, JsonSchema][] =>
-        f.type === 'enum' ? [[names.of(`enum:${r.name}.${f.name}`), enumSchema(f)]] : [],
-      ),
-    );
-    // a read-only action's input is query parameters, whose schemas are written in place
-    for (const a of r.actions.filter((action) => action.method === 'post')) {
-      const key = `${r.name}.${a.name}`;
-      if (a.input.length > 0) {
-        const body = requestSchema(actionInputSchema(api, a), a.input);
-        entries.push([names.of(`action:${key}`), withEnumRefs(body, names.enums(key, a.input))]);
-      }
-      for (const f of a.input) if (f.type === 'enum') entries.push([names.of(`enum:${key}.${f.name}`), enumSchema(f)]);
-    }
-  }
+  for (const part of parts) entries.push(...part.schemas);
   entries.push(...eventSchemas(api, names));
   return Object.fromEntries(entries);
+}
+
+/** What one resource adds to the document: its operations, by path and method, and its named schemas. */
+export interface ResourceParts {
+  routes: readonly (readonly [path: string, method: string, operation: JsonSchema])[];
+  schemas: readonly (readonly [name: string, schema: JsonSchema])[];
+}
+
+/**
+ * Each resource's parts, made from its neighbourhood (contract/neighbourhood.ts) and remembered until the next run's
+ * parts of the same resource: under `generate --watch`, the parts of the resources a save did not change are the
+ * ones made last time, found by a key of all they are made from (the neighbourhood, settings included, and the
+ * names of every schema).
+ */
+function partsOf(api: Api, names: SchemaNames): ResourceParts[] {
+  const keys = neighbourhoodKeys(api);
+  const namesKey = digestOfText(canonical(names.all()));
+  const made = api.resources.map((r) =>
+    lastParts.of(r.name, `${keys.get(r.name) ?? ''}\n${namesKey}`, () =>
+      resourceParts(neighbourhood(api, r), r, names),
+    ),
+  );
+  lastParts.keep(new Set(api.resources.map((r) => r.name)));
+  return made;
+}
+
+const lastParts = new LastRun<ResourceParts>();
+
+/** A resource's operations (collection, items, actions, nested routes) and its named schemas. */
+export function resourceParts(api: Api, r: Resource, names: SchemaNames): ResourceParts {
+  const routes: [string, string, JsonSchema][] = [];
+  const route = (path: string, method: string, operation: JsonSchema): void => {
+    routes.push([path, method, announced(api, path, operation)]);
+  };
+  addResource(api, r, route, names);
+  addNested(api, r, route, names);
+  const entries: [string, JsonSchema][] = [];
+  const enums = names.enums(r.name, r.fields);
+  const named = (schema: JsonSchema): JsonSchema => withDeprecatedFields(withEnumRefs(schema, enums), r.fields);
+  entries.push(
+    [names.of(`record:${r.name}`), withEmbedded(named(openApiSchema(recordSchema(api, r, false))), r, names)],
+    [names.of(`input:${r.name}`), named(requestSchema(inputSchema(api, r), r.fields))],
+    [names.of(`patch:${r.name}`), named(requestSchema(patchSchema(api, r), r.fields))],
+    ...createdUnder(api, r).map((relation): [string, JsonSchema] => [
+      names.of(`inputUnder:${r.name}.${relation.name}`),
+      named(requestSchema(inputUnderSchema(api, r, relation.field), r.fields)),
+    ]),
+    [
+      names.of(`page:${r.name}`),
+      {
+        type: 'object',
+        description: `A page of ${r.name}: pass nextCursor as the cursor of the next request; null on the last page`,
+        properties: {
+          items: { type: 'array', items: names.ref(`record:${r.name}`) },
+          nextCursor: { type: ['string', 'null'] },
+        },
+        required: ['items', 'nextCursor'],
+      },
+    ],
+    ...includeComponent(api, r, names),
+    ...r.fields.flatMap((f): [string, JsonSchema][] =>
+      f.type === 'enum' ? [[names.of(`enum:${r.name}.${f.name}`), enumSchema(f)]] : [],
+    ),
+  );
+  // a read-only action's input is query parameters, whose schemas are written in place
+  for (const a of r.actions.filter((action) => action.method === 'post')) {
+    const key = `${r.name}.${a.name}`;
+    if (a.input.length > 0) {
+      const body = requestSchema(actionInputSchema(api, a), a.input);
+      entries.push([names.of(`action:${key}`), withEnumRefs(body, names.enums(key, a.input))]);
+    }
+    for (const f of a.input) if (f.type === 'enum') entries.push([names.of(`enum:${key}.${f.name}`), enumSchema(f)]);
+  }
+  return { routes, schemas: entries };
 }
 
 /** The relation paths `include` takes on a resource's reads and listings, as a named enum. */

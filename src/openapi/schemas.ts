@@ -56,6 +56,11 @@ export class SchemaNames {
     return name;
   }
 
+  /** Every name given, by key, in the order given: what a resource's part of the document may refer to. */
+  all(): [key: string, name: string][] {
+    return [...this.#byKey];
+  }
+
   /** A `$ref` to the schema of `key`. */
   ref(key: string): JsonSchema {
     return ref('schemas', this.of(key));

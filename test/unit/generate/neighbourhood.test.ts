@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { neighbourhood } from '../../../src/generate/neighbourhood.js';
+import { neighbourhood } from '../../../src/contract/neighbourhood.js';
 import { resourceView } from '../../../src/generate/resource-view.js';
+import { resourceParts } from '../../../src/openapi/document.js';
+import { SchemaNames } from '../../../src/openapi/schemas.js';
 import type { Api } from '../../../src/model.js';
 import { definitionOf } from '../../../src/pipeline/read-definition.js';
 
@@ -52,8 +54,11 @@ function chain(count: number, onDelete: string, depth: number): string {
   ].join('\n');
 }
 
-/** A resource's view made from its neighbourhood is the view made from the whole api: nothing it reads is left out. */
-describe('a view made from the neighbourhood', () => {
+/**
+ * A resource's view and its part of the OpenAPI document made from its neighbourhood are the ones made from the whole
+ * api: nothing they read is left out.
+ */
+describe('a view and an OpenAPI part made from the neighbourhood', () => {
   const apis: [string, Api][] = [
     ...DEFINITIONS.map((file): [string, Api] => [file, load(file)]),
     ...(['restrict', 'cascade', 'setNull'] as const).flatMap((onDelete) =>
@@ -64,8 +69,11 @@ describe('a view made from the neighbourhood', () => {
     ),
   ];
   it.each(apis)('%s', (_, api) => {
+    const names = new SchemaNames(api);
     for (const resource of api.resources) {
-      expect(resourceView(neighbourhood(api, resource), resource), resource.name).toEqual(resourceView(api, resource));
+      const near = neighbourhood(api, resource);
+      expect(resourceView(near, resource), resource.name).toEqual(resourceView(api, resource));
+      expect(resourceParts(near, resource, names), resource.name).toEqual(resourceParts(api, resource, names));
     }
   });
 });

@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/errors.js';
 import { resourceView } from '../../../src/generate/resource-view.js';
 import { resourceViews } from '../../../src/generate/view-memo.js';
+import { openApiDocument, resourceParts } from '../../../src/openapi/document.js';
+import { SchemaNames } from '../../../src/openapi/schemas.js';
 import type { Api } from '../../../src/model.js';
 import { definitionOf } from '../../../src/pipeline/read-definition.js';
+
+type Paths = Record<string, Record<string, object> | undefined>;
 
 /** A definition as plain data: JSON is YAML, so it is read as a file would be. */
 interface Definition {
@@ -108,11 +112,12 @@ function apiOf({ includeDepth, resources }: Definition): Api | undefined {
 }
 
 /**
- * Whatever a run remembered, each view of the next run is the view made afresh from the whole api: on random
+ * Whatever a run remembered, each view of the next run, and each resource's part of its OpenAPI document, is the one
+ * made afresh from the whole api: on random
  * definitions and random edits between saves, in one process as under --watch.
  */
-describe('views remembered across saves', () => {
-  it('are the views made afresh from the whole api', () => {
+describe('views and OpenAPI parts remembered across saves', () => {
+  it('are the ones made afresh from the whole api', () => {
     let checked = 0;
     fc.assert(
       fc.property(definitions, edits, (definition, steps) => {
@@ -123,6 +128,14 @@ describe('views remembered across saves', () => {
           if (api === undefined) return;
           const views = resourceViews(api, new Map());
           api.resources.forEach((r, i) => expect(views[i]).toEqual(resourceView(api, r)));
+          // and the document has each resource's operations and schemas as made afresh from the whole api
+          const document = openApiDocument(api) as { paths: Paths; components: { schemas: Record<string, object> } };
+          const names = new SchemaNames(api);
+          for (const r of api.resources) {
+            const { routes, schemas } = resourceParts(api, r, names);
+            for (const [path, method, operation] of routes) expect(document.paths[path]?.[method]).toEqual(operation);
+            for (const [name, schema] of schemas) expect(document.components.schemas[name]).toEqual(schema);
+          }
           checked += 1;
         }
       }),

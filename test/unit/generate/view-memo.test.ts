@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resourceView } from '../../../src/generate/resource-view.js';
-import { canonical, resourceViews } from '../../../src/generate/view-memo.js';
+import { canonical } from '../../../src/contract/neighbourhood.js';
+import { resourceViews } from '../../../src/generate/view-memo.js';
 import type { Api } from '../../../src/model.js';
 import { definitionOf } from '../../../src/pipeline/read-definition.js';
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Api, Resource } from '../model.js';
 
 /**
@@ -13,9 +14,10 @@ const BEYOND_INCLUDES = 2;
  * for the refs that may block its delete (blockers.ts), every resource a cascade from it deletes with it and every
  * resource with a ref to one of those. Every setting of the api is kept as it is.
  *
- * A resource's view is made from this alone, on every run: what it reads of other resources is then written down in
- * one place, and a view can be reused while this part of the api is the same (plan-memo.ts). A view that read
- * further would differ from the view made from the whole api; `neighbourhood.test.ts` holds the two equal.
+ * A resource's view (generate/resource-view.ts) and its part of the OpenAPI document (openapi/document.ts) are made
+ * from this alone, on every run: what they read of other resources is written down in one place, and they can be
+ * reused while this part of the api is the same (`neighbourhoodKeys`). One that read further would differ from the
+ * one made from the whole api; `neighbourhood.test.ts` holds the two equal.
  */
 export function neighbourhood(api: Api, resource: Resource): Api {
   const graph = graphOf(api);
@@ -91,3 +93,48 @@ function graphOf(api: Api): Graph {
   graphs.set(api, graph);
   return graph;
 }
+
+/**
+ * By resource name: a key of everything in its neighbourhood, settings included, in order. Two runs give a resource
+ * the same key exactly when its neighbourhood is the same (but for a SHA-256 collision). Made once an api.
+ */
+export function neighbourhoodKeys(api: Api): ReadonlyMap<string, string> {
+  const known = keys.get(api);
+  if (known !== undefined) return known;
+  const digests = new Map<Resource, string>();
+  const digestOf = (r: Resource): string => {
+    let digest = digests.get(r);
+    if (digest === undefined) digests.set(r, (digest = digestOfText(canonical(r))));
+    return digest;
+  };
+  const { resources: _, ...settings } = api;
+  const settingsDigest = digestOfText(canonical(settings));
+  const made = new Map(
+    api.resources.map((resource) => {
+      const near = neighbourhood(api, resource).resources.map((r) => `${r.name}:${digestOf(r)}`);
+      return [resource.name, [settingsDigest, resource.name, ...near].join('\n')];
+    }),
+  );
+  keys.set(api, made);
+  return made;
+}
+
+const keys = new WeakMap<Api, ReadonlyMap<string, string>>();
+
+export const digestOfText = (text: string): string => createHash('sha256').update(text).digest('base64url');
+
+/**
+ * A model value as text that tells every two different values apart: JSON, but for what JSON loses (an undefined
+ * property, a number that is not finite, -0), written as a string that starts with a NUL; a string of the value that
+ * starts with one gets another, so that it cannot be taken for them.
+ */
+export const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => {
+    if (v === undefined) return `${NUL}undefined`;
+    if (typeof v === 'number' && !Number.isFinite(v)) return `${NUL}${v}`;
+    if (Object.is(v, -0)) return `${NUL}-0`;
+    if (typeof v === 'string' && v.startsWith(NUL)) return `${NUL}${v}`;
+    return v;
+  });
+
+const NUL = '\u0000';

@@ -16,7 +16,7 @@ const BEYOND_INCLUDES = 2;
  *
  * A resource's view (generate/resource-view.ts) and its part of the OpenAPI document (openapi/document.ts) are made
  * from this alone, on every run: what they read of other resources is written down in one place, and they can be
- * reused while this part of the api is the same (`neighbourhoodKeys`). One that read further would differ from the
+ * reused while this part of the api is the same (`neighbourhoodKey`). One that read further would differ from the
  * one made from the whole api; `neighbourhood.test.ts` holds the two equal.
  */
 export function neighbourhood(api: Api, resource: Resource): Api {
@@ -95,12 +95,20 @@ function graphOf(api: Api): Graph {
 }
 
 /**
- * By resource name: a key of everything in its neighbourhood, settings included, in order. Two runs give a resource
- * the same key exactly when its neighbourhood is the same (but for a SHA-256 collision). Made once an api.
+ * A key of everything in `resource`'s neighbourhood, settings included, in order: two runs give a resource the same
+ * key exactly when its neighbourhood is the same (but for a SHA-256 collision). The keys of an api are made once.
  */
-export function neighbourhoodKeys(api: Api): ReadonlyMap<string, string> {
-  const known = keys.get(api);
-  if (known !== undefined) return known;
+export function neighbourhoodKey(api: Api, resource: Resource): string {
+  let byName = keys.get(api);
+  if (byName === undefined) keys.set(api, (byName = keysOf(api)));
+  const key = byName.get(resource.name);
+  if (key === undefined) throw new Error(`${resource.name} is not a resource of this api`);
+  return key;
+}
+
+const keys = new WeakMap<Api, ReadonlyMap<string, string>>();
+
+function keysOf(api: Api): ReadonlyMap<string, string> {
   const digests = new Map<Resource, string>();
   const digestOf = (r: Resource): string => {
     let digest = digests.get(r);
@@ -109,17 +117,13 @@ export function neighbourhoodKeys(api: Api): ReadonlyMap<string, string> {
   };
   const { resources: _, ...settings } = api;
   const settingsDigest = digestOfText(canonical(settings));
-  const made = new Map(
+  return new Map(
     api.resources.map((resource) => {
       const near = neighbourhood(api, resource).resources.map((r) => `${r.name}:${digestOf(r)}`);
       return [resource.name, [settingsDigest, resource.name, ...near].join('\n')];
     }),
   );
-  keys.set(api, made);
-  return made;
 }
-
-const keys = new WeakMap<Api, ReadonlyMap<string, string>>();
 
 export const digestOfText = (text: string): string => createHash('sha256').update(text).digest('base64url');
 

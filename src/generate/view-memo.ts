@@ -1,6 +1,6 @@
 import type { Api } from '../model.js';
 import { LastRun } from '../memo.js';
-import { canonical, neighbourhood, neighbourhoodKeys } from '../contract/neighbourhood.js';
+import { canonical, neighbourhood, neighbourhoodKey } from '../contract/neighbourhood.js';
 import { resourceView, type ResourceView } from './resource-view.js';
 
 /**
@@ -13,10 +13,9 @@ const views = new LastRun<ResourceView>();
 
 /** The view of each of `api`'s resources, in order: remembered ones where their key is the same. */
 export function resourceViews(api: Api, orphanHandlers: ReadonlyMap<string, readonly string[]>): ResourceView[] {
-  const keys = neighbourhoodKeys(api);
   const made = api.resources.map((resource) => {
     const orphans = orphanHandlers.get(resource.names.kebab) ?? [];
-    const key = `${keys.get(resource.name) ?? ''}\n${canonical(orphans)}`;
+    const key = `${neighbourhoodKey(api, resource)}\n${canonical(orphans)}`;
     return views.of(resource.name, key, () => resourceView(neighbourhood(api, resource), resource, orphans));
   });
   views.keep(new Set(api.resources.map((r) => r.name)));

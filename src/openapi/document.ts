@@ -11,7 +11,7 @@ import { addNested } from './nested-operations.js';
 import { addResource } from './operations.js';
 import { addEvents, eventSchemas } from './events.js';
 import { createdUnder, includePaths } from '../contract/relations.js';
-import { canonical, digestOfText, neighbourhood, neighbourhoodKeys } from '../contract/neighbourhood.js';
+import { canonical, digestOfText, neighbourhood, neighbourhoodKey } from '../contract/neighbourhood.js';
 import { LastRun } from '../memo.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';
@@ -110,10 +110,9 @@ export interface ResourceParts {
  * names of every schema).
  */
 function partsOf(api: Api, names: SchemaNames): ResourceParts[] {
-  const keys = neighbourhoodKeys(api);
   const namesKey = digestOfText(canonical(names.all()));
   const made = api.resources.map((r) =>
-    lastParts.of(r.name, `${keys.get(r.name) ?? ''}\n${namesKey}`, () =>
+    lastParts.of(r.name, `${neighbourhoodKey(api, r)}\n${namesKey}`, () =>
       resourceParts(neighbourhood(api, r), r, names),
     ),
   );

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { neighbourhood } from '../../../src/contract/neighbourhood.js';
+import { neighbourhood, neighbourhoodKey } from '../../../src/contract/neighbourhood.js';
 import { resourceView } from '../../../src/generate/resource-view.js';
 import { resourceParts } from '../../../src/openapi/document.js';
 import { SchemaNames } from '../../../src/openapi/schemas.js';
@@ -108,5 +108,39 @@ describe('neighbourhood', () => {
     const { resources, ...kept } = neighbourhood(api, first);
     expect(kept).toEqual(settings);
     expect(resources).toContain(first);
+  });
+});
+
+/** Given an edit of a chain, want whether a resource's key changes: exactly when its neighbourhood does. */
+describe('neighbourhoodKey', () => {
+  const keyOf = (text: string, name: string): string => {
+    const api = load('chain.yaml', text);
+    const resource = api.resources.find((r) => r.name === name);
+    if (resource === undefined) throw new Error(`no ${name}`);
+    return neighbourhoodKey(api, resource);
+  };
+  const base = chain(12, 'setNull', 1);
+  it.each<[string, string, boolean]>([
+    ['the same text, read again', base, false],
+    [
+      'a field added three steps away',
+      base.replace('  c3:\n    fields:', '  c3:\n    fields:\n      note: text'),
+      true,
+    ],
+    [
+      'a field added four steps away',
+      base.replace('  c2:\n    fields:', '  c2:\n    fields:\n      note: text'),
+      false,
+    ],
+    ['a setting', base.replace('includeDepth: 1', 'includeDepth: 1, pageSize: { default: 10 }'), true],
+  ])('%s', (_, edited, changes) => {
+    expect(keyOf(edited, 'c6') !== keyOf(base, 'c6')).toBe(changes);
+  });
+
+  it('is refused for a resource of another api', () => {
+    const api = load('chain.yaml', base);
+    const other = load('chain.yaml', chain(3, 'setNull', 1)).resources[2];
+    if (other === undefined) throw new Error('no c2');
+    expect(() => neighbourhoodKey(api, { ...other, name: 'elsewhere' })).toThrow(/not a resource of this api/);
   });
 });

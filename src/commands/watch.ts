@@ -2,6 +2,7 @@ import { existsSync, realpathSync, watch as watchFolder, type FSWatcher } from '
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { UserError } from '../errors.js';
+import { expectAnotherRun } from '../memo.js';
 import type { GenerateOptions, GenerateResult } from './generate.js';
 
 type Print = (line: string) => void;
@@ -54,6 +55,8 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
     import('./generate.js'),
     import('../pipeline/steps.js'),
   ]);
+  // what a run makes is kept for the next (memo.ts): each save remakes only what it changed
+  expectAnotherRun();
   // a name mistyped is not a file about to be saved: said at once (later, a save may remove it for a moment)
   if (!existsSync(file)) throw new UserError(`cannot read ${file}: no such file`);
   // a definition reached by a symbolic link is saved where the link leads: that folder is watched

@@ -15,7 +15,7 @@ const views = new LastRun<ResourceView>();
 export function resourceViews(api: Api, orphanHandlers: ReadonlyMap<string, readonly string[]>): ResourceView[] {
   const made = api.resources.map((resource) => {
     const orphans = orphanHandlers.get(resource.names.kebab) ?? [];
-    const key = `${neighbourhoodKey(api, resource)}\n${canonical(orphans)}`;
+    const key = (): string => `${neighbourhoodKey(api, resource)}\n${canonical(orphans)}`;
     return views.of(resource.name, key, () => resourceView(neighbourhood(api, resource), resource, orphans));
   });
   views.keep(new Set(api.resources.map((r) => r.name)));

@@ -110,10 +110,16 @@ export interface ResourceParts {
  * names of every schema).
  */
 function partsOf(api: Api, names: SchemaNames): ResourceParts[] {
-  const namesKey = digestOfText(canonical(names.all()));
+  let namesKey: string | undefined;
+  const key = (r: Resource): string => {
+    namesKey ??= digestOfText(canonical(names.all()));
+    return `${neighbourhoodKey(api, r)}\n${namesKey}`;
+  };
   const made = api.resources.map((r) =>
-    lastParts.of(r.name, `${neighbourhoodKey(api, r)}\n${namesKey}`, () =>
-      resourceParts(neighbourhood(api, r), r, names),
+    lastParts.of(
+      r.name,
+      () => key(r),
+      () => resourceParts(neighbourhood(api, r), r, names),
     ),
   );
   lastParts.keep(new Set(api.resources.map((r) => r.name)));

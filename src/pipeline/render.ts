@@ -5,6 +5,7 @@ import type { Owner, PlannedFile } from './plan.js';
 import { inTemplateLiteral } from '../generate/sql/block.js';
 import { compactText, type Constant } from './literal.js';
 import { compileTemplate, partials } from './templates.js';
+import { anotherRunExpected } from '../memo.js';
 
 const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
 
@@ -110,13 +111,13 @@ export interface RenderedFile {
 /**
  * What each view object was rendered into, by template, path, owner and source: a view remembered from the last run
  * (generate/view-memo.ts) is rendered again into the very file it was rendered into then. Held weakly: forgotten
- * with the view. A rendered file is shared: nothing may change it.
+ * with the view. A rendered file is shared: nothing may change it. Kept only when another run is expected (memo.ts).
  */
 const renderedOf = new WeakMap<object, Map<string, RenderedFile>>();
 
 /** Renders a planned file and puts the ownership header on it: once a view, path and source (see renderedOf). */
 export function render(file: PlannedFile, source: string): RenderedFile {
-  if (!('template' in file)) return renderNow(file, source);
+  if (!('template' in file) || !anotherRunExpected()) return renderNow(file, source);
   let byKey = renderedOf.get(file.context);
   if (byKey === undefined) renderedOf.set(file.context, (byKey = new Map()));
   const key = [file.template, file.path, file.owner, source].join('\n');

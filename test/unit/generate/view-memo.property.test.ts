@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAnotherRun } from '../../../src/memo.js';
 import { UserError } from '../../../src/errors.js';
 import { resourceView } from '../../../src/generate/resource-view.js';
 import { resourceViews } from '../../../src/generate/view-memo.js';
@@ -7,6 +8,9 @@ import { openApiDocument, resourceParts } from '../../../src/openapi/document.js
 import { SchemaNames } from '../../../src/openapi/schemas.js';
 import type { Api } from '../../../src/model.js';
 import { definitionOf } from '../../../src/pipeline/read-definition.js';
+
+// as under `generate --watch`: what a run makes is kept for the next
+beforeAll(expectAnotherRun);
 
 type Paths = Record<string, Record<string, object> | undefined>;
 

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAnotherRun } from '../../../src/memo.js';
 import { resourceView } from '../../../src/generate/resource-view.js';
 import { canonical } from '../../../src/contract/neighbourhood.js';
 import { resourceViews } from '../../../src/generate/view-memo.js';
@@ -20,6 +21,9 @@ function chain(extra: Record<string, string> = {}, includeDepth = 1): Api {
   ];
   return definitionOf('memo.yaml', [...text, 'resources:', ...resources, ''].join('\n'));
 }
+
+// as under `generate --watch`: what a run makes is kept for the next
+beforeAll(expectAnotherRun);
 
 const NO_ORPHANS = new Map<string, readonly string[]>();
 

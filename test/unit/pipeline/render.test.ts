@@ -1,8 +1,12 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAnotherRun } from '../../../src/memo.js';
 import { plan, type PlanContext } from '../../../src/pipeline/plan.js';
 import { readDefinition } from '../../../src/pipeline/read-definition.js';
 import { render } from '../../../src/pipeline/render.js';
+
+// as under `generate --watch`: what a run makes is kept for the next
+beforeAll(expectAnotherRun);
 
 const ROOT = join(import.meta.dirname, '../../..');
 

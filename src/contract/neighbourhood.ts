@@ -47,11 +47,34 @@ export function neighbourhood(api: Api, resource: Resource): Api {
       }
     }
   }
-  return { ...api, resources: api.resources.filter((r) => kept.has(r.name)) };
+  return {
+    ...api,
+    resources: guarded(
+      api.resources.filter((r) => kept.has(r.name)),
+      api.resources,
+    ),
+  };
+}
+
+/**
+ * The resources of a neighbourhood, whose `find` fails loudly where it would miss a resource of the whole api: a
+ * view that looked one up outside its neighbourhood would otherwise go on as if there were none (a ref's id type
+ * taken for a uuid, say), silently unlike the view made from the whole api. After validation every name a
+ * definition uses is a resource's, so a miss here is always such a read: an internal error, to widen `graphOf`.
+ */
+function guarded(kept: Resource[], all: readonly Resource[]): Resource[] {
+  const find = (predicate: (r: Resource, i: number, list: readonly Resource[]) => unknown): Resource | undefined => {
+    const found = Array.prototype.find.call(kept, predicate) as Resource | undefined;
+    const outside = found === undefined ? all.find(predicate) : undefined;
+    if (outside !== undefined) throw new Error(`${outside.name} was read outside the neighbourhood it was left out of`);
+    return found;
+  };
+  Object.defineProperty(kept, 'find', { value: find });
+  return kept;
 }
 
 interface Graph {
-  /** by resource: the resources one step away, either way */
+  /** by resource: the resources one step away, either way (a field naming one, a relation, a join resource) */
   near: ReadonlyMap<string, ReadonlySet<string>>;
   /** by resource: the resources with a ref field to it, and whether deleting it deletes their records */
   referrers: ReadonlyMap<string, readonly { from: string; cascades: boolean }[]>;
@@ -79,10 +102,13 @@ function graphOf(api: Api): Graph {
   for (const r of api.resources) {
     for (const field of r.fields) {
       if (field.ref === undefined) continue;
-      link(r.name, field.ref.to);
       const list = referrers.get(field.ref.to) ?? [];
       list.push({ from: r.name, cascades: field.ref.onDelete === 'cascade' });
       referrers.set(field.ref.to, list);
+    }
+    // every field that names a resource: stored, computed, and the inputs of actions (whose id types they take)
+    for (const field of [...r.fields, ...r.computed, ...r.actions.flatMap((a) => a.input)]) {
+      if (field.ref !== undefined) link(r.name, field.ref.to);
     }
     for (const relation of r.relations) {
       link(r.name, relation.target);
@@ -96,7 +122,8 @@ function graphOf(api: Api): Graph {
 
 /**
  * A key of everything in `resource`'s neighbourhood, settings included, in order: two runs give a resource the same
- * key exactly when its neighbourhood is the same (but for a SHA-256 collision). The keys of an api are made once.
+ * key exactly when its neighbourhood is the same (but for a SHA-256 collision). A digest, whatever the neighbourhood's
+ * size. The keys of an api are made once.
  */
 export function neighbourhoodKey(api: Api, resource: Resource): string {
   let byName = keys.get(api);
@@ -120,7 +147,7 @@ function keysOf(api: Api): ReadonlyMap<string, string> {
   return new Map(
     api.resources.map((resource) => {
       const near = neighbourhood(api, resource).resources.map((r) => `${r.name}:${digestOf(r)}`);
-      return [resource.name, [settingsDigest, resource.name, ...near].join('\n')];
+      return [resource.name, digestOfText([settingsDigest, resource.name, ...near].join('\n'))];
     }),
   );
 }

@@ -54,6 +54,22 @@ function chain(count: number, onDelete: string, depth: number): string {
   ].join('\n');
 }
 
+/** An action's input names a resource no field or relation leads to (from review: its id type was lost). */
+const FAR_INPUT = `name: far
+version: 1.0.0
+resources:
+  posts:
+    fields: { title: string }
+    actions:
+      pin: { on: collection, input: { fields: { farId: { type: ref, to: far } } } }
+      find: { on: collection, method: get, input: { fields: { farId: { type: ref, to: far } } } }
+  middle:
+    fields: { name: string }
+  far:
+    id: integer
+    fields: { name: string }
+`;
+
 /**
  * A resource's view and its part of the OpenAPI document made from its neighbourhood are the ones made from the whole
  * api: nothing they read is left out.
@@ -61,6 +77,7 @@ function chain(count: number, onDelete: string, depth: number): string {
 describe('a view and an OpenAPI part made from the neighbourhood', () => {
   const apis: [string, Api][] = [
     ...DEFINITIONS.map((file): [string, Api] => [file, load(file)]),
+    ['an action whose input refers to a resource far away, with integer ids', load('far.yaml', FAR_INPUT)],
     ...(['restrict', 'cascade', 'setNull'] as const).flatMap((onDelete) =>
       [1, 2, 3].map((depth): [string, Api] => [
         `a chain of 12, ${onDelete}, include depth ${depth}`,
@@ -69,11 +86,13 @@ describe('a view and an OpenAPI part made from the neighbourhood', () => {
     ),
   ];
   it.each(apis)('%s', (_, api) => {
-    const names = new SchemaNames(api);
     for (const resource of api.resources) {
       const near = neighbourhood(api, resource);
       expect(resourceView(near, resource), resource.name).toEqual(resourceView(api, resource));
-      expect(resourceParts(near, resource, names), resource.name).toEqual(resourceParts(api, resource, names));
+      // names of their own each: what a run computes once for a pair of names and resource is computed again here
+      expect(resourceParts(near, resource, new SchemaNames(api)), resource.name).toEqual(
+        resourceParts(api, resource, new SchemaNames(api)),
+      );
     }
   });
 });
@@ -142,5 +161,22 @@ describe('neighbourhoodKey', () => {
     const other = load('chain.yaml', chain(3, 'setNull', 1)).resources[2];
     if (other === undefined) throw new Error('no c2');
     expect(() => neighbourhoodKey(api, { ...other, name: 'elsewhere' })).toThrow(/not a resource of this api/);
+  });
+});
+
+/** A lookup outside the neighbourhood fails loudly, where it would have gone on as if there were no such resource. */
+describe('the resources of a neighbourhood', () => {
+  const api = load('chain.yaml', chain(12, 'setNull', 1));
+  const [first] = api.resources;
+  if (first === undefined) throw new Error('no c0');
+  const near = neighbourhood(api, first);
+
+  it('find what is in it, and nothing where the whole api has nothing', () => {
+    expect(near.resources.find((r) => r.name === 'c2')?.name).toBe('c2');
+    expect(near.resources.find((r) => r.name === 'nowhere')).toBeUndefined();
+  });
+
+  it('refuse to miss one of the whole api', () => {
+    expect(() => near.resources.find((r) => r.name === 'c9')).toThrow(/c9 was read outside the neighbourhood/);
   });
 });

@@ -17,7 +17,10 @@ type Paths = Record<string, Record<string, object> | undefined>;
 /** A definition as plain data: JSON is YAML, so it is read as a file would be. */
 interface Definition {
   includeDepth: number;
-  resources: Record<string, { fields: Record<string, object>; access?: object; relations?: object }>;
+  resources: Record<
+    string,
+    { id?: string; fields: Record<string, object>; access?: object; relations?: object; actions?: object }
+  >;
 }
 
 const ON_DELETE = ['restrict', 'cascade', 'setNull'] as const;
@@ -28,7 +31,10 @@ interface Ref {
   onDelete: (typeof ON_DELETE)[number];
 }
 
-/** Up to eight resources, each with a title, and refs between them (to itself too), each with its own inverse. */
+/**
+ * Up to eight resources, each with a title, some with integer ids, refs between them (to itself too) each with its
+ * own inverse, and actions whose input refers to a resource.
+ */
 const definitions = fc
   .record({
     count: fc.integer({ min: 2, max: 8 }),
@@ -37,10 +43,29 @@ const definitions = fc
       maxLength: 12,
     }),
     join: fc.boolean(),
+    integerIds: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+    inputs: fc.array(fc.record({ from: fc.nat(7), to: fc.nat(7) }), { maxLength: 3 }),
   })
-  .map(({ count, includeDepth, refs, join }): Definition => {
+  .map(({ count, includeDepth, refs, join, integerIds, inputs }): Definition => {
     const resources: Definition['resources'] = {};
-    for (let i = 0; i < count; i++) resources[`s${i}`] = { fields: { title: { type: 'string', required: true } } };
+    for (let i = 0; i < count; i++) {
+      resources[`s${i}`] = {
+        ...(integerIds[i] === true && { id: 'integer' }),
+        fields: { title: { type: 'string', required: true } },
+      };
+    }
+    inputs
+      .filter((input) => input.from < count && input.to < count)
+      .forEach((input, n) => {
+        const resource = resources[`s${input.from}`];
+        if (resource === undefined) return;
+        const field = { type: 'ref', to: `s${input.to}` };
+        resource.actions = {
+          ...resource.actions,
+          [`act${n}`]: { on: 'collection', input: { fields: { otherId: field } } },
+          [`look${n}`]: { on: 'collection', method: 'get', input: { fields: { otherId: field } } },
+        };
+      });
     refs
       .filter((ref) => ref.from < count && ref.to < count)
       .forEach((ref: Ref, n) => {

@@ -253,11 +253,9 @@ export const listParameters = (api: Api, r: Resource, names: SchemaNames): reado
 
 /**
  * Each listing's parameters, made once a document: a listing's are also those of every nested route to its records
- * (`GET /authors/{id}/books` takes what `GET /books` takes), and those are many in a large definition.
- */
-/**
- * Once a run: the api is that of the first to ask, the neighbourhood of `r` or of a resource one step from it (a
- * nested listing of `r`): both hold `r`'s relation targets, all that its filters read (contract/neighbourhood.ts).
+ * (`GET /authors/{id}/books` takes what `GET /books` takes), and those are many in a large definition. The api is
+ * that of the first to ask, the neighbourhood of `r` or of a resource one step from it (a nested listing of `r`):
+ * both hold `r`'s relation targets, all that its filters read (contract/neighbourhood.ts).
  */
 const listings = oncePerPair((names: SchemaNames, r: Resource, api: Api): readonly JsonSchema[] =>
   listingParameters(api, r, names),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Api, Resource } from '../model.js';
+import { referrersOf } from './referrers.js';
 
 /**
  * How far from a resource its view reads other resources, beyond `limits.includeDepth`: the embedded records of the
@@ -26,7 +27,7 @@ export function neighbourhood(api: Api, resource: Resource): Api {
   for (let step = 0; step < api.limits.includeDepth + BEYOND_INCLUDES && frontier.length > 0; step++) {
     const next: string[] = [];
     for (const name of frontier) {
-      for (const near of graph.near.get(name) ?? []) {
+      for (const near of graph.get(name) ?? []) {
         if (!kept.has(near)) {
           kept.add(near);
           next.push(near);
@@ -39,11 +40,11 @@ export function neighbourhood(api: Api, resource: Resource): Api {
   const deleted = [resource.name];
   const reached = new Set(deleted);
   for (let i = 0; i < deleted.length; i++) {
-    for (const { from, cascades } of graph.referrers.get(deleted[i] ?? '') ?? []) {
-      kept.add(from);
-      if (cascades && !reached.has(from)) {
-        reached.add(from);
-        deleted.push(from);
+    for (const { from, ref } of referrersOf(api, deleted[i] ?? '')) {
+      kept.add(from.name);
+      if (ref.onDelete === 'cascade' && !reached.has(from.name)) {
+        reached.add(from.name);
+        deleted.push(from.name);
       }
     }
   }
@@ -73,12 +74,8 @@ function guarded(kept: Resource[], all: readonly Resource[]): Resource[] {
   return kept;
 }
 
-interface Graph {
-  /** by resource: the resources one step away, either way (a field naming one, a relation, a join resource) */
-  near: ReadonlyMap<string, ReadonlySet<string>>;
-  /** by resource: the resources with a ref field to it, and whether deleting it deletes their records */
-  referrers: ReadonlyMap<string, readonly { from: string; cascades: boolean }[]>;
-}
+/** By resource: the resources one step away, either way (a field naming one, a relation, a join resource). */
+type Graph = ReadonlyMap<string, ReadonlySet<string>>;
 
 /** Made once an api. */
 const graphs = new WeakMap<Api, Graph>();
@@ -98,14 +95,7 @@ function graphOf(api: Api): Graph {
       else set.add(to);
     }
   };
-  const referrers = new Map<string, { from: string; cascades: boolean }[]>();
   for (const r of api.resources) {
-    for (const field of r.fields) {
-      if (field.ref === undefined) continue;
-      const list = referrers.get(field.ref.to) ?? [];
-      list.push({ from: r.name, cascades: field.ref.onDelete === 'cascade' });
-      referrers.set(field.ref.to, list);
-    }
     // every field that names a resource: stored, computed, and the inputs of actions (whose id types they take)
     for (const field of [...r.fields, ...r.computed, ...r.actions.flatMap((a) => a.input)]) {
       if (field.ref !== undefined) link(r.name, field.ref.to);
@@ -115,9 +105,8 @@ function graphOf(api: Api): Graph {
       if (relation.through !== undefined) link(r.name, relation.through.resource);
     }
   }
-  const graph = { near, referrers };
-  graphs.set(api, graph);
-  return graph;
+  graphs.set(api, near);
+  return near;
 }
 
 /**

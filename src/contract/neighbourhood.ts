@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Api, Resource } from '../model.js';
+import { oncePerPair } from '../memo.js';
 import { referrersOf } from './referrers.js';
 
 /**
@@ -19,8 +20,13 @@ const BEYOND_INCLUDES = 2;
  * from this alone, on every run: what they read of other resources is written down in one place, and they can be
  * reused while this part of the api is the same (`neighbourhoodKey`). One that read further would differ from the
  * one made from the whole api; `neighbourhood.test.ts` holds the two equal.
+ *
+ * Made once an api and resource: the view, the OpenAPI part and the key share it, and with it what is made once an
+ * api (a listing's filters, the referrers of a resource).
  */
-export function neighbourhood(api: Api, resource: Resource): Api {
+export const neighbourhood = oncePerPair(neighbourhoodOf);
+
+function neighbourhoodOf(api: Api, resource: Resource): Api {
   const graph = graphOf(api);
   const kept = new Set<string>([resource.name]);
   let frontier = [resource.name];

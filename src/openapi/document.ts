@@ -27,13 +27,30 @@ export const DEFAULT_ORIGIN = 'http://127.0.0.1:3000';
  * `restsmith openapi` prints it.
  */
 export function openApiDocument(api: Api): JsonSchema {
+  return joinedDocument(splitDocument(api));
+}
+
+/** The key that stands in a frame (`SplitDocument`) where the resources' entries go: no path nor schema name. */
+export const PARTS_HERE = '<resources>';
+
+/**
+ * The document in parts: the frame, and each resource's parts. Its text is printed part by part (the
+ * project's src/openapi.json, pipeline/json-chunks.ts), so that a regeneration prints again only the parts of the
+ * resources an edit changed: the document of 100 resources is 12 MB.
+ */
+export interface SplitDocument {
+  /** the document but the resources' entries: an entry PARTS_HERE stands for them in `paths` and `components.schemas` */
+  frame: JsonSchema;
+  /** each resource's parts, in order: a key of all they are made from, and the parts, made when asked */
+  resources: readonly { key: string; parts: () => ResourceParts }[];
+}
+
+export function splitDocument(api: Api): SplitDocument {
   const names = new SchemaNames(api);
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  const put = (path: string, method: string, operation: JsonSchema): void => {
-    paths[path] = { ...(paths[path] ?? {}), [method]: operation };
+  const route = (path: string, method: string, operation: JsonSchema): void => {
+    paths[path] = { ...(paths[path] ?? {}), [method]: announced(api, path, operation) };
   };
-  const route = (path: string, method: string, operation: JsonSchema): void =>
-    put(path, method, announced(api, path, operation));
   route('/healthz', 'get', {
     operationId: 'health',
     summary: 'Whether the server and its database answer',
@@ -44,11 +61,10 @@ export function openApiDocument(api: Api): JsonSchema {
       503: ref('responses', 'ServiceUnavailable'),
     },
   });
-  const parts = partsOf(api, names);
-  // each part's operations were announced as it was made (resourceParts)
-  for (const part of parts) for (const [path, method, operation] of part.routes) put(path, method, operation);
+  // every resource's paths start with its name, which no server or event route has (semantic-checks.ts)
+  paths[PARTS_HERE] = {};
   addEvents(api, route, names);
-  return {
+  const frame = {
     openapi: '3.1.0',
     info: {
       title: api.title ?? api.name,
@@ -76,25 +92,59 @@ export function openApiDocument(api: Api): JsonSchema {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: schemas(api, names, parts),
+      schemas: frameSchemas(api, names),
       ...components(api),
+    },
+  };
+  return { frame, resources: partsOf(api, names) };
+}
+
+/** The document a split one is: each PARTS_HERE entry of the frame replaced by the resources' entries, in order. */
+export function joinedDocument({ frame, resources }: SplitDocument): JsonSchema {
+  const parts = resources.map((r) => r.parts());
+  const components = frame.components as { schemas: Record<string, JsonSchema> };
+  return {
+    ...frame,
+    paths: spliced(frame.paths as Record<string, JsonSchema>, parts.flatMap(pathEntries)),
+    components: {
+      ...components,
+      schemas: spliced(
+        components.schemas,
+        parts.flatMap((p) => p.schemas),
+      ),
     },
   };
 }
 
-/** Every named schema: the problem, the health answer, each resource's (`parts`) and the events'. */
-function schemas(api: Api, names: SchemaNames, parts: readonly ResourceParts[]): Record<string, JsonSchema> {
-  const entries: (readonly [string, JsonSchema])[] = [
+/** `record` with its PARTS_HERE entry replaced by `entries`. */
+function spliced(
+  record: Record<string, JsonSchema>,
+  entries: readonly (readonly [string, JsonSchema])[],
+): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.entries(record).flatMap(([name, value]) => (name === PARTS_HERE ? entries : [[name, value] as const])),
+  );
+}
+
+/** A resource's operations as entries of `paths`: one a path, its methods in the order they were added. */
+export function pathEntries(parts: ResourceParts): [string, Record<string, JsonSchema>][] {
+  const paths = new Map<string, Record<string, JsonSchema>>();
+  for (const [path, method, operation] of parts.routes) paths.set(path, { ...paths.get(path), [method]: operation });
+  return [...paths];
+}
+
+/** The named schemas but the resources': the problem and the health answer, then theirs (PARTS_HERE), then the events'. */
+function frameSchemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
+  return Object.fromEntries([
     [names.of('problem'), PROBLEM(names.ref('problemError'))],
     [names.of('problemError'), PROBLEM_ERROR],
     [
       names.of('health'),
       { type: 'object', properties: { status: { type: 'string', const: 'ok' } }, required: ['status'] },
     ],
-  ];
-  for (const part of parts) entries.push(...part.schemas);
-  entries.push(...eventSchemas(api, names));
-  return Object.fromEntries(entries);
+    [PARTS_HERE, {}],
+    ...eventSchemas(api, names),
+  ]);
 }
 
 /** What one resource adds to the document: its operations, by path and method, and its named schemas. */
@@ -104,26 +154,28 @@ export interface ResourceParts {
 }
 
 /**
- * Each resource's parts, made from its neighbourhood (contract/neighbourhood.ts) and remembered until the next run's
- * parts of the same resource: under `generate --watch`, the parts of the resources a save did not change are the
- * ones made last time, found by a key of all they are made from (the neighbourhood, settings included, and the
+ * Each resource's key and parts: the parts are made from its neighbourhood (contract/neighbourhood.ts) when asked
+ * (a regeneration asks for those of the resources an edit changed: json-chunks.ts), and remembered until the next
+ * run's parts of the same resource: under `generate --watch`, the parts of the resources a save did not change are
+ * the ones made last time, found by the key of all they are made from (the neighbourhood, settings included, and the
  * names of every schema).
  */
-function partsOf(api: Api, names: SchemaNames): ResourceParts[] {
-  let namesKey: string | undefined;
-  const key = (r: Resource): string => {
-    namesKey ??= digestOfText(canonical(names.all()));
-    return `${neighbourhoodKey(api, r)}\n${namesKey}`;
-  };
-  const made = api.resources.map((r) =>
-    lastParts.of(
-      r.name,
-      () => key(r),
-      () => resourceParts(neighbourhood(api, r), r, names),
-    ),
-  );
+function partsOf(api: Api, names: SchemaNames): SplitDocument['resources'] {
+  const namesKey = digestOfText(canonical(names.all()));
+  const resources = api.resources.map((r) => {
+    const key = `${neighbourhoodKey(api, r)}\n${namesKey}`;
+    return {
+      key,
+      parts: () =>
+        lastParts.of(
+          r.name,
+          () => key,
+          () => resourceParts(neighbourhood(api, r), r, names),
+        ),
+    };
+  });
   lastParts.keep(new Set(api.resources.map((r) => r.name)));
-  return made;
+  return resources;
 }
 
 const lastParts = new LastRun<ResourceParts>();

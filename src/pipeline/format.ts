@@ -5,6 +5,7 @@ import { prettierJson, prettierJsonOfStringified } from './json-text.js';
 import { printConstants } from './literal.js';
 import { chunkKeys, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
 import { printTable } from './markdown-table.js';
+import type { JsonChunk } from './json-chunks.js';
 import type { RenderedFile } from './render.js';
 
 /**
@@ -74,13 +75,24 @@ export async function formatAll(
   const texts: (string | Promise<string> | undefined)[] = [];
   const chunked = new Map<number, Chunk[]>();
   const todo: Todo[] = [];
-  rendered.forEach((file, i) => {
+  const files = [...rendered];
+  files.forEach((file, i) => {
     const parser = parserOf(file);
     if (parser === 'markdown' && file.owner === 'generator') {
       chunked.set(i, chunksOf(file, known, todo));
       return;
     }
-    texts[i] = file.formatted ? file.content : (known.file(file) ?? printed(file));
+    const before = file.json === undefined ? undefined : known.file(file);
+    if (file.json !== undefined && before === undefined) {
+      const chunks = jsonChunksOf(file.path, file.json.chunks, known);
+      if (chunks !== undefined) {
+        chunked.set(i, chunks);
+        return;
+      }
+      // a document whose chunks are not all printed here is printed whole, here or by prettier
+      file = files[i] = { ...file, content: file.json.whole(), stringified: true };
+    }
+    texts[i] = file.formatted ? file.content : (before ?? known.file(file) ?? printed(file));
     if (texts[i] === undefined && parser !== undefined && parser !== 'json') {
       todo.push({ job: jobOf(file, parser), put: (text) => (texts[i] = text) });
     }
@@ -96,19 +108,19 @@ export async function formatAll(
     );
     todo.forEach(({ put }, j) => put(formatted[j] ?? fail(`no text for ${todo[j]?.job.path}`)));
     const parts = new Map<number, string[]>();
-    rendered.forEach((file, i) => {
+    files.forEach((file, i) => {
       const chunks = chunked.get(i);
       if (chunks !== undefined) {
         texts[i] = Promise.all(chunks.map((c) => c.text)).then((texts) => {
           parts.set(i, texts);
-          return joinChunks(texts);
+          return file.json === undefined ? joinChunks(texts) : texts.join('');
         });
       }
       texts[i] ??=
         parserOf(file) === 'json' ? (jsonText(file) ?? prettier([jobOf(file, 'json')], where)[0]) : file.content;
     });
     const contents = await Promise.all(texts);
-    return rendered.map((file, i) => {
+    return files.map((file, i) => {
       const content = contents[i] ?? fail(`no text for ${file.path}`);
       const chunks = chunked.get(i);
       const formatted = parts.get(i) ?? [];
@@ -149,6 +161,20 @@ function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
       });
     return chunk;
   });
+}
+
+/**
+ * The chunks of the OpenAPI document (json-chunks.ts): each one `known` has is taken from it, the others printed now;
+ * undefined when one cannot be printed here.
+ */
+function jsonChunksOf(path: string, chunks: readonly JsonChunk[], known: Known): Chunk[] | undefined {
+  const texts: Chunk[] = [];
+  for (const { key, text } of chunks) {
+    const printed = known.chunk(path, key) ?? text();
+    if (printed === undefined) return undefined;
+    texts.push({ key, text: printed });
+  }
+  return texts;
 }
 
 /** A file of a shaped template with its constants printed in prettier's layout (render.ts, SHAPED), if it can be. */

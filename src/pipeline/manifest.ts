@@ -152,7 +152,7 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
       if (known === undefined) {
         const recorded = manifest?.chunks?.[path];
         const content = recorded === undefined ? undefined : unedited(path);
-        known = content === undefined ? new Map() : cutChunks(content, recorded);
+        known = content === undefined ? new Map() : cutChunks(content, recorded, path.endsWith('.json') ? '' : '\n');
         chunks.set(path, known);
       }
       return known.get(key);
@@ -161,11 +161,11 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
 }
 
 /**
- * A file's formatted chunks by key, cut out of its text by the lengths recorded (one line feed between two); none
- * when the record is not a list of chunks that add up to the text, each with the hash recorded (a manifest merged
- * by hand, say).
+ * A file's formatted chunks by key, cut out of its text by the lengths recorded (`between` two: a line feed in
+ * markdown, nothing in JSON); none when the record is not a list of chunks that add up to the text, each with the
+ * hash recorded (a manifest merged by hand, say).
  */
-function cutChunks(content: string, recorded: unknown): ReadonlyMap<string, string> {
+function cutChunks(content: string, recorded: unknown, between: string): ReadonlyMap<string, string> {
   const cut = new Map<string, string>();
   if (!Array.isArray(recorded)) return cut;
   let at = 0;
@@ -176,9 +176,9 @@ function cutChunks(content: string, recorded: unknown): ReadonlyMap<string, stri
     const text = content.slice(at, end);
     if (formattedHash(key, text) !== hash) return new Map();
     cut.set(key, text);
-    at = end + 1;
+    at = end + between.length;
   }
-  return at === content.length + 1 ? cut : new Map();
+  return at === content.length + between.length ? cut : new Map();
 }
 
 /** What a no-op run reports: every file as it was. */

@@ -1,6 +1,6 @@
 import type { Api } from '../model.js';
 import type { PlannedMigration } from '../migrate/plan-migration.js';
-import { openApiDocument } from '../openapi/document.js';
+import { splitDocument, type SplitDocument } from '../openapi/document.js';
 import { postgres, sqlite, type SqlDialect } from '../schema/dialect.js';
 import { packageJson, PRETTIER_OPTIONS, tsconfig, tsconfigBuild } from '../generate/project-files.js';
 import { projectView } from '../generate/project-view.js';
@@ -14,7 +14,7 @@ import { projectView } from '../generate/project-view.js';
 export type Owner = 'generator' | 'user' | 'migration';
 
 export type PlannedFile = { path: string; owner: Owner } & (
-  { template: string; context: object } | { json: object } | { runtime: string }
+  { template: string; context: object } | { json: object } | { runtime: string } | { document: SplitDocument }
 );
 
 /** The SQL dialects whose statements every generated project carries. */
@@ -135,7 +135,7 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
     { path: 'tsconfig.json', owner: 'generator', json: tsconfig(context.orphanFiles) },
     { path: 'tsconfig.build.json', owner: 'generator', json: tsconfigBuild(context.orphanFiles) },
     { path: '.prettierrc.json', owner: 'generator', json: PRETTIER_OPTIONS },
-    { path: 'src/openapi.json', owner: 'generator', json: openApiDocument(api) },
+    { path: 'src/openapi.json', owner: 'generator', document: splitDocument(api) },
     // the generated tests' tables, derived from the definition (see test/generated/harness.ts, `table`)
     { path: 'test/generated/api.json', owner: 'generator', json: project.fixtures },
     { path: 'test/generated/fixtures.json', owner: 'generator', json: project.access.fixtures },

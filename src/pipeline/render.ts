@@ -6,6 +6,9 @@ import { inTemplateLiteral } from '../generate/sql/block.js';
 import { compactText, type Constant } from './literal.js';
 import { compileTemplate, partials } from './templates.js';
 import { anotherRunExpected } from '../memo.js';
+import { joinedDocument, type SplitDocument } from '../openapi/document.js';
+import { PRETTIER_OPTIONS } from '../generate/project-files.js';
+import { documentChunks, type JsonChunk } from './json-chunks.js';
 
 const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
 
@@ -106,6 +109,11 @@ export interface RenderedFile {
    * (markdown-chunks.ts)
    */
   chunks?: readonly { key: string; length: number; hash: string }[];
+  /**
+   * the OpenAPI document, printed in chunks (json-chunks.ts): `content` is their keys, and the chunks joined are its
+   * text; `whole` is JSON.stringify's text of it, for prettier where a chunk is not printed here
+   */
+  json?: { chunks: readonly JsonChunk[]; whole: () => string };
 }
 
 /**
@@ -127,6 +135,7 @@ export function render(file: PlannedFile, source: string): RenderedFile {
 }
 
 function renderNow(file: PlannedFile, source: string): RenderedFile {
+  if ('document' in file) return renderedDocument(file.path, file.owner, file.document);
   const head = header(file.path, file.owner, source);
   constants = [];
   const rendered = { path: file.path, owner: file.owner, content: head + body(file) };
@@ -135,7 +144,15 @@ function renderNow(file: PlannedFile, source: string): RenderedFile {
   return 'json' in file && head === '' ? { ...rendered, stringified: true } : rendered;
 }
 
-function body(file: PlannedFile): string {
+/** The OpenAPI document in chunks (json-chunks.ts); where they cannot be printed here, JSON.stringify's text of it. */
+function renderedDocument(path: string, owner: Owner, document: SplitDocument): RenderedFile {
+  const whole = (): string => `${JSON.stringify(joinedDocument(document), null, 2)}\n`;
+  const chunks = documentChunks(document, PRETTIER_OPTIONS.printWidth);
+  if (chunks === undefined) return { path, owner, content: whole(), stringified: true };
+  return { path, owner, content: chunks.map((c) => c.key).join('\n'), json: { chunks, whole } };
+}
+
+function body(file: Exclude<PlannedFile, { document: SplitDocument }>): string {
   if ('json' in file) return `${JSON.stringify(file.json, null, 2)}\n`;
   if ('runtime' in file) return runtimeFile(file.runtime);
   return template(file.template)(file.context);

@@ -135,8 +135,9 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     options.force === true,
   );
   const merged = planned.map((p) => (p === packageFile ? { ...p, json: pkg.merged } : p));
-  const rendered = merged.map((p) => steps.render(p, source));
-  const files = await steps.formatAll(rendered, formattedBefore(read, manifest), pool);
+  const known = formattedBefore(read, manifest);
+  const rendered = merged.map((p) => steps.renderOrKnown(p, source, known));
+  const files = await steps.formatAll(rendered, known, pool);
   const changes = steps.compare({
     read,
     files,

@@ -1,4 +1,4 @@
-import type { Api } from '../model.js';
+import type { Api, Resource } from '../model.js';
 import { LastRun } from '../memo.js';
 import { canonical, neighbourhood, neighbourhoodKey } from '../contract/neighbourhood.js';
 import { resourceView, type ResourceView } from './resource-view.js';
@@ -15,9 +15,16 @@ const views = new LastRun<ResourceView>();
 export function resourceViews(api: Api, orphanHandlers: ReadonlyMap<string, readonly string[]>): ResourceView[] {
   const made = api.resources.map((resource) => {
     const orphans = orphanHandlers.get(resource.names.kebab) ?? [];
-    const key = (): string => `${neighbourhoodKey(api, resource)}\n${canonical(orphans)}`;
+    const key = (): string => viewKey(api, resource, orphanHandlers);
     return views.of(resource.name, key, () => resourceView(neighbourhood(api, resource), resource, orphans));
   });
   views.keep(new Set(api.resources.map((r) => r.name)));
   return made;
 }
+
+/**
+ * A key of all a resource's view is made from: its neighbourhood (settings included) and the user's orphaned handlers.
+ * Two views of the same key are the same, and so is every file rendered from them (render.ts, renderKey).
+ */
+export const viewKey = (api: Api, resource: Resource, orphanHandlers: ReadonlyMap<string, readonly string[]>): string =>
+  `${neighbourhoodKey(api, resource)}\n${canonical(orphanHandlers.get(resource.names.kebab) ?? [])}`;

@@ -44,9 +44,14 @@ export interface Known {
   file(file: RenderedFile): string | undefined;
   /** the formatted text of a markdown chunk of `path` (markdown-chunks.ts) by its key, when the last run had it */
   chunk(path: string, key: string): string | undefined;
+  /**
+   * a generator-owned file's text and the key of its rendered text, when the last run rendered it from what has this
+   * key (render.ts, renderKey)
+   */
+  rendered(path: string, key: string): { text: string; renderedAs: string } | undefined;
 }
 
-const NOTHING_KNOWN: Known = { file: () => undefined, chunk: () => undefined };
+const NOTHING_KNOWN: Known = { file: () => undefined, chunk: () => undefined, rendered: () => undefined };
 
 /** A file (or chunk) to format, and where its formatted text goes. */
 interface Todo {

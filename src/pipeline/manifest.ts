@@ -30,6 +30,11 @@ export interface Manifest {
    */
   rendered?: Record<string, string>;
   /**
+   * the key of what each generator-owned file rendered from a resource's view was rendered from (render.ts,
+   * renderKey): a file of the same key next time, and not edited since, is the file on disk, and is not rendered again
+   */
+  keys?: Record<string, string>;
+  /**
    * the chunks each generator-owned markdown file was formatted in (markdown-chunks.ts), in order, as
    * `key:length:hash`: the key of the chunk as rendered, the length and hash of its formatted text in the file. A
    * chunk rendered the same next time is cut out of the file (when it has that hash), not formatted again
@@ -125,12 +130,16 @@ export function upToDate(outDir: string, manifest: Manifest, input: string): boo
 
 const renderedKeys = new Remembered(formattingKey);
 
-/** The key of a rendered file (fingerprint.ts, formattingKey), remembered: formattedBefore and nextManifest both need it. */
-const renderedHash = (file: RenderedFile): string => renderedKeys.of(file.path, file.content);
+/**
+ * The key of a rendered file's text (fingerprint.ts, formattingKey), remembered: formattedBefore and nextManifest both
+ * need it; for a file not rendered again (render.ts, renderOrKnown), the last run's.
+ */
+const renderedHash = (file: RenderedFile): string => file.renderedAs ?? renderedKeys.of(file.path, file.content);
 
 /**
  * What need not be formatted: a generator-owned file rendered exactly as last time, when the file on disk is still
- * what that run wrote (formatting it again would give the same text), or a user-owned file or migration that exists
+ * what that run wrote (formatting it again would give the same text; a file rendered from the same key as last time
+ * is not even rendered again: render.ts, renderOrKnown), or a user-owned file or migration that exists
  * (never rewritten: compare keeps it as it is); and the chunks of a markdown file that were rendered the same, cut
  * out of the file as that run wrote it. Only what changed goes through prettier, so that a small edit of a large
  * definition regenerates in a fraction of a cold run.
@@ -146,6 +155,11 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
     file: (file) => {
       if (file.owner !== 'generator') return read(file.path);
       return manifest?.rendered?.[file.path] === renderedHash(file) ? unedited(file.path) : undefined;
+    },
+    rendered: (path, key) => {
+      const renderedAs = manifest?.keys?.[path] === key ? manifest.rendered?.[path] : undefined;
+      const text = renderedAs === undefined ? undefined : unedited(path);
+      return text === undefined || renderedAs === undefined ? undefined : { text, renderedAs };
     },
     chunk: (path, key) => {
       let known = chunks.get(path);
@@ -227,6 +241,9 @@ export function nextManifest(run: RunOutcome): Manifest {
     ),
     rendered: Object.fromEntries(
       run.rendered.filter((f) => f.owner === 'generator').map((f) => [f.path, renderedHash(f)]),
+    ),
+    keys: Object.fromEntries(
+      run.rendered.flatMap((f) => (f.owner === 'generator' && f.key !== undefined ? [[f.path, f.key]] : [])),
     ),
     ...(chunked.length > 0 && {
       chunks: Object.fromEntries(

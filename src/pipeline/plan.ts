@@ -4,6 +4,7 @@ import { splitDocument, type SplitDocument } from '../openapi/document.js';
 import { postgres, sqlite, type SqlDialect } from '../schema/dialect.js';
 import { packageJson, PRETTIER_OPTIONS, tsconfig, tsconfigBuild } from '../generate/project-files.js';
 import { projectView } from '../generate/project-view.js';
+import { viewKey } from '../generate/view-memo.js';
 
 /**
  * Who owns a file decides what a later run may do to it:
@@ -13,9 +14,12 @@ import { projectView } from '../generate/project-view.js';
  */
 export type Owner = 'generator' | 'user' | 'migration';
 
-export type PlannedFile = { path: string; owner: Owner } & (
-  { template: string; context: object } | { json: object } | { runtime: string } | { document: SplitDocument }
-);
+export type PlannedFile = {
+  path: string;
+  owner: Owner;
+  /** a key of all its template's context is made from, where one is known (a resource's view: view-memo.ts, viewKey) */
+  key?: string;
+} & ({ template: string; context: object } | { json: object } | { runtime: string } | { document: SplitDocument });
 
 /** The SQL dialects whose statements every generated project carries. */
 export const DIALECTS: readonly SqlDialect[] = [sqlite, postgres];
@@ -159,7 +163,8 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
             context: migration,
           },
         ]),
-    ...project.resources.flatMap((view) => {
+    ...project.resources.flatMap((view, i) => {
+      const key = viewKey(api, api.resources[i] ?? fail(view.name), context.orphanHandlers);
       const files = [
         ...RESOURCE_FILES,
         ...(view.hasActions ? ['actions.ts'] : []),
@@ -170,6 +175,7 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
         owner: 'generator',
         template: `resource/${file}.hbs`,
         context: view,
+        key,
       }));
     }),
     ...project.resources
@@ -203,3 +209,7 @@ export function runtimeFiles(): PlannedFile[] {
 
 export const handlersPath = (kebab: string): string => `src/handlers/${kebab}.ts`;
 export const computedPath = (kebab: string): string => `src/computed/${kebab}.ts`;
+
+function fail(name: string): never {
+  throw new Error(`no resource for the view of ${name}`);
+}

@@ -9,6 +9,8 @@ import { anotherRunExpected } from '../memo.js';
 import { joinedDocument, type SplitDocument } from '../openapi/document.js';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import { documentChunks, type JsonChunk } from './json-chunks.js';
+import { formattingKey } from './fingerprint.js';
+import type { Known } from './format.js';
 
 const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
 
@@ -114,7 +116,23 @@ export interface RenderedFile {
    * text; `whole` is JSON.stringify's text of it, for prettier where a chunk is not printed here
    */
   json?: { chunks: readonly JsonChunk[]; whole: () => string };
+  /**
+   * for a file rendered from a context with a key (plan.ts): the key of all it is rendered from (renderKey), which the
+   * manifest records, so that the next run knows the file without rendering it (renderOrKnown)
+   */
+  key?: string;
+  /** for a file not rendered again, the key of its text as the last run rendered it (manifest.ts, renderedHash) */
+  renderedAs?: string;
 }
+
+/**
+ * The key of all a planned file's text is made from, where its context has a key: the template, the path, the owner
+ * and the definition's name (its header), the context's key, and the restsmith that renders (fingerprint.ts).
+ */
+export const renderKey = (file: PlannedFile, source: string): string | undefined =>
+  file.key === undefined || !('template' in file)
+    ? undefined
+    : formattingKey([file.template, file.path, file.owner, source, file.key].join('\n'));
 
 /**
  * What each view object was rendered into, by template, path, owner and source: a view remembered from the last run
@@ -134,11 +152,36 @@ export function render(file: PlannedFile, source: string): RenderedFile {
   return rendered;
 }
 
+/**
+ * A planned file as `render` makes it, or, when it has a key the last run rendered it from and the file on disk is
+ * what that run wrote, that file as it is (formatted): a regeneration renders only the files of the resources an
+ * edit changed.
+ */
+export function renderOrKnown(file: PlannedFile, source: string, known: Known): RenderedFile {
+  const key = renderKey(file, source);
+  const before = key === undefined ? undefined : known.rendered(file.path, key);
+  if (before === undefined) return render(file, source);
+  return {
+    path: file.path,
+    owner: file.owner,
+    content: before.text,
+    formatted: true,
+    key,
+    renderedAs: before.renderedAs,
+  };
+}
+
 function renderNow(file: PlannedFile, source: string): RenderedFile {
   if ('document' in file) return renderedDocument(file.path, file.owner, file.document);
   const head = header(file.path, file.owner, source);
   constants = [];
-  const rendered = { path: file.path, owner: file.owner, content: head + body(file) };
+  const key = renderKey(file, source);
+  const rendered = {
+    path: file.path,
+    owner: file.owner,
+    content: head + body(file),
+    ...(key !== undefined && { key }),
+  };
   if ('runtime' in file) return { ...rendered, formatted: true };
   if ('template' in file && SHAPED.has(file.template)) return { ...rendered, constants };
   return 'json' in file && head === '' ? { ...rendered, stringified: true } : rendered;

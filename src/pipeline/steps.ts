@@ -7,6 +7,6 @@ export { formatAll, startPool } from './format.js';
 export { mergePackageJson } from './package-merge.js';
 export { handlersPath, plan } from './plan.js';
 export { definitionOf } from './read-definition.js';
-export { render } from './render.js';
+export { renderOrKnown } from './render.js';
 export { scanUserFiles } from './scan-user-files.js';
 export { apply } from './write.js';

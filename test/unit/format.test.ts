@@ -66,7 +66,11 @@ describe('formatAll', () => {
       content: `export const ${name} = {x:1}`,
     }));
     const known = new Map([['src/b.ts', 'what the last run wrote\n']]);
-    const formatted = await formatAll(files, { file: (file) => known.get(file.path), chunk: () => undefined });
+    const formatted = await formatAll(files, {
+      file: (file) => known.get(file.path),
+      chunk: () => undefined,
+      rendered: () => undefined,
+    });
     expect(formatted.map((f) => f.content)).toEqual([
       'export const a = { x: 1 };\n',
       'what the last run wrote\n',

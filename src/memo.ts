@@ -14,6 +14,12 @@ export function oncePerPair<A extends object, B extends object, Rest extends unk
   };
 }
 
+/** `make`'s value, made the first time it is asked for, and the same value after that. */
+export function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 /** Whether this process plans again after this run: only then is anything kept for the next (`LastRun`). */
 let anotherRun = false;
 

@@ -1,4 +1,4 @@
-import type { Api, Field, Resource } from '../model.js';
+import type { Api, Field, Relation, Resource } from '../model.js';
 import { oncePerPair } from '../memo.js';
 import { idSchema, type JsonSchema } from './json-schemas.js';
 import { includePaths, targetOf } from './relations.js';
@@ -108,32 +108,43 @@ export const MAX_IN = 100;
 
 /** Every filter a listing of `resource` takes, field by field, equality first. */
 export const listFilters = perResource((api, resource): readonly ListFilter[] =>
-  listables(api, resource).flatMap((f) =>
-    f.operators.map((op) => ({
-      name: op === 'eq' ? f.name : `${f.name}[${op}]`,
-      field: f.name,
-      op,
-      value: op === 'contains' ? { type: 'string', minLength: 1 } : f.value,
-    })),
-  ),
+  listables(api, resource).flatMap(filtersOf),
+);
+
+/** The filters on one field: equality, then one an operator. */
+const filtersOf = (f: Listable): ListFilter[] =>
+  f.operators.map((op) => ({
+    name: op === 'eq' ? f.name : `${f.name}[${op}]`,
+    field: f.name,
+    op,
+    value: op === 'contains' ? { type: 'string', minLength: 1 } : f.value,
+  }));
+
+/**
+ * The fields a listing of `resource` filters on through each of its relations, one level deep: every field of the
+ * related resource a listing of it filters on, and the id of a to-many one; not its timestamps.
+ */
+export const relationFilterFields = perResource(
+  (api, resource): readonly { relation: Relation; fields: readonly Listable[] }[] =>
+    resource.relations.map((relation) => {
+      // a to-one record's id is the ref field's value, filtered on already
+      const left = ['createdAt', 'updatedAt', ...(relation.kind === 'one' ? ['id'] : [])];
+      return { relation, fields: listables(api, targetOf(api, relation)).filter((f) => !left.includes(f.name)) };
+    }),
 );
 
 /**
- * The filters through the relations of `resource`, one level deep: `author.country`, `author.fullName[contains]`,
- * `tags.name` (to-many: at least one related record matches). Every field of the related resource a listing of it
- * filters on, and the id of a to-many one; not its timestamps.
+ * The filters through the relations of `resource` (relationFilterFields): `author.country`,
+ * `author.fullName[contains]`, `tags.name` (to-many: at least one related record matches).
  */
 export const relationFilters = perResource((api, resource): readonly (ListFilter & { relation: string })[] =>
-  resource.relations.flatMap((relation) =>
-    listFilters(api, targetOf(api, relation))
-      // a to-one record's id is the ref field's value, filtered on already
-      .filter((f) => !['createdAt', 'updatedAt', ...(relation.kind === 'one' ? ['id'] : [])].includes(f.field))
-      .map((f) => ({
-        ...f,
-        name: `${relation.name}.${f.name}`,
-        field: `${relation.name}.${f.field}`,
-        relation: relation.name,
-      })),
+  relationFilterFields(api, resource).flatMap(({ relation, fields }) =>
+    fields.flatMap(filtersOf).map((f) => ({
+      ...f,
+      name: `${relation.name}.${f.name}`,
+      field: `${relation.name}.${f.field}`,
+      relation: relation.name,
+    })),
   ),
 );
 

@@ -1,5 +1,6 @@
 import { OPERATIONS, type Api, type Operation, type Resource } from '../model.js';
 import { anOrA, nounOf } from '../naming.js';
+import { once } from '../memo.js';
 import { blockersOf } from './blockers.js';
 import { accessRules, accessSummary } from '../contract/access.js';
 import {
@@ -11,7 +12,7 @@ import {
   type JsonSchema,
 } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
-import { listQuerySchema, readQuerySchema, relationFilters } from '../contract/listing.js';
+import { listQuerySchema, readQuerySchema, relationFilterFields } from '../contract/listing.js';
 import { actionImports, actionView, type ActionView } from './action-view.js';
 import { listSpec } from './list-spec.js';
 import { uniqueKeysOf, type UniqueKeyView } from './unique-keys.js';
@@ -127,6 +128,26 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
   const readQuery = readQuerySchema(api, resource);
   const nested = nestedView(api, resource, `no ${lower} has this id`);
 
+  // the parts only the resource's own files print, made when one of them is rendered (render.ts, renderOrKnown)
+  const lazy = {
+    record: once(() => recordSchema(api, resource)),
+    input: once(() => inputSchema(api, resource)),
+    patch: once(() => patchSchema(api, resource)),
+    listQuery: once(() => listQuerySchema(api, resource)),
+    listSpec: once(() => listSpec(resource, api, selectListOf(resource))),
+    store: once(() => storeView(api, resource, owner, typeName)),
+    routes: once(() =>
+      routesView(
+        resource,
+        owner,
+        typeName,
+        stillReferencedMessage,
+        references.length > 0,
+        api.events !== undefined,
+        api.auth.adminRole,
+      ),
+    ),
+  };
   const computed = resource.computed.map((f) => ({
     key: f.name,
     type: outputType(api, f),
@@ -187,11 +208,19 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       references.map(({ field, to, noun }) => [field, { to, article: anOrA(noun), noun }]),
     ),
     notFoundMessage: `no ${lower} has this id`,
-    record: recordSchema(api, resource),
-    input: inputSchema(api, resource),
-    patch: patchSchema(api, resource),
+    get record() {
+      return lazy.record();
+    },
+    get input() {
+      return lazy.input();
+    },
+    get patch() {
+      return lazy.patch();
+    },
     params: paramsSchema(resource),
-    listQuery: listQuerySchema(api, resource),
+    get listQuery() {
+      return lazy.listQuery();
+    },
     ...(readQuery !== undefined && { readQuery }),
     relationNames: resource.relations.map((r) => r.name),
     includePaths: includePaths(api, resource),
@@ -217,7 +246,9 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       };
     }),
     ...(nested !== undefined && { nested }),
-    listSpec: listSpec(resource, api, selectListOf(resource)),
+    get listSpec() {
+      return lazy.listSpec();
+    },
     ...(owner !== undefined && { owner }),
     accessRules: accessRules(resource),
     accessSummary: accessSummary(resource),
@@ -229,16 +260,12 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     hasItemHandlers: handlerActions.some((a) => a.item),
     methodGuards: methodGuardsOf(resource),
     orphanHandlers: orphans,
-    store: storeView(api, resource, owner, typeName),
-    routes: routesView(
-      resource,
-      owner,
-      typeName,
-      stillReferencedMessage,
-      references.length > 0,
-      api.events !== undefined,
-      api.auth.adminRole,
-    ),
+    get store() {
+      return lazy.store();
+    },
+    get routes() {
+      return lazy.routes();
+    },
     actionsFile: {
       imports: actionImports(resource, actions, orphans.length > 0, typeName),
       handlersParam: handlerActions.length > 0 ? `handlers: ${names.pascal}Handlers,` : '',
@@ -271,13 +298,10 @@ function embeddedTypes(
 
 /** `author (fullName, country), tags (id, name)`: the fields each relation filters a listing by. */
 function filtersThrough(api: Api, resource: Resource): string {
-  const byRelation = new Map<string, Set<string>>();
-  for (const filter of relationFilters(api, resource)) {
-    const fields = byRelation.get(filter.relation) ?? new Set<string>();
-    fields.add(filter.field.slice(filter.relation.length + 1));
-    byRelation.set(filter.relation, fields);
-  }
-  return [...byRelation].map(([relation, fields]) => `${relation} (${[...fields].join(', ')})`).join(', ');
+  return relationFilterFields(api, resource)
+    .filter(({ fields }) => fields.length > 0)
+    .map(({ relation, fields }) => `${relation.name} (${fields.map((f) => f.name).join(', ')})`)
+    .join(', ');
 }
 
 /** The methods each known path takes; the others answer 405 with `Allow`. */

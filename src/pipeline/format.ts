@@ -5,6 +5,7 @@ import { prettierJson, prettierJsonOfStringified } from './json-text.js';
 import { printConstants } from './literal.js';
 import { chunkKeys, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
 import { printTable } from './markdown-table.js';
+import { printList } from './markdown-list.js';
 import type { JsonChunk } from './json-chunks.js';
 import type { RenderedFile } from './render.js';
 
@@ -156,9 +157,11 @@ function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
   return cut.map(({ text }, n): Chunk => {
     const beforeList = cut[n + 1]?.continues === true;
     const chunk: Chunk = { key: keys[n] ?? fail(`no key for ${file.path} (part ${n + 1})`), text };
-    // a table (a chunk of its own) prettier would print as it is, but for its padding, is printed here
-    const before = known.chunk(file.path, chunk.key) ?? printTable(text);
+    const before = known.chunk(file.path, chunk.key);
+    // a table (a chunk of its own) or a list prettier would print as it is, but for a table's padding, is printed here
+    const printed = before === undefined ? (printTable(text) ?? printList(text)) : undefined;
     if (before !== undefined) chunk.text = before;
+    else if (printed !== undefined) chunk.text = beforeList ? printed.replace(/\n$/, '') : printed;
     else
       todo.push({
         job: { ...jobOf({ ...file, content: text }, 'markdown'), path: `${file.path} (part ${n + 1})` },

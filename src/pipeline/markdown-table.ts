@@ -55,4 +55,4 @@ const PLAIN =
 /** a URL, which markdown makes a link of, up to a space: a backtick after it is part of it, not a code span */
 const URL = /:\/\/|www\./i;
 
-const plain = (cell: string): boolean => PLAIN.test(cell) && !URL.test(cell);
+export const plain = (cell: string): boolean => PLAIN.test(cell) && !URL.test(cell);

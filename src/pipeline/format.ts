@@ -43,8 +43,11 @@ export function startPool(resources: number, firstRun: boolean): FormatPool | un
 export interface Known {
   /** a file's text, when it is the text it would be formatted into */
   file(file: RenderedFile): string | undefined;
-  /** the formatted text of a markdown chunk of `path` (markdown-chunks.ts) by its key, when the last run had it */
-  chunk(path: string, key: string): string | undefined;
+  /**
+   * the formatted text of a chunk of `path` (markdown-chunks.ts, json-chunks.ts) by its key, when the last run had it,
+   * and its hash as the manifest records it (formattedHash)
+   */
+  chunk(path: string, key: string): { text: string; hash: string } | undefined;
   /**
    * a generator-owned file's text and the key of its rendered text, when the last run rendered it from what has this
    * key (render.ts, renderKey)
@@ -60,10 +63,11 @@ interface Todo {
   put: (text: Promise<string>) => void;
 }
 
-/** A markdown chunk to format: its key, and its formatted text once known. */
+/** A chunk to format: its key, and its formatted text once known (and its hash, when the last run's). */
 interface Chunk {
   key: string;
   text: string | Promise<string>;
+  hash?: string;
 }
 
 /**
@@ -137,7 +141,7 @@ export async function formatAll(
             content,
             chunks: chunks.map((c, n) => {
               const text = formatted[n] ?? '';
-              return { key: c.key, length: text.length, hash: formattedHash(c.key, text) };
+              return { key: c.key, length: text.length, hash: c.hash ?? formattedHash(c.key, text) };
             }),
           };
     });
@@ -160,7 +164,7 @@ function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
     const before = known.chunk(file.path, chunk.key);
     // a table (a chunk of its own) or a list prettier would print as it is, but for a table's padding, is printed here
     const printed = before === undefined ? (printTable(text) ?? printList(text)) : undefined;
-    if (before !== undefined) chunk.text = before;
+    if (before !== undefined) Object.assign(chunk, before);
     else if (printed !== undefined) chunk.text = beforeList ? printed.replace(/\n$/, '') : printed;
     else
       todo.push({
@@ -178,9 +182,10 @@ function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
 function jsonChunksOf(path: string, chunks: readonly JsonChunk[], known: Known): Chunk[] | undefined {
   const texts: Chunk[] = [];
   for (const { key, text } of chunks) {
-    const printed = known.chunk(path, key) ?? text();
+    const before = known.chunk(path, key);
+    const printed = before?.text ?? text();
     if (printed === undefined) return undefined;
-    texts.push({ key, text: printed });
+    texts.push({ key, text: printed, ...(before !== undefined && { hash: before.hash }) });
   }
   return texts;
 }

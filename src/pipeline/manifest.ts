@@ -150,7 +150,7 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
     const content = recorded === undefined ? undefined : read(path);
     return content !== undefined && contentHash(path, content) === recorded ? content : undefined;
   };
-  const chunks = new Map<string, ReadonlyMap<string, string>>();
+  const chunks = new Map<string, ReadonlyMap<string, { text: string; hash: string }>>();
   return {
     file: (file) => {
       if (file.owner !== 'generator') return read(file.path);
@@ -179,8 +179,12 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
  * markdown, nothing in JSON); none when the record is not a list of chunks that add up to the text, each with the
  * hash recorded (a manifest merged by hand, say).
  */
-function cutChunks(content: string, recorded: unknown, between: string): ReadonlyMap<string, string> {
-  const cut = new Map<string, string>();
+function cutChunks(
+  content: string,
+  recorded: unknown,
+  between: string,
+): ReadonlyMap<string, { text: string; hash: string }> {
+  const cut = new Map<string, { text: string; hash: string }>();
   if (!Array.isArray(recorded)) return cut;
   let at = 0;
   for (const entry of recorded as unknown[]) {
@@ -188,8 +192,8 @@ function cutChunks(content: string, recorded: unknown, between: string): Readonl
     const end = at + Number(length);
     if (key === undefined || !/^\d+$/.test(length ?? '') || end > content.length) return new Map();
     const text = content.slice(at, end);
-    if (formattedHash(key, text) !== hash) return new Map();
-    cut.set(key, text);
+    if (hash === undefined || formattedHash(key, text) !== hash) return new Map();
+    cut.set(key, { text, hash });
     at = end + between.length;
   }
   return at === content.length + between.length ? cut : new Map();

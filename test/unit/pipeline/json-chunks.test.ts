@@ -97,6 +97,13 @@ describe('the OpenAPI document printed in chunks', () => {
     // the frame's are cut out of the file
     expect(printed).toHaveLength(4);
     expect(again?.content).toBe(whole(twoResources(', grade: integer')));
+    // what this run records of its chunks (the hashes of those cut out of the file included) lets the next cut them all
+    const next = {
+      files: { [PATH]: hash(again?.content ?? '') },
+      chunks: { [PATH]: again?.chunks?.map((c) => `${c.key}:${c.length}:${c.hash}`) },
+    } as unknown as Manifest;
+    const knownNext = formattedBefore(disk(again?.content ?? ''), next);
+    expect(json.chunks.every((c) => knownNext.chunk(PATH, c.key) !== undefined)).toBe(true);
     // a file edited by hand since: nothing is cut out of it, everything is printed
     printed.length = 0;
     const [fromScratch] = await formatAll([counted], formattedBefore(disk(`${first?.content} `), manifest));

@@ -12,7 +12,7 @@ import { addResource } from './operations.js';
 import { addEvents, eventSchemas } from './events.js';
 import { createdUnder, includePaths } from '../contract/relations.js';
 import { canonical, digestOfText, neighbourhood, neighbourhoodKey } from '../contract/neighbourhood.js';
-import { LastRun } from '../memo.js';
+import { LastRun, once } from '../memo.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';
 
@@ -166,12 +166,14 @@ function partsOf(api: Api, names: SchemaNames): SplitDocument['resources'] {
     const key = `${neighbourhoodKey(api, r)}\n${namesKey}`;
     return {
       key,
-      parts: () =>
+      // made once, for its paths and its schemas
+      parts: once(() =>
         lastParts.of(
           r.name,
           () => key,
           () => resourceParts(neighbourhood(api, r), r, names),
         ),
+      ),
     };
   });
   lastParts.keep(new Set(api.resources.map((r) => r.name)));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from '../version.js';
 
@@ -16,14 +16,19 @@ const FOLDERS = [
   join(ROOT, 'bin'),
 ];
 
-/** The formatter's packages: another prettier may format the same text otherwise. */
-const FORMATTERS = ['prettier/package.json', '@prettier/plugin-oxc/package.json'];
+/**
+ * The packages whose code decides what restsmith writes: the formatter, the template engine (another handlebars may
+ * render the same view otherwise, and a file rendered from the same view is not rendered again: render.ts,
+ * renderOrKnown), the definition's parser and schema, the samples' generator and pattern engine, and ts-morph, which
+ * adds stubs to the user's files. Their versions (package.json) are part of the fingerprint.
+ */
+const PACKAGES = ['prettier', '@prettier/plugin-oxc', 'handlebars', 'yaml', 'zod', 'randexp', 're2js', 'ts-morph'];
 
 let known: string | undefined;
 
 /**
  * What decides the output besides the definition: restsmith's version and the very code that generates — its
- * modules, templates and runtime files, and the formatter's versions. The no-op fast path and the format cache are
+ * modules, templates and runtime files, and the versions of the packages it generates with (PACKAGES). The no-op fast path and the format cache are
  * keyed on it (manifest.ts), so that a restsmith built from another commit under the same version number (a git
  * install, this repository) regenerates what changed instead of reporting nothing to do. Read once a run (~250 small
  * files; source maps left out).
@@ -31,8 +36,7 @@ let known: string | undefined;
 export function generatorFingerprint(): string {
   if (known !== undefined) return known;
   const digest = createHash('sha256').update(`${VERSION}\n`);
-  const require = createRequire(import.meta.url);
-  for (const name of FORMATTERS) digest.update(readFileSync(require.resolve(name)));
+  for (const file of packageFiles()) digest.update(`${file}\n`).update(readFileSync(file));
   for (const folder of FOLDERS) {
     for (const file of filesUnder(folder)) digest.update(`${file}\n`).update(readFileSync(join(folder, file)));
   }
@@ -56,4 +60,22 @@ function filesUnder(folder: string, prefix = ''): string[] {
       return entry.isFile() && !entry.name.endsWith('.map') ? [path] : [];
     })
     .sort();
+}
+
+/** The package.json of each of PACKAGES, as restsmith resolves them. */
+export function packageFiles(): string[] {
+  const require = createRequire(import.meta.url);
+  return PACKAGES.map((name) => packageJsonOf(name, require));
+}
+
+/** The package.json of package `name`, where `require` finds it: exported, or found above its entry point. */
+function packageJsonOf(name: string, require: NodeJS.Require): string {
+  try {
+    return require.resolve(`${name}/package.json`);
+  } catch {
+    // a package that does not export its package.json: the folder above its entry point named for it
+    let folder = dirname(require.resolve(name));
+    while (!folder.endsWith(join('node_modules', name)) && dirname(folder) !== folder) folder = dirname(folder);
+    return join(folder, 'package.json');
+  }
 }

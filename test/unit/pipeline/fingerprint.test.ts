@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../../src/commands/generate.js';
-import { generatorFingerprint } from '../../../src/pipeline/fingerprint.js';
+import { generatorFingerprint, packageFiles } from '../../../src/pipeline/fingerprint.js';
 import { hash } from '../../../src/pipeline/manifest.js';
 import { VERSION } from '../../../src/version.js';
 import { ROOT, WORK } from '../../helpers/project.js';
@@ -11,6 +11,13 @@ describe("the generator's fingerprint", () => {
   it('is one sha-256 per run', () => {
     expect(generatorFingerprint()).toMatch(/^[0-9a-f]{64}$/);
     expect(generatorFingerprint()).toBe(generatorFingerprint());
+  });
+
+  it('covers the packages restsmith generates with: the formatter, handlebars, the parser, zod (found by a reviewer)', () => {
+    const names = packageFiles().map((file) => (JSON.parse(readFileSync(file, 'utf8')) as { name: string }).name);
+    expect(names).toEqual(
+      expect.arrayContaining(['prettier', '@prettier/plugin-oxc', 'handlebars', 'yaml', 'zod', 're2js', 'randexp']),
+    );
   });
 
   it('makes a project written by another build of the same version regenerate, not a no-op', async () => {

@@ -163,8 +163,9 @@ export function plan(api: Api, context: PlanContext): PlannedFile[] {
             context: migration,
           },
         ]),
-    ...project.resources.flatMap((view, i) => {
-      const key = viewKey(api, api.resources[i] ?? fail(view.name), context.orphanHandlers);
+    ...project.resources.flatMap((view) => {
+      const resource = api.resources.find((r) => r.name === view.name) ?? fail(view.name);
+      const key = viewKey(api, resource, context.orphanHandlers);
       const files = [
         ...RESOURCE_FILES,
         ...(view.hasActions ? ['actions.ts'] : []),

@@ -246,7 +246,7 @@ function unknownKey(mapPath: PathSeg[], key: string, map: unknown): Translated {
   if (kind === 'field') return { path, anchor: 'key', ...unknownFieldOption(key, map) };
   const known: readonly string[] = kind ? KNOWN_KEYS[kind] : [];
   const suggests = closest(key, known);
-  const hint = suggests === undefined ? '' : ` (did you mean "${suggests}"?)`;
+  const hint = suggests === undefined ? fragmentHint(key) : ` (did you mean "${suggests}"?)`;
   return { path, anchor: 'key', message: `unknown key "${key}"${hint}`, suggests };
 }
 
@@ -255,9 +255,16 @@ function unknownFieldOption(key: string, field: unknown): { message: string; sug
   const known = isFieldType(type) ? type : undefined;
   if (known && ALL_FIELD_OPTIONS.has(key)) return { message: `option ${key} does not apply to type ${known}` };
   const suggests = closest(key, known ? optionsOf(known) : ALL_FIELD_OPTIONS);
-  const hint = suggests === undefined ? '' : ` (did you mean "${suggests}"?)`;
+  const hint = suggests === undefined ? fragmentHint(key) : ` (did you mean "${suggests}"?)`;
   return { message: `unknown option "${key}"${hint}`, suggests };
 }
+
+/**
+ * A key no option could be (a space, punctuation) is most often a piece of a text: in `{ description: a, b }` YAML
+ * reads `b` as a key of its own. Said so, for such a key.
+ */
+const fragmentHint = (key: string): string =>
+  /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? '' : ' (a comma in { … } ends a value: put a text with commas in quotes)';
 
 function keyMessage(path: PathSeg[], reason: string | undefined): string {
   const key = String(path[path.length - 1]);

@@ -72,6 +72,17 @@ const structure: Row[] = [
     ],
   },
   {
+    name: 'a text with commas, unquoted in { … }: its pieces are keys (found by a newcomer)',
+    given: withResources(`
+      posts:
+        fields:
+          title: { type: string, description: Café, crème et thé }
+    `),
+    want: [
+      'api.yaml:6:49  resources.posts.fields.title.crème et thé  unknown option "crème et thé" (a comma in { … } ends a value: put a text with commas in quotes)',
+    ],
+  },
+  {
     name: 'option of another type',
     given: withResources(`
       posts:

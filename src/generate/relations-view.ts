@@ -1,7 +1,7 @@
 import type { Api, OnDelete, Relation, Resource } from '../model.js';
 import { callersOf, sight, type Sight } from '../contract/access-matrix.js';
 import { ownedThroughRef, readsParent, relationMatrix } from '../contract/relation-matrix.js';
-import { relationFilters } from '../contract/listing.js';
+import { relationFilterFields } from '../contract/listing.js';
 import { includePaths, joinOf, linkRelations, targetOf } from '../contract/relations.js';
 
 /** One relation of a resource as test/generated/relations.ts checks it (see its Relation). */
@@ -112,10 +112,10 @@ function viewOf(api: Api, resource: Resource, relation: Relation, target: Resour
     ...(join !== undefined && { links: sights(join.access.read), linksByRef: ownedThroughRef(join) }),
     owners: target.owners,
     targetReads: target.operations.includes('read'),
+    // every field filtered on takes equality
     filters: resource.operations.includes('list')
-      ? relationFilters(api, resource)
-          .filter((f) => f.relation === relation.name && f.op === 'eq')
-          .map((f) => f.field.slice(relation.name.length + 1))
+      ? (relationFilterFields(api, resource).find((r) => r.relation === relation)?.fields ?? [])
+          .map((f) => f.name)
           .filter((f) => f !== 'id' && !target.fields.some((x) => x.name === f && x.writeOnly))
       : [],
     collectionLists: resource.operations.includes('list') ? sights(resource.access.list) : callers.map(() => 'none'),

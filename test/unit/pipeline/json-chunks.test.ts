@@ -11,6 +11,7 @@ import { formattedBefore, hash, type Manifest } from '../../../src/pipeline/mani
 import { definitionOf } from '../../../src/pipeline/read-definition.js';
 import { render, type RenderedFile } from '../../../src/pipeline/render.js';
 import type { Api } from '../../../src/model.js';
+import { shopDefinition } from '../../helpers/definitions.js';
 
 const EXAMPLES = join(import.meta.dirname, '../../../examples');
 const WIDTH = PRETTIER_OPTIONS.printWidth;
@@ -32,23 +33,8 @@ const joined = (chunks: readonly JsonChunk[]): string => chunks.map((c) => c.tex
 const rendered = (api: Api): RenderedFile =>
   render({ path: PATH, owner: 'generator', document: splitDocument(api) }, 'api.yaml');
 
-/** Three resources, a ref between the first two; `extra` adds fields to the second. */
-const twoResources = (extra = ''): Api =>
-  definitionOf(
-    'api.yaml',
-    [
-      'name: shop',
-      'version: 1.0.0',
-      'auth: { default: public }',
-      'resources:',
-      '  makers:',
-      '    fields: { name: string }',
-      '  parts:',
-      `    fields: { label: string, makerId: { type: ref, to: makers }${extra} }`,
-      '  audits:',
-      '    fields: { note: string }',
-    ].join('\n'),
-  );
+/** makers, parts and audits (helpers/definitions.ts); `extra` adds fields to parts. */
+const shop = (extra = ''): Api => definitionOf('api.yaml', shopDefinition(extra));
 
 describe('the OpenAPI document printed in chunks', () => {
   it('is, joined, the document prettier prints: events, webhooks, relations and deprecations included', async () => {
@@ -67,22 +53,22 @@ describe('the OpenAPI document printed in chunks', () => {
   });
 
   it('changes the keys of the resources an edit changed, and only theirs', () => {
-    const before = chunksOf(twoResources());
-    const after = chunksOf(twoResources(', grade: integer'));
+    const before = chunksOf(shop());
+    const after = chunksOf(shop(', grade: integer'));
     const changed = before.flatMap((c, i) => (after[i]?.key === c.key ? [] : [i]));
     // the frame's first piece holds no resource; parts' paths are 1–3, the middle piece 4, their schemas 5–7
     expect(changed).toEqual([1, 2, 5, 6]);
-    expect(joined(after)).toBe(whole(twoResources(', grade: integer')));
+    expect(joined(after)).toBe(whole(shop(', grade: integer')));
   });
 
   it('prints only the chunks the last run did not write, taking the others from the file', async () => {
-    const [first] = await formatAll([rendered(twoResources())]);
+    const [first] = await formatAll([rendered(shop())]);
     const manifest = {
       files: { [PATH]: hash(first?.content ?? '') },
       chunks: { [PATH]: first?.chunks?.map((c) => `${c.key}:${c.length}:${c.hash}`) },
     } as unknown as Manifest;
     const disk = (text: string) => (path: string) => (path === PATH ? text : undefined);
-    const edited = rendered(twoResources(', grade: integer'));
+    const edited = rendered(shop(', grade: integer'));
     const printed: string[] = [];
     const json = edited.json ?? fail();
     const counted = {
@@ -96,7 +82,7 @@ describe('the OpenAPI document printed in chunks', () => {
     // the paths and schemas of parts and of makers (each in the other's neighbourhood, by the ref): the audits' and
     // the frame's are cut out of the file
     expect(printed).toHaveLength(4);
-    expect(again?.content).toBe(whole(twoResources(', grade: integer')));
+    expect(again?.content).toBe(whole(shop(', grade: integer')));
     // what this run records of its chunks (the hashes of those cut out of the file included) lets the next cut them all
     const next = {
       files: { [PATH]: hash(again?.content ?? '') },

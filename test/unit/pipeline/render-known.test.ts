@@ -6,22 +6,8 @@ import { hash, type Manifest } from '../../../src/pipeline/manifest.js';
 import { plan } from '../../../src/pipeline/plan.js';
 import { definitionOf } from '../../../src/pipeline/read-definition.js';
 import { renderKey } from '../../../src/pipeline/render.js';
+import { shopDefinition } from '../../helpers/definitions.js';
 import { WORK } from '../../helpers/project.js';
-
-/** makers and parts, a ref between them; audits on their own. `extra` adds fields to parts. */
-const definition = (extra = ''): string =>
-  [
-    'name: shop',
-    'version: 1.0.0',
-    'auth: { default: public }',
-    'resources:',
-    '  makers:',
-    '    fields: { name: string }',
-    '  parts:',
-    `    fields: { label: string, makerId: { type: ref, to: makers }${extra} }`,
-    '  audits:',
-    '    fields: { note: string }',
-  ].join('\n');
 
 describe('the files of a resource an edit did not change', () => {
   const planned = (text: string) =>
@@ -37,16 +23,20 @@ describe('the files of a resource an edit did not change', () => {
   };
 
   it('have a key of what they are rendered from: the same after an edit of another resource, and only then', () => {
-    const edited = definition(', grade: integer');
-    expect(keyOf(edited, 'src/resources/audits/store.ts')).toBe(keyOf(definition(), 'src/resources/audits/store.ts'));
-    expect(keyOf(edited, 'src/resources/parts/store.ts')).not.toBe(keyOf(definition(), 'src/resources/parts/store.ts'));
+    const edited = shopDefinition(', grade: integer');
+    expect(keyOf(edited, 'src/resources/audits/store.ts')).toBe(
+      keyOf(shopDefinition(), 'src/resources/audits/store.ts'),
+    );
+    expect(keyOf(edited, 'src/resources/parts/store.ts')).not.toBe(
+      keyOf(shopDefinition(), 'src/resources/parts/store.ts'),
+    );
     // makers' view names parts' fields (its nested listing filters on them): its files are rendered again too
     expect(keyOf(edited, 'src/resources/makers/routes.ts')).not.toBe(
-      keyOf(definition(), 'src/resources/makers/routes.ts'),
+      keyOf(shopDefinition(), 'src/resources/makers/routes.ts'),
     );
     // files of the whole project have none: they are rendered on every run
-    expect(keyOf(definition(), 'src/settings.ts')).toBeUndefined();
-    expect(keyOf(definition(), 'README.md')).toBeUndefined();
+    expect(keyOf(shopDefinition(), 'src/settings.ts')).toBeUndefined();
+    expect(keyOf(shopDefinition(), 'README.md')).toBeUndefined();
   });
 
   it('are taken from disk, not rendered again, unless edited by hand', async () => {
@@ -55,7 +45,7 @@ describe('the files of a resource an edit did not change', () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'shop.yaml');
     const out = join(dir, 'shop');
-    writeFileSync(file, definition());
+    writeFileSync(file, shopDefinition());
     await generate(file, { out });
     // as if the last run had written this text (the manifest says so): a run that renders the file writes another
     const audits = 'src/resources/audits/store.ts';
@@ -67,7 +57,7 @@ describe('the files of a resource an edit did not change', () => {
     manifest.files[audits] = hash(marked);
     writeFileSync(manifestPath, JSON.stringify(manifest));
 
-    writeFileSync(file, definition(', grade: integer'));
+    writeFileSync(file, shopDefinition(', grade: integer'));
     const result = await generate(file, { out });
     expect(result.changes.find((c) => c.path === audits)?.kind).toBe('unchanged');
     expect(readFileSync(join(out, audits), 'utf8')).toBe(marked);
@@ -75,7 +65,7 @@ describe('the files of a resource an edit did not change', () => {
 
     // edited by hand (the manifest does not say so): rendered again, and a conflict, as every edited file
     writeFileSync(join(out, audits), `${marked}// by hand\n`);
-    writeFileSync(file, definition(', grade: integer, weight: number'));
+    writeFileSync(file, shopDefinition(', grade: integer, weight: number'));
     const conflict = await generate(file, { out }).catch((error: unknown) => error);
     expect(conflict).toBeInstanceOf(ConflictError);
     expect((conflict as ConflictError).paths).toEqual([`${audits}: edited by hand`]);

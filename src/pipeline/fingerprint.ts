@@ -28,10 +28,10 @@ let known: string | undefined;
 
 /**
  * What decides the output besides the definition: restsmith's version and the very code that generates — its
- * modules, templates and runtime files, and the versions of the packages it generates with (PACKAGES). The no-op fast path and the format cache are
- * keyed on it (manifest.ts), so that a restsmith built from another commit under the same version number (a git
- * install, this repository) regenerates what changed instead of reporting nothing to do. Read once a run (~250 small
- * files; source maps left out).
+ * modules, templates and runtime files, and the versions of the packages it generates with (PACKAGES). The no-op
+ * fast path, the format cache and the keys of rendered files are keyed on it (manifest.ts, render.ts), so that a
+ * restsmith built from another commit under the same version number (a git install, this repository) regenerates
+ * what changed instead of reporting nothing to do. Read once a run (~250 small files; source maps left out).
  */
 export function generatorFingerprint(): string {
   if (known !== undefined) return known;

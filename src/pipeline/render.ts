@@ -153,14 +153,14 @@ export function render(file: PlannedFile, source: string): RenderedFile {
 }
 
 /**
- * A planned file as `render` makes it, or, when it has a key the last run rendered it from and the file on disk is
- * what that run wrote, that file as it is (formatted): a regeneration renders only the files of the resources an
- * edit changed.
+ * A planned file as `render` makes it, with its key where it has one (renderKey, for the manifest); or, when the last
+ * run rendered it from that key and the file on disk is what that run wrote, that file as it is (formatted): a
+ * regeneration renders only the files of the resources an edit changed.
  */
 export function renderOrKnown(file: PlannedFile, source: string, known: Known): RenderedFile {
   const key = renderKey(file, source);
   const before = key === undefined ? undefined : known.rendered(file.path, key);
-  if (before === undefined) return render(file, source);
+  if (before === undefined) return key === undefined ? render(file, source) : { ...render(file, source), key };
   return {
     path: file.path,
     owner: file.owner,
@@ -175,13 +175,7 @@ function renderNow(file: PlannedFile, source: string): RenderedFile {
   if ('document' in file) return renderedDocument(file.path, file.owner, file.document);
   const head = header(file.path, file.owner, source);
   constants = [];
-  const key = renderKey(file, source);
-  const rendered = {
-    path: file.path,
-    owner: file.owner,
-    content: head + body(file),
-    ...(key !== undefined && { key }),
-  };
+  const rendered = { path: file.path, owner: file.owner, content: head + body(file) };
   if ('runtime' in file) return { ...rendered, formatted: true };
   if ('template' in file && SHAPED.has(file.template)) return { ...rendered, constants };
   return 'json' in file && head === '' ? { ...rendered, stringified: true } : rendered;

@@ -123,7 +123,7 @@ export async function formatAll(
       if (chunks !== undefined) {
         texts[i] = Promise.all(chunks.map((c) => c.text)).then((texts) => {
           parts.set(i, texts);
-          return file.json === undefined ? joinChunks(texts) : texts.join('');
+          return joinChunks(file.path, texts);
         });
       }
       texts[i] ??=

@@ -11,7 +11,7 @@ import { isProjectPath, projectFile, projectReader } from './paths.js';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import type { Known } from './format.js';
 import { prettierJsonOfStringified } from './json-text.js';
-import { formattedHash } from './markdown-chunks.js';
+import { chunkSeparator, formattedHash } from './markdown-chunks.js';
 import { Remembered } from './remembered.js';
 import type { RenderedFile } from './render.js';
 
@@ -166,7 +166,7 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
       if (known === undefined) {
         const recorded = manifest?.chunks?.[path];
         const content = recorded === undefined ? undefined : unedited(path);
-        known = content === undefined ? new Map() : cutChunks(content, recorded, path.endsWith('.json') ? '' : '\n');
+        known = content === undefined ? new Map() : cutChunks(content, recorded, chunkSeparator(path));
         chunks.set(path, known);
       }
       return known.get(key);
@@ -175,9 +175,9 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
 }
 
 /**
- * A file's formatted chunks by key, cut out of its text by the lengths recorded (`between` two: a line feed in
- * markdown, nothing in JSON); none when the record is not a list of chunks that add up to the text, each with the
- * hash recorded (a manifest merged by hand, say).
+ * A file's formatted chunks by key, cut out of its text by the lengths recorded (`between` two: chunkSeparator);
+ * none when the record is not a list of chunks that add up to the text, each with the hash recorded (a manifest
+ * merged by hand, say).
  */
 function cutChunks(
   content: string,

@@ -65,10 +65,15 @@ export function markdownChunks(text: string): MarkdownChunk[] {
 }
 
 /**
- * Formatted chunks as the formatted file: one blank line between them (each ends with a line feed), or a line feed
- * alone before a chunk that continues a list (the one before it is kept without its own: see format.ts).
+ * What is between two formatted chunks of the file at `path`: in markdown a line feed, for one blank line between
+ * them (each ends with a line feed), or a line feed alone before a chunk that continues a list (the one before it is
+ * kept without its own: see format.ts); in JSON nothing (each chunk of the OpenAPI document starts with its comma:
+ * json-chunks.ts). The formatted file is its chunks joined by it, and the next run cuts them out of it by it.
  */
-export const joinChunks = (formatted: readonly string[]): string => formatted.join('\n');
+export const chunkSeparator = (path: string): string => (path.endsWith('.json') ? '' : '\n');
+
+/** Formatted chunks as the formatted file (chunkSeparator). */
+export const joinChunks = (path: string, formatted: readonly string[]): string => formatted.join(chunkSeparator(path));
 
 /**
  * Whether the run of plain items (PLAIN_ITEM) from `first` to `last` is a list that may be cut between its items.

@@ -2,18 +2,19 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CODE, PACKAGE } from '../package-folders.js';
 import { VERSION } from '../version.js';
 
-/** restsmith's own folders whose files decide what it writes (its code: dist/ when built, src/ under tests). */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CODE = fileURLToPath(new URL('../', import.meta.url));
+/**
+ * restsmith's own folders whose files decide what it writes: its code (src/ under tests; dist/ when built, with the
+ * packages it bundles: scripts/build.mjs), templates, runtime and format worker.
+ */
 const FOLDERS = [
   CODE,
-  join(ROOT, 'templates'),
-  join(ROOT, 'runtime/src'),
-  join(ROOT, 'runtime/test'),
-  join(ROOT, 'bin'),
+  join(PACKAGE, 'templates'),
+  join(PACKAGE, 'runtime/src'),
+  join(PACKAGE, 'runtime/test'),
+  join(PACKAGE, 'bin'),
 ];
 
 /**

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PACKAGE } from '../package-folders.js';
 
 /** What a format worker (bin/format-worker.mjs) is sent for one file. */
 export interface FormatJob {
@@ -22,7 +25,7 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-const WORKER_URL = new URL('../../bin/format-worker.mjs', import.meta.url);
+const WORKER_URL = pathToFileURL(join(PACKAGE, 'bin/format-worker.mjs'));
 
 /** Files a worker holds at a time: the next one is there when it finishes one. */
 const AHEAD = 2;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { Owner, PlannedFile } from './plan.js';
 import { inTemplateLiteral } from '../generate/sql/block.js';
@@ -11,8 +11,9 @@ import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import { documentChunks, type JsonChunk } from './json-chunks.js';
 import { formattingKey } from './fingerprint.js';
 import type { Known } from './format.js';
+import { PACKAGE } from '../package-folders.js';
 
-const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
+const RUNTIME = join(PACKAGE, 'runtime/');
 
 /**
  * Templates whose text is in prettier's shape, but for their `tsConst` constants: a file of theirs is not given to

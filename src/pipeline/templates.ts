@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Handlebars from 'handlebars';
+import { CODE, PACKAGE } from '../package-folders.js';
 
 /**
  * The templates, compiled. `npm run build` precompiles them into dist/precompiled-templates.js
- * (scripts/precompile-templates.mjs), so that a run skips Handlebars' compiler (a twentieth of a regeneration);
+ * (scripts/build.mjs), so that a run skips Handlebars' compiler (a twentieth of a regeneration);
  * each comes with the hash of its source, and a template edited since the build (or a run from src/, under the
  * tests) is compiled from its source instead.
  */
 
-const TEMPLATES = fileURLToPath(new URL('../../templates/', import.meta.url));
+const TEMPLATES = join(PACKAGE, 'templates/');
 
 /** How every template is compiled: values are escaped by the helpers (render.ts), for where they land. */
 export const OPTIONS = { noEscape: true, strict: true };
@@ -40,7 +42,7 @@ export function precompiledModule(): string {
     return `  ${JSON.stringify(path)}: { hash: ${JSON.stringify(hashOf(source))}, spec: ${String(spec)} },`;
   });
   return [
-    '// Written by `npm run build` (scripts/precompile-templates.mjs): the templates, precompiled. Do not edit.',
+    '// Written by `npm run build` (scripts/build.mjs): the templates, precompiled. Do not edit.',
     'export const PRECOMPILED = {',
     ...entries,
     '};',
@@ -51,7 +53,7 @@ export function precompiledModule(): string {
 /** What the build precompiled; nothing in a run from src/. */
 async function loadPrecompiled(): Promise<Record<string, Precompiled>> {
   try {
-    const module = (await import(new URL('../precompiled-templates.js', import.meta.url).href)) as {
+    const module = (await import(pathToFileURL(join(CODE, 'precompiled-templates.js')).href)) as {
       PRECOMPILED: Record<string, Precompiled>;
     };
     return module.PRECOMPILED;

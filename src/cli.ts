@@ -158,6 +158,8 @@ export async function main(
     }
     err('restsmith failed with an internal error. This is a bug: please report it with the output below.');
     err(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    // restsmith is bundled (scripts/build.mjs): its source maps name the files and lines of src/
+    err("(Run it again with NODE_OPTIONS=--enable-source-maps for the lines in restsmith's sources.)");
     return 1;
   }
 }

@@ -1,4 +1,4 @@
-import { contentHash, type Manifest } from './manifest.js';
+import { isAsRecorded, writtenHash, type Manifest } from './manifest.js';
 import type { Owner } from './plan.js';
 import type { RenderedFile } from './render.js';
 
@@ -65,11 +65,16 @@ export function compare(input: CompareInput): Change[] {
       const note = `restsmith's entries edited: ${conflicts.join(', ')}`;
       return { ...base, kind: 'conflict', content: file.content, note };
     }
-    if (existing === file.content) return { ...base, kind: 'unchanged' };
+    // a file in chunks is what this run made of it when it has the chunks recorded (chunk-records.ts): not compared whole
+    const same =
+      file.chunks !== undefined && manifest !== undefined && recorded[file.path] === writtenHash(file)
+        ? isAsRecorded(manifest, file.path, existing)
+        : existing === file.content;
+    if (same) return { ...base, kind: 'unchanged' };
     // merged with the user's entries, none of restsmith's edited: written, whatever else it holds
     if (conflicts !== undefined) return { ...base, kind: 'update', content: file.content };
     // unrecorded (not written by restsmith) or changed since it was written: edited by hand
-    const edited = recorded[file.path] !== contentHash(file.path, existing);
+    const edited = manifest === undefined || !isAsRecorded(manifest, file.path, existing);
     return {
       ...base,
       kind: edited ? 'conflict' : 'update',
@@ -78,10 +83,10 @@ export function compare(input: CompareInput): Change[] {
     };
   });
   const planned = new Set(files.map((f) => f.path));
-  for (const [path, recordedHash] of Object.entries(recorded)) {
+  for (const path of Object.keys(recorded)) {
     const existing = planned.has(path) ? undefined : current(path);
-    if (existing === undefined) continue;
-    const edited = contentHash(path, existing) !== recordedHash;
+    if (existing === undefined || manifest === undefined) continue;
+    const edited = !isAsRecorded(manifest, path, existing);
     changes.push({
       path,
       owner: 'generator',

@@ -11,7 +11,8 @@ import { isProjectPath, projectFile, projectReader } from './paths.js';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import type { Known } from './format.js';
 import { prettierJsonOfStringified } from './json-text.js';
-import { chunkSeparator, formattedHash } from './markdown-chunks.js';
+import { chunkSeparator } from './markdown-chunks.js';
+import { chunkRecords, chunksDigest, CHUNKED, cutChunks } from './chunk-records.js';
 import { Remembered } from './remembered.js';
 import type { RenderedFile } from './render.js';
 
@@ -119,10 +120,14 @@ export function upToDate(outDir: string, manifest: Manifest, input: string): boo
     const current = read(path);
     return (current === undefined ? null : contentHash(path, current)) === recorded;
   };
+  const written = (path: string): boolean => {
+    const current = read(path);
+    return current !== undefined && isAsRecorded(manifest, path, current);
+  };
   const handlersDir = join(outDir, 'src/handlers');
   const handlers = existsSync(handlersDir) ? readdirSync(handlersDir).map((f) => `src/handlers/${f}`) : [];
   return (
-    Object.entries(manifest.files).every(([path, recorded]) => same(path, recorded)) &&
+    Object.keys(manifest.files).every(written) &&
     Object.entries(manifest.userFiles).every(([path, recorded]) => same(path, recorded)) &&
     handlers.every((path) => path in (manifest.userFiles ?? {}))
   );
@@ -146,9 +151,10 @@ const renderedHash = (file: RenderedFile): string => file.renderedAs ?? rendered
  */
 export function formattedBefore(read: (path: string) => string | undefined, manifest: Manifest | undefined): Known {
   const unedited = (path: string): string | undefined => {
-    const recorded = manifest?.files[path];
-    const content = recorded === undefined ? undefined : read(path);
-    return content !== undefined && contentHash(path, content) === recorded ? content : undefined;
+    const content = manifest?.files[path] === undefined ? undefined : read(path);
+    return content !== undefined && manifest !== undefined && isAsRecorded(manifest, path, content)
+      ? content
+      : undefined;
   };
   const chunks = new Map<string, ReadonlyMap<string, { text: string; hash: string }>>();
   return {
@@ -166,37 +172,17 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
       if (known === undefined) {
         const recorded = manifest?.chunks?.[path];
         const content = recorded === undefined ? undefined : unedited(path);
-        known = content === undefined ? new Map() : cutChunks(content, recorded, chunkSeparator(path));
+        // cut once: a file recorded in chunks was cut to tell it is unedited
+        const cut =
+          content === undefined || manifest === undefined
+            ? undefined
+            : (recordedChunks(manifest, path, content) ?? cutChunks(content, recorded, chunkSeparator(path)));
+        known = cut ?? new Map();
         chunks.set(path, known);
       }
       return known.get(key);
     },
   };
-}
-
-/**
- * A file's formatted chunks by key, cut out of its text by the lengths recorded (`between` two: chunkSeparator);
- * none when the record is not a list of chunks that add up to the text, each with the hash recorded (a manifest
- * merged by hand, say).
- */
-function cutChunks(
-  content: string,
-  recorded: unknown,
-  between: string,
-): ReadonlyMap<string, { text: string; hash: string }> {
-  const cut = new Map<string, { text: string; hash: string }>();
-  if (!Array.isArray(recorded)) return cut;
-  let at = 0;
-  for (const entry of recorded as unknown[]) {
-    const [key, length, hash] = typeof entry === 'string' ? entry.split(':') : [];
-    const end = at + Number(length);
-    if (key === undefined || !/^\d+$/.test(length ?? '') || end > content.length) return new Map();
-    const text = content.slice(at, end);
-    if (hash === undefined || formattedHash(key, text) !== hash) return new Map();
-    cut.set(key, { text, hash });
-    at = end + between.length;
-  }
-  return at === content.length + between.length ? cut : new Map();
 }
 
 /** What a no-op run reports: every file as it was. */
@@ -240,9 +226,7 @@ export function nextManifest(run: RunOutcome): Manifest {
       [...files.filter((f) => f.owner !== 'generator').map((f) => f.path), ...run.orphans.keys()],
       changes,
     ),
-    files: Object.fromEntries(
-      files.filter((f) => f.owner === 'generator').map((f) => [f.path, contentHash(f.path, f.content)]),
-    ),
+    files: Object.fromEntries(files.filter((f) => f.owner === 'generator').map((f) => [f.path, writtenHash(f)])),
     rendered: Object.fromEntries(
       run.rendered.filter((f) => f.owner === 'generator').map((f) => [f.path, renderedHash(f)]),
     ),
@@ -250,9 +234,7 @@ export function nextManifest(run: RunOutcome): Manifest {
       run.rendered.flatMap((f) => (f.owner === 'generator' && f.key !== undefined ? [[f.path, f.key]] : [])),
     ),
     ...(chunked.length > 0 && {
-      chunks: Object.fromEntries(
-        chunked.map((f) => [f.path, (f.chunks ?? []).map((c) => `${c.key}:${c.length}:${c.hash}`)]),
-      ),
+      chunks: Object.fromEntries(chunked.map((f) => [f.path, chunkRecords(f.chunks ?? [])])),
     }),
     migrations: run.migrations,
     ...(orphanFiles.length > 0 && { orphanFiles }),
@@ -277,4 +259,47 @@ function userFileHashes(
       return [path, content === undefined ? null : contentHash(path, content)];
     }),
   );
+}
+
+/**
+ * What the manifest records of a generator-owned file as this run formatted it: a file in chunks by the hash of its
+ * chunks' records (chunk-records.ts), any other by the hash of its text.
+ */
+export const writtenHash = (file: RenderedFile): string =>
+  file.chunks === undefined ? contentHash(file.path, file.content) : chunksDigest(chunkRecords(file.chunks));
+
+type Chunks = ReadonlyMap<string, { text: string; hash: string }>;
+
+/** The last cut of each path (recordedChunks), for the text and records it was made of: one a file and run. */
+const cuts = new Map<string, { content: string; recorded: string; records: unknown; chunks: Chunks | undefined }>();
+
+/**
+ * The chunks of `content`, the file at `path` on disk, when the manifest records it in chunks (CHUNKED) and it cuts
+ * into them: it is then the file the last run wrote. Undefined otherwise.
+ */
+function recordedChunks(manifest: Manifest, path: string, content: string): Chunks | undefined {
+  const recorded = manifest.files[path];
+  if (recorded?.startsWith(CHUNKED) !== true) return undefined;
+  const records = manifest.chunks?.[path];
+  const last = cuts.get(path);
+  if (last?.content === content && last.recorded === recorded && last.records === records) return last.chunks;
+  const chunks =
+    Array.isArray(records) && chunksDigest(records as string[]) === recorded
+      ? cutChunks(content, records, chunkSeparator(path))
+      : undefined;
+  cuts.set(path, { content, recorded, records, chunks });
+  return chunks;
+}
+
+/**
+ * Whether `content`, the generator-owned file at `path` on disk, is the file the last run wrote, as `manifest`
+ * records it: a file in chunks when it cuts into the chunks recorded (chunk-records.ts), any other (or one recorded
+ * by a restsmith from before) when it has the hash recorded.
+ */
+export function isAsRecorded(manifest: Manifest, path: string, content: string): boolean {
+  const recorded = manifest.files[path];
+  if (recorded === undefined) return false;
+  return recorded.startsWith(CHUNKED)
+    ? recordedChunks(manifest, path, content) !== undefined
+    : contentHash(path, content) === recorded;
 }

@@ -23,6 +23,12 @@ export interface FormattedChunk {
 export const chunkRecords = (chunks: readonly FormattedChunk[]): string[] =>
   chunks.map((c) => `${c.key}:${c.length}:${c.hash}`);
 
+/** A chunk's record as the manifest keeps it (chunkRecords), read back: only of records that cut a file (cutChunks). */
+export const parseRecord = (record: string): FormattedChunk => {
+  const [key = '', length = '', hash = ''] = record.split(':');
+  return { key, length: Number(length), hash };
+};
+
 /** What the manifest records as the hash of a file of these chunk records. */
 export const chunksDigest = (records: readonly string[]): string =>
   CHUNKED + createHash('sha256').update(records.join('\n')).digest('hex');

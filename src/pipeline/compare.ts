@@ -66,10 +66,13 @@ export function compare(input: CompareInput): Change[] {
       return { ...base, kind: 'conflict', content: file.content, note };
     }
     // a file in chunks is what this run made of it when it has the chunks recorded (chunk-records.ts): not compared whole
+    // (compared whole when it does not cut as recorded: a manifest whose records were dropped by hand, say)
     const same =
-      file.chunks !== undefined && manifest !== undefined && recorded[file.path] === writtenHash(file)
-        ? isAsRecorded(manifest, file.path, existing)
-        : existing === file.content;
+      (file.chunks !== undefined &&
+        manifest !== undefined &&
+        recorded[file.path] === writtenHash(file) &&
+        isAsRecorded(manifest, file.path, existing)) ||
+      existing === file.content;
     if (same) return { ...base, kind: 'unchanged' };
     // merged with the user's entries, none of restsmith's edited: written, whatever else it holds
     if (conflicts !== undefined) return { ...base, kind: 'update', content: file.content };

@@ -8,6 +8,7 @@ import { printTable } from './markdown-table.js';
 import { printList } from './markdown-list.js';
 import type { JsonChunk } from './json-chunks.js';
 import type { RenderedFile } from './render.js';
+import type { FormattedChunk } from './chunk-records.js';
 
 /**
  * TypeScript is parsed by oxc (native, prettier's own plugin): it prints exactly what the typescript parser
@@ -53,9 +54,19 @@ export interface Known {
    * key (render.ts, renderKey)
    */
   rendered(path: string, key: string): { text: string; renderedAs: string } | undefined;
+  /**
+   * the chunks of a file written in chunks, as recorded, when the file on disk is as the last run wrote it: a file
+   * taken whole from disk (`file`) keeps them, so that the next run still cuts it
+   */
+  chunks(path: string): readonly FormattedChunk[] | undefined;
 }
 
-const NOTHING_KNOWN: Known = { file: () => undefined, chunk: () => undefined, rendered: () => undefined };
+const NOTHING_KNOWN: Known = {
+  file: () => undefined,
+  chunk: () => undefined,
+  rendered: () => undefined,
+  chunks: () => undefined,
+};
 
 /** A file (or chunk) to format, and where its formatted text goes. */
 interface Todo {
@@ -84,6 +95,8 @@ export async function formatAll(
 ): Promise<RenderedFile[]> {
   const texts: (string | Promise<string> | undefined)[] = [];
   const chunked = new Map<number, Chunk[]>();
+  /** the chunks recorded of a document taken whole from disk, kept for the next run */
+  const kept = new Map<number, readonly FormattedChunk[]>();
   const todo: Todo[] = [];
   const files = [...rendered];
   files.forEach((file, i) => {
@@ -93,6 +106,8 @@ export async function formatAll(
       return;
     }
     const before = file.json === undefined ? undefined : known.file(file);
+    const recorded = before === undefined ? undefined : known.chunks(file.path);
+    if (recorded !== undefined) kept.set(i, recorded);
     if (file.json !== undefined && before === undefined) {
       const chunks = jsonChunksOf(file.path, file.json.chunks, known);
       if (chunks !== undefined) {
@@ -134,16 +149,15 @@ export async function formatAll(
       const content = contents[i] ?? fail(`no text for ${file.path}`);
       const chunks = chunked.get(i);
       const formatted = parts.get(i) ?? [];
-      return chunks === undefined
-        ? { ...file, content }
-        : {
-            ...file,
-            content,
-            chunks: chunks.map((c, n) => {
-              const text = formatted[n] ?? '';
-              return { key: c.key, length: text.length, hash: c.hash ?? formattedHash(c.key, text) };
-            }),
-          };
+      if (chunks === undefined) return { ...file, content, ...(kept.has(i) && { chunks: kept.get(i) }) };
+      return {
+        ...file,
+        content,
+        chunks: chunks.map((c, n) => {
+          const text = formatted[n] ?? '';
+          return { key: c.key, length: text.length, hash: c.hash ?? formattedHash(c.key, text) };
+        }),
+      };
     });
   } finally {
     await own?.close();

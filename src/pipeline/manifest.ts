@@ -12,7 +12,7 @@ import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import type { Known } from './format.js';
 import { prettierJsonOfStringified } from './json-text.js';
 import { chunkSeparator } from './markdown-chunks.js';
-import { chunkRecords, chunksDigest, CHUNKED, cutChunks } from './chunk-records.js';
+import { chunkRecords, chunksDigest, CHUNKED, cutChunks, parseRecord } from './chunk-records.js';
 import { Remembered } from './remembered.js';
 import type { RenderedFile } from './render.js';
 
@@ -157,6 +157,22 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
       : undefined;
   };
   const chunks = new Map<string, ReadonlyMap<string, { text: string; hash: string }>>();
+  /** the chunks of the file at `path` on disk, cut as recorded; none when it is not as the last run wrote it */
+  const cutOf = (path: string): ReadonlyMap<string, { text: string; hash: string }> => {
+    let known = chunks.get(path);
+    if (known === undefined) {
+      const recorded = manifest?.chunks?.[path];
+      const content = recorded === undefined ? undefined : unedited(path);
+      // cut once: a file recorded in chunks was cut to tell it is unedited
+      const cut =
+        content === undefined || manifest === undefined
+          ? undefined
+          : (recordedChunks(manifest, path, content) ?? cutChunks(content, recorded, chunkSeparator(path)));
+      known = cut ?? new Map();
+      chunks.set(path, known);
+    }
+    return known;
+  };
   return {
     file: (file) => {
       if (file.owner !== 'generator') return read(file.path);
@@ -167,20 +183,10 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
       const text = renderedAs === undefined ? undefined : unedited(path);
       return text === undefined || renderedAs === undefined ? undefined : { text, renderedAs };
     },
-    chunk: (path, key) => {
-      let known = chunks.get(path);
-      if (known === undefined) {
-        const recorded = manifest?.chunks?.[path];
-        const content = recorded === undefined ? undefined : unedited(path);
-        // cut once: a file recorded in chunks was cut to tell it is unedited
-        const cut =
-          content === undefined || manifest === undefined
-            ? undefined
-            : (recordedChunks(manifest, path, content) ?? cutChunks(content, recorded, chunkSeparator(path)));
-        known = cut ?? new Map();
-        chunks.set(path, known);
-      }
-      return known.get(key);
+    chunk: (path, key) => cutOf(path).get(key),
+    chunks: (path) => {
+      const records = manifest?.chunks?.[path];
+      return records === undefined || cutOf(path).size === 0 ? undefined : records.map(parseRecord);
     },
   };
 }
@@ -278,8 +284,8 @@ const cuts = new Map<string, { content: string; recorded: string; records: unkno
  * into them: it is then the file the last run wrote. Undefined otherwise.
  */
 function recordedChunks(manifest: Manifest, path: string, content: string): Chunks | undefined {
-  const recorded = manifest.files[path];
-  if (recorded?.startsWith(CHUNKED) !== true) return undefined;
+  const recorded: unknown = manifest.files[path];
+  if (typeof recorded !== 'string' || !recorded.startsWith(CHUNKED)) return undefined;
   const records = manifest.chunks?.[path];
   const last = cuts.get(path);
   if (last?.content === content && last.recorded === recorded && last.records === records) return last.chunks;
@@ -297,8 +303,9 @@ function recordedChunks(manifest: Manifest, path: string, content: string): Chun
  * by a restsmith from before) when it has the hash recorded.
  */
 export function isAsRecorded(manifest: Manifest, path: string, content: string): boolean {
-  const recorded = manifest.files[path];
-  if (recorded === undefined) return false;
+  const recorded: unknown = manifest.files[path];
+  // a manifest edited by hand may hold anything: what is not a hash matches no file
+  if (typeof recorded !== 'string') return false;
   return recorded.startsWith(CHUNKED)
     ? recordedChunks(manifest, path, content) !== undefined
     : contentHash(path, content) === recorded;

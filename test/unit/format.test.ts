@@ -70,6 +70,7 @@ describe('formatAll', () => {
       file: (file) => known.get(file.path),
       chunk: () => undefined,
       rendered: () => undefined,
+      chunks: () => undefined,
     });
     expect(formatted.map((f) => f.content)).toEqual([
       'export const a = { x: 1 };\n',

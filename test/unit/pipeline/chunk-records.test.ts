@@ -115,6 +115,36 @@ describe('a regeneration of a project whose README and OpenAPI document are reco
     await expect(run).rejects.toThrow(/README\.md/);
   });
 
+  it('keeps the records of a document taken whole from disk, so that the next edit still cuts it', async () => {
+    const { definition, out, manifest } = await setUp('chunk-records-kept');
+    // a run with nothing to render again, but not a no-op (a generated file deleted): the document is taken whole
+    rmSync(join(out, 'src/settings.ts'));
+    await generate(definition, { out });
+    const records = manifest().chunks?.['src/openapi.json'];
+    expect(records?.length).toBeGreaterThan(1);
+    expect(manifest().files['src/openapi.json']).toBe(chunksDigest(records ?? []));
+  });
+
+  it('reads a manifest edited by hand without failing: a record that is no hash, chunk records dropped', async () => {
+    const { definition, out, manifestPath, manifest } = await setUp('chunk-records-hand');
+    const edited = manifest();
+    (edited.files as Record<string, unknown>)['README.md'] = null;
+    delete edited.chunks;
+    writeFileSync(manifestPath, JSON.stringify(edited));
+    // no crash; each file is compared whole, and found as this run makes it
+    const check = await generate(definition, { out, check: true });
+    expect(check.changes.filter((c) => ['README.md', 'src/openapi.json'].includes(c.path)).map((c) => c.kind)).toEqual([
+      'unchanged',
+      'unchanged',
+    ]);
+    // after an edit, the README, whose record is no hash, is a conflict: nothing says the file on disk is restsmith's
+    writeFileSync(definition, shopDefinition(', grade: integer'));
+    const edit = await generate(definition, { out, check: true });
+    expect(edit.changes.find((c) => c.path === 'README.md')?.kind).toBe('conflict');
+    await generate(definition, { out, force: true });
+    expect(manifest().files['README.md']?.startsWith(CHUNKED)).toBe(true);
+  });
+
   it('regenerates a project whose manifest, written before, records their whole text', async () => {
     const { definition, out, manifestPath, manifest } = await setUp('chunk-records-before');
     const before = manifest();

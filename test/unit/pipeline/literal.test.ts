@@ -233,7 +233,12 @@ describe('printConst: a JSON value as a TypeScript constant in prettier’s layo
 
   it('takes the last run’s text of an unchanged file instead of printing it again', async () => {
     const file = { path: 'src/resources/a/schemas.ts', owner: 'generator' as const, content: 'x', constants: [] };
-    const known = { file: () => 'as the last run wrote it\n', chunk: () => undefined, rendered: () => undefined };
+    const known = {
+      file: () => 'as the last run wrote it\n',
+      chunk: () => undefined,
+      rendered: () => undefined,
+      chunks: () => undefined,
+    };
     expect((await formatAll([file], known))[0]?.content).toBe('as the last run wrote it\n');
     expect((await formatAll([file]))[0]?.content).toBe('x');
   });

@@ -22,7 +22,7 @@ import { ownerView, type OwnerView } from './owner-view.js';
 import { routesView, type RoutesView } from './routes-view.js';
 import { selectListOf } from './sql/statements.js';
 import { storeView, type StoreView } from './store-view.js';
-import { idType, inputType, js, outputType, patchType } from './typescript.js';
+import { idType, inputType, intersectionAlias, js, outputType, patchType } from './typescript.js';
 
 /**
  * Everything the templates of one resource print; computed here so that templates hold no logic. The files with code
@@ -76,7 +76,15 @@ export interface ResourceView {
   /** what model.ts imports from types.ts: JsonValue, Page */
   typesImport: string;
   /** the bodies of nested creates (`POST /authors/{id}/books`), one per to-one relation: the ref field optional */
-  createdUnder: { schemaName: string; typeName: string; field: string; url: string; schema: JsonSchema }[];
+  createdUnder: {
+    schemaName: string;
+    typeName: string;
+    field: string;
+    /** model.ts: its type (intersectionAlias) */
+    declaration: string;
+    url: string;
+    schema: JsonSchema;
+  }[];
   /** nested.ts: the nested listings under this resource's records */
   nested?: NestedView;
   /** what the store's Listing needs: table, columns, owner column */
@@ -241,6 +249,11 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
         schemaName: `inputUnder${relation.names.pascal}`,
         typeName: `${typeName}InputUnder${relation.names.pascal}`,
         field: relation.field,
+        declaration: intersectionAlias(
+          `${typeName}InputUnder${relation.names.pascal}`,
+          `Omit<${typeName}Input, '${relation.field}'>`,
+          `Partial<Pick<${typeName}Input, '${relation.field}'>>`,
+        ),
         url: `/${relation.target}/{id}/${inverse?.names.kebab ?? ''}`,
         schema: inputUnderSchema(api, resource, relation.field),
       };

@@ -2,10 +2,45 @@ import type { Api, Field, IdKind } from '../model.js';
 import { isNotNull } from '../schema/columns.js';
 import { patchTakesNull } from '../contract/json-schemas.js';
 import { code, plain, type Code, type Symbol } from './code.js';
+import { PRETTIER_OPTIONS } from './project-files.js';
 import { rt } from './symbols.js';
 
 /** A string literal, escaped, for emitted TypeScript. */
 export const js = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
+
+/**
+ * A string literal as prettier prints it (the projects' options): its preferred quote (single) unless it holds more
+ * of those than of the other, escaped as prettier escapes it. Prettier prints it so whatever it is given: templates
+ * in prettier's shape need it (pipeline/shape.ts).
+ */
+export function tsString(value: string): string {
+  if (/^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/.test(value)) return `'${value}'`; // nothing to escape, no quote
+  const raw = JSON.stringify(value).slice(1, -1);
+  const singles = raw.split("'").length - 1;
+  const doubles = raw.split('"').length - 1;
+  const enclosing = singles > doubles ? '"' : "'";
+  const other = enclosing === '"' ? "'" : '"';
+  // prettier's makeString: the other quote unescaped, the enclosing one escaped, needless escapes dropped
+  const body = raw.replace(/\\(.)|(["'])/gs, (match, escaped?: string, bare?: string) => {
+    if (escaped === other) return escaped;
+    if (bare === enclosing) return `\\${bare}`;
+    if (bare !== undefined) return bare;
+    return /^[^\n\r"'0-7\\bfnrt-vx\u2028\u2029]$/.test(escaped ?? '') ? (escaped ?? '') : match;
+  });
+  return enclosing + body + enclosing;
+}
+
+/**
+ * `export type name = left & right;` as prettier prints it: on one line when it fits, else broken after the `&` when
+ * both lines fit; else on one line, too long (prettier formats the file then: pipeline/shape.ts)
+ */
+export function intersectionAlias(name: string, left: string, right: string): string {
+  const flat = `export type ${name} = ${left} & ${right};`;
+  const first = `export type ${name} = ${left} &`;
+  const second = `  ${right};`;
+  const fits = (line: string): boolean => line.length <= PRETTIER_OPTIONS.printWidth;
+  return fits(flat) || !fits(first) || !fits(second) ? flat : `${first}\n${second}`;
+}
 
 export const idType = (kind: IdKind): string => (kind === 'integer' ? 'number' : 'string');
 
@@ -18,7 +53,7 @@ export function valueType(api: Api, field: Field): string {
     case 'boolean':
       return 'boolean';
     case 'enum':
-      return (field.values ?? []).map(js).join(' | ');
+      return (field.values ?? []).map(tsString).join(' | ');
     case 'json':
       return 'JsonValue';
     case 'ref':

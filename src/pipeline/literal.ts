@@ -18,6 +18,7 @@
  * `literal.test.ts` holds this against prettier itself, on the examples and on generated values.
  */
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
+import { tsString as quote } from '../generate/typescript.js';
 
 const WIDTH = PRETTIER_OPTIONS.printWidth;
 
@@ -68,6 +69,20 @@ export function printConst(name: string, value: unknown, suffix = ''): string | 
   if (typeof value !== 'object' || value === null) return undefined;
   // through JSON, as the value is rendered: undefined entries and toJSON as JSON.stringify has them
   return printParsed(name, JSON.parse(JSON.stringify(value)) as Json, suffix);
+}
+
+/**
+ * `key: value` as prettier prints it on a line of its own at `indent`, before its `,` (an entry of an object written
+ * expanded); undefined where this printer does not know the layout (see above): prettier formats the file then.
+ */
+export function printProperty(key: string, value: unknown, indent: number): string | undefined {
+  try {
+    const text = property(key, JSON.parse(JSON.stringify(value) ?? 'null') as Json, indent);
+    return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
+  } catch (error) {
+    if (error instanceof Unprintable) return undefined;
+    throw error;
+  }
 }
 
 /** printConst of a value that is JSON already (parsed from JSON.stringify's text), `suffix` after it (` as const`) */
@@ -172,22 +187,4 @@ function printKey(key: string): string {
   if (/^[A-Za-z_$][\w$]*$/.test(key)) return key; // an identifier name
   if (/^\d/.test(key)) throw new Unprintable('a key that looks like a number');
   return quote(key);
-}
-
-/** A string as prettier prints it: its preferred quote (single) unless it holds more of those than of the other. */
-function quote(value: string): string {
-  if (/^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/.test(value)) return `'${value}'`; // nothing to escape, no quote
-  const raw = JSON.stringify(value).slice(1, -1);
-  const singles = raw.split("'").length - 1;
-  const doubles = raw.split('"').length - 1;
-  const enclosing = singles > doubles ? '"' : "'";
-  const other = enclosing === '"' ? "'" : '"';
-  // prettier's makeString: the other quote unescaped, the enclosing one escaped, needless escapes dropped
-  const body = raw.replace(/\\(.)|(["'])/gs, (match, escaped?: string, bare?: string) => {
-    if (escaped === other) return escaped;
-    if (bare === enclosing) return `\\${bare}`;
-    if (bare !== undefined) return bare;
-    return /^[^\n\r"'0-7\\bfnrt-vx\u2028\u2029]$/.test(escaped ?? '') ? (escaped ?? '') : match;
-  });
-  return enclosing + body + enclosing;
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { Owner, PlannedFile } from './plan.js';
 import { inTemplateLiteral } from '../generate/sql/block.js';
-import { compactText, type Constant } from './literal.js';
+import { compactText, printProperty, type Constant } from './literal.js';
+import { inPrettierShape } from './shape.js';
 import { compileTemplate, partials } from './templates.js';
 import { anotherRunExpected } from '../memo.js';
 import { joinedDocument, type SplitDocument } from '../openapi/document.js';
@@ -21,6 +22,15 @@ const RUNTIME = join(PACKAGE, 'runtime/');
  * run's text of the file cannot be taken instead (format.ts). literal.test.ts holds them to prettier on every example.
  */
 const SHAPED = new Set(['resource/schemas.ts.hbs']);
+
+/**
+ * Templates written in prettier's shape, every group on one line (shape.ts): a file of theirs is not given to prettier
+ * when every line of it fits and every value in it was printed in prettier's layout (`tsProperty`).
+ */
+const IN_SHAPE = new Set(['resource/model.ts.hbs', 'resource/access.ts.hbs']);
+
+/** whether a value of the file being rendered was written compact, for prettier to lay out */
+let compactValues = false;
 
 /** the constants `tsConst` rendered in the file being rendered */
 let constants: Constant[] = [];
@@ -46,6 +56,16 @@ handlebars.registerHelper({
    * SQL as a template literal, so that multi-line statements read as SQL; nothing in it can interpolate, and a
    * carriage return (which a template literal reads as a line feed) is written as an escape
    */
+  /**
+   * `key: value` in prettier's layout at `indent`, the value a JSON value; compact where literal.ts does not know the
+   * layout (then prettier formats the file)
+   */
+  tsProperty: (key: unknown, value: unknown, indent: unknown) => {
+    const printed = printProperty(String(key), value, Number(indent));
+    if (printed !== undefined) return printed;
+    compactValues = true;
+    return `${String(key)}: ${JSON.stringify(value)}`;
+  },
   sqlText: (value: unknown) => `\`${inTemplateLiteral(String(value))}\``,
   /** text inside a block comment: cannot close it */
   comment: (value: unknown) =>
@@ -176,9 +196,12 @@ function renderNow(file: PlannedFile, source: string): RenderedFile {
   if ('document' in file) return renderedDocument(file.path, file.owner, file.document);
   const head = header(file.path, file.owner, source);
   constants = [];
+  compactValues = false;
   const rendered = { path: file.path, owner: file.owner, content: head + body(file) };
   if ('runtime' in file) return { ...rendered, formatted: true };
   if ('template' in file && SHAPED.has(file.template)) return { ...rendered, constants };
+  if ('template' in file && IN_SHAPE.has(file.template) && !compactValues && inPrettierShape(rendered.content))
+    return { ...rendered, formatted: true };
   return 'json' in file && head === '' ? { ...rendered, stringified: true } : rendered;
 }
 

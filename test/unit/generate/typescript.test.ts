@@ -11,7 +11,9 @@ describe('types of fields', () => {
     [field('title', 'string', { required: true }), 'string', 'string'],
     [field('body', 'text'), 'string | null', 'string'],
     [field('rating', 'number', { nullable: true }), 'number | null', 'number | null'],
-    [field('status', 'enum', { values: ['a', 'b"c'], default: 'a' }), '"a" | "b\\"c"', '"a" | "b\\"c"'],
+    // string literals as prettier prints them (single quotes unless the value has more of those)
+    [field('status', 'enum', { values: ['a', 'b"c'], default: 'a' }), `'a' | 'b"c'`, `'a' | 'b"c'`],
+    [field('status', 'enum', { values: ["it's", 'x'], default: 'x' }), `"it's" | 'x'`, `"it's" | 'x'`],
     [field('meta', 'json'), 'JsonValue | null', 'JsonValue'],
     [
       field('taskId', 'ref', { required: true, ref: { to: 'tasks', onDelete: 'restrict', as: 'x', inverse: 'y' } }),

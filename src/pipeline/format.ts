@@ -5,7 +5,7 @@ import { prettierJson, prettierJsonOfStringified } from './json-text.js';
 import { printConstants } from './literal.js';
 import { chunkKeys, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
 import { printTable } from './markdown-table.js';
-import { printList } from './markdown-list.js';
+import { printList, printStrongLine } from './markdown-list.js';
 import type { JsonChunk } from './json-chunks.js';
 import type { RenderedFile } from './render.js';
 import type { FormattedChunk } from './chunk-records.js';
@@ -177,7 +177,7 @@ function chunksOf(file: RenderedFile, known: Known, todo: Todo[]): Chunk[] {
     const chunk: Chunk = { key: keys[n] ?? fail(`no key for ${file.path} (part ${n + 1})`), text };
     const before = known.chunk(file.path, chunk.key);
     // a table (a chunk of its own) or a list prettier would print as it is, but for a table's padding, is printed here
-    const printed = before === undefined ? (printTable(text) ?? printList(text)) : undefined;
+    const printed = before === undefined ? (printTable(text) ?? printList(text) ?? printStrongLine(text)) : undefined;
     if (before !== undefined) Object.assign(chunk, before);
     else if (printed !== undefined) chunk.text = beforeList ? printed.replace(/\n$/, '') : printed;
     else

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { PRETTIER_OPTIONS } from '../../../src/generate/project-files.js';
-import { printList } from '../../../src/pipeline/markdown-list.js';
+import { printList, printStrongLine } from '../../../src/pipeline/markdown-list.js';
 
 const prettierOf = (text: string): Promise<string> =>
   prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'markdown' });
@@ -73,5 +73,46 @@ describe('printList', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('printStrongLine', () => {
+  it.each([
+    ['a resource of the README’s access section', '**/reading-lists**'],
+    ['with its owners', '**/reviews** (owner: `readerId` or `authorId`)\n'],
+    ['with its computed fields', '**/posts** (computed: `words`, valued in `src/computed/posts.ts`)\n'],
+  ])('prints %s as prettier does', async (_, text) => {
+    const printed = printStrongLine(text);
+    expect(printed).toBeDefined();
+    expect(printed).toBe(await prettierOf(text));
+  });
+
+  it.each([
+    ['emphasis after it', '**/a** *x*\n'],
+    ['a space inside, at its end', '**/a **\n'],
+    ['an underscore', '**/a_b**\n'],
+    ['a second line', '**/a**\nb\n'],
+    ['two spaces after it', '**/a**  x\n'],
+    ['a link after it', '**/a** [x](y)\n'],
+    ['no closing', '**/a\n'],
+  ])('leaves %s to prettier', (_, text) => {
+    expect(printStrongLine(text)).toBeUndefined();
+  });
+
+  it('prints what it prints of any such line as prettier does, and leaves the rest to it', async () => {
+    const part = fc.stringMatching(/^[A-Za-z0-9.,:;'"(){}/=+?!%^→…*_#<>&@~$[\]` -]{0,12}$/);
+    let printed = 0;
+    await fc.assert(
+      fc.asyncProperty(part, part, async (inside, after) => {
+        const text = `**${inside}**${after}`;
+        const mine = printStrongLine(text);
+        if (mine === undefined) return;
+        printed += 1;
+        expect(mine).toBe(await prettierOf(text));
+      }),
+      { numRuns: 600 },
+    );
+    // a printer that gave up on every line would pass the property above
+    expect(printed).toBeGreaterThan(20);
   });
 });

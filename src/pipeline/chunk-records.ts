@@ -23,28 +23,27 @@ export interface FormattedChunk {
 export const chunkRecords = (chunks: readonly FormattedChunk[]): string[] =>
   chunks.map((c) => `${c.key}:${c.length}:${c.hash}`);
 
-/** A chunk's record as the manifest keeps it (chunkRecords), read back: only of records that cut a file (cutChunks). */
-export const parseRecord = (record: string): FormattedChunk => {
-  const [key = '', length = '', hash = ''] = record.split(':');
-  return { key, length: Number(length), hash };
-};
-
 /** What the manifest records as the hash of a file of these chunk records. */
 export const chunksDigest = (records: readonly string[]): string =>
   CHUNKED + createHash('sha256').update(records.join('\n')).digest('hex');
 
+/** A file's formatted chunks, cut out of its text as recorded (cutChunks). */
+export interface Cut {
+  /** each chunk's text and hash by its key (chunks of the same text have the same key) */
+  byKey: ReadonlyMap<string, { text: string; hash: string }>;
+  /** every chunk in order, as recorded */
+  records: readonly FormattedChunk[];
+}
+
 /**
- * A file's formatted chunks by key, cut out of its text by the lengths recorded, `between` each two (the separator
- * of its kind: chunkSeparator); undefined when the text is not those chunks: a record that is no list of chunks, a
- * chunk whose text has not the hash recorded, another separator, or text left over (a file or manifest edited by hand).
+ * A file's formatted chunks, cut out of its text by the lengths recorded, `between` each two (the separator of its
+ * kind: chunkSeparator); undefined when the text is not those chunks: a record that is no list of chunks, a chunk whose
+ * text has not the hash recorded, another separator, or text left over (a file or manifest edited by hand).
  */
-export function cutChunks(
-  content: string,
-  recorded: unknown,
-  between: string,
-): ReadonlyMap<string, { text: string; hash: string }> | undefined {
+export function cutChunks(content: string, recorded: unknown, between: string): Cut | undefined {
   if (!Array.isArray(recorded)) return undefined;
-  const cut = new Map<string, { text: string; hash: string }>();
+  const byKey = new Map<string, { text: string; hash: string }>();
+  const records: FormattedChunk[] = [];
   let at = 0;
   for (const [n, entry] of (recorded as unknown[]).entries()) {
     if (n > 0) {
@@ -56,8 +55,9 @@ export function cutChunks(
     if (key === undefined || !/^\d+$/.test(length ?? '') || end > content.length) return undefined;
     const text = content.slice(at, end);
     if (hash === undefined || formattedHash(key, text) !== hash) return undefined;
-    cut.set(key, { text, hash });
+    byKey.set(key, { text, hash });
+    records.push({ key, length: text.length, hash });
     at = end;
   }
-  return at === content.length ? cut : undefined;
+  return at === content.length ? { byKey, records } : undefined;
 }

@@ -12,7 +12,7 @@ import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import type { Known } from './format.js';
 import { prettierJsonOfStringified } from './json-text.js';
 import { chunkSeparator } from './markdown-chunks.js';
-import { chunkRecords, chunksDigest, CHUNKED, cutChunks, parseRecord } from './chunk-records.js';
+import { chunkRecords, chunksDigest, CHUNKED, cutChunks, type Cut } from './chunk-records.js';
 import { Remembered } from './remembered.js';
 import type { RenderedFile } from './render.js';
 
@@ -156,11 +156,10 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
       ? content
       : undefined;
   };
-  const chunks = new Map<string, ReadonlyMap<string, { text: string; hash: string }>>();
-  /** the chunks of the file at `path` on disk, cut as recorded; none when it is not as the last run wrote it */
-  const cutOf = (path: string): ReadonlyMap<string, { text: string; hash: string }> => {
-    let known = chunks.get(path);
-    if (known === undefined) {
+  const cutFiles = new Map<string, Cut | null>();
+  /** the chunks of the file at `path` on disk, cut as recorded; undefined when it is not as the last run wrote it */
+  const cutOf = (path: string): Cut | undefined => {
+    if (!cutFiles.has(path)) {
       const recorded = manifest?.chunks?.[path];
       const content = recorded === undefined ? undefined : unedited(path);
       // cut once: a file recorded in chunks was cut to tell it is unedited
@@ -168,10 +167,9 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
         content === undefined || manifest === undefined
           ? undefined
           : (recordedChunks(manifest, path, content) ?? cutChunks(content, recorded, chunkSeparator(path)));
-      known = cut ?? new Map();
-      chunks.set(path, known);
+      cutFiles.set(path, cut ?? null);
     }
-    return known;
+    return cutFiles.get(path) ?? undefined;
   };
   return {
     file: (file) => {
@@ -183,10 +181,10 @@ export function formattedBefore(read: (path: string) => string | undefined, mani
       const text = renderedAs === undefined ? undefined : unedited(path);
       return text === undefined || renderedAs === undefined ? undefined : { text, renderedAs };
     },
-    chunk: (path, key) => cutOf(path).get(key),
+    chunk: (path, key) => cutOf(path)?.byKey.get(key),
     chunks: (path) => {
-      const records = manifest?.chunks?.[path];
-      return records === undefined || cutOf(path).size === 0 ? undefined : records.map(parseRecord);
+      const records = cutOf(path)?.records;
+      return records === undefined || records.length === 0 ? undefined : records;
     },
   };
 }
@@ -274,16 +272,14 @@ function userFileHashes(
 export const writtenHash = (file: RenderedFile): string =>
   file.chunks === undefined ? contentHash(file.path, file.content) : chunksDigest(chunkRecords(file.chunks));
 
-type Chunks = ReadonlyMap<string, { text: string; hash: string }>;
-
 /** The last cut of each path (recordedChunks), for the text and records it was made of: one a file and run. */
-const cuts = new Map<string, { content: string; recorded: string; records: unknown; chunks: Chunks | undefined }>();
+const cuts = new Map<string, { content: string; recorded: string; records: unknown; chunks: Cut | undefined }>();
 
 /**
  * The chunks of `content`, the file at `path` on disk, when the manifest records it in chunks (CHUNKED) and it cuts
  * into them: it is then the file the last run wrote. Undefined otherwise.
  */
-function recordedChunks(manifest: Manifest, path: string, content: string): Chunks | undefined {
+function recordedChunks(manifest: Manifest, path: string, content: string): Cut | undefined {
   const recorded: unknown = manifest.files[path];
   if (typeof recorded !== 'string' || !recorded.startsWith(CHUNKED)) return undefined;
   const records = manifest.chunks?.[path];

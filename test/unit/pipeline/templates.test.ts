@@ -35,7 +35,15 @@ const templatesUnder = (folder: string): string[] =>
 function instance(template: (h: typeof Handlebars, path: string) => HandlebarsTemplateDelegate): typeof Handlebars {
   const h = Handlebars.create();
   const text = (value: unknown): string => JSON.stringify(value) ?? '';
-  h.registerHelper({ js: text, tsConst: text, tsProperty: text, sqlText: text, comment: text, md: text, capitalised: text });
+  h.registerHelper({
+    js: text,
+    tsConst: text,
+    tsProperty: text,
+    sqlText: text,
+    comment: text,
+    md: text,
+    capitalised: text,
+  });
   for (const path of templatesUnder('partials')) h.registerPartial(path.slice(9, -4), template(h, path));
   return h;
 }

@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConflictError, generate } from '../../../src/commands/generate.js';
 import { chunkRecords, chunksDigest, CHUNKED, cutChunks } from '../../../src/pipeline/chunk-records.js';
 import { hash, isAsRecorded, type Manifest } from '../../../src/pipeline/manifest.js';
 import { formattedHash } from '../../../src/pipeline/markdown-chunks.js';
-import { shopDefinition } from '../../helpers/definitions.js';
+import { generatedShop, shopDefinition } from '../../helpers/definitions.js';
 import { WORK } from '../../helpers/project.js';
 
 /** The records of chunks of these texts, as a run records them (each one's key: its first word). */
@@ -33,14 +33,20 @@ describe('a file recorded in chunks (chunk-records.ts)', () => {
     expect(cutChunks(content, records, '\n') !== undefined).toBe(cut);
   });
 
-  it('gives each chunk its text and recorded hash, by key', () => {
+  it('gives each chunk its text and recorded hash, by key, and every record in order', () => {
     const cut = cutChunks(file, records, '\n');
-    expect([...(cut?.entries() ?? [])].map(([key, chunk]) => [key, chunk.text])).toEqual([
+    expect([...(cut?.byKey.entries() ?? [])].map(([key, chunk]) => [key, chunk.text])).toEqual([
       ['#', '# Title\n'],
       ['alpha', 'alpha beta\n'],
       ['gamma', 'gamma delta\n'],
     ]);
-    expect(cut?.get('alpha')?.hash).toBe(formattedHash('alpha', 'alpha beta\n'));
+    expect(cut?.byKey.get('alpha')?.hash).toBe(formattedHash('alpha', 'alpha beta\n'));
+    expect(cut?.records.map((r) => r.key)).toEqual(['#', 'alpha', 'gamma']);
+    // chunks of the same text have the same key: one by key, each in the records (a run keeps them all)
+    const twice = ['alpha beta\n', 'alpha beta\n'];
+    const cutTwice = cutChunks(twice.join('\n'), recordsOf(twice), '\n');
+    expect(cutTwice?.byKey.size).toBe(1);
+    expect(chunkRecords(cutTwice?.records ?? [])).toEqual(recordsOf(twice));
   });
 
   it.each([
@@ -70,18 +76,7 @@ describe('a file recorded in chunks (chunk-records.ts)', () => {
 });
 
 describe('a regeneration of a project whose README and OpenAPI document are recorded in chunks', () => {
-  const setUp = async (name: string) => {
-    const dir = join(WORK, name);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const definition = join(dir, 'shop.yaml');
-    const out = join(dir, 'shop');
-    writeFileSync(definition, shopDefinition());
-    await generate(definition, { out });
-    const manifestPath = join(out, '.restsmith/manifest.json');
-    const manifest = () => JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-    return { definition, out, manifestPath, manifest };
-  };
+  const setUp = generatedShop;
 
   it('records them by their chunks, and writes the same project as one from scratch after an edit', async () => {
     const { definition, out, manifest } = await setUp('chunk-records-edit');

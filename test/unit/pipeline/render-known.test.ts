@@ -1,13 +1,12 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConflictError, generate } from '../../../src/commands/generate.js';
-import { hash, type Manifest } from '../../../src/pipeline/manifest.js';
+import { hash } from '../../../src/pipeline/manifest.js';
 import { plan } from '../../../src/pipeline/plan.js';
 import { definitionOf } from '../../../src/pipeline/read-definition.js';
 import { renderKey } from '../../../src/pipeline/render.js';
-import { shopDefinition } from '../../helpers/definitions.js';
-import { WORK } from '../../helpers/project.js';
+import { generatedShop, shopDefinition } from '../../helpers/definitions.js';
 
 describe('the files of a resource an edit did not change', () => {
   const planned = (text: string) =>
@@ -40,19 +39,12 @@ describe('the files of a resource an edit did not change', () => {
   });
 
   it('are taken from disk, not rendered again, unless edited by hand', async () => {
-    const dir = join(WORK, 'render-known');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'shop.yaml');
-    const out = join(dir, 'shop');
-    writeFileSync(file, shopDefinition());
-    await generate(file, { out });
+    const { definition: file, out, manifestPath, manifest: manifestNow } = await generatedShop('render-known');
     // as if the last run had written this text (the manifest says so): a run that renders the file writes another
     const audits = 'src/resources/audits/store.ts';
     const marked = `${readFileSync(join(out, audits), 'utf8')}// as the last run wrote it\n`;
     writeFileSync(join(out, audits), marked);
-    const manifestPath = join(out, '.restsmith/manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+    const manifest = manifestNow();
     expect(manifest.keys?.[audits]).toMatch(/^[0-9a-f]{64}$/);
     manifest.files[audits] = hash(marked);
     writeFileSync(manifestPath, JSON.stringify(manifest));

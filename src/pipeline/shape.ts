@@ -9,6 +9,8 @@ import { PRETTIER_OPTIONS } from '../generate/project-files.js';
  * shape.test.ts holds these templates to prettier on every definition of the repository and on generated names.
  */
 export function inPrettierShape(content: string): boolean {
+  // a carriage return, even in a comment, is a line break to prettier
+  if (content.includes('\r')) return false;
   const lines = content.split('\n');
   if (lines.at(-1) !== '' || lines.at(-2) === '' || lines[0] === '') return false;
   let previous = '';
@@ -18,6 +20,8 @@ export function inPrettierShape(content: string): boolean {
       // prettier keeps one blank line between statements, none after `{` or before `}`
       if (previous === '' || previous.endsWith('{') || /^\s*[}\])]/.test(lines[i + 1] ?? '')) return false;
     } else if (/\s$/.test(line) || line.includes('\t')) return false;
+    // an empty block or type is `{}` to prettier
+    else if (previous.endsWith('{') && /^\s*}/.test(line)) return false;
     else if (!isComment(line) && (line.length > PRETTIER_OPTIONS.printWidth || !/^[\x20-\x7e]*$/.test(line)))
       return false;
     previous = line;

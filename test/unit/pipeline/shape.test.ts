@@ -52,6 +52,9 @@ describe('inPrettierShape: a file of a template in prettier’s shape needs no f
     ['a blank line at the end', 'a;\n\n', false],
     ['a space at the end of a line', 'a; \n', false],
     ['a tab', 'type A = {\n\ta: 1;\n};\n', false],
+    // found by a reviewer: prettier prints an empty interface `{}`, and a carriage return in a comment as a line feed
+    ['an empty block', 'interface A {\n}\n', false],
+    ['a carriage return in a comment', '/** a\rb */\nx;\n', false],
   ])('%s', (_, content, want) => {
     expect(inPrettierShape(content)).toBe(want);
   });
@@ -85,6 +88,24 @@ describe('templates in prettier’s shape', () => {
     const files = await shapedFiles(path);
     // every one of them fits: one that did not would be given to prettier, which this could not tell
     expect(await expectAsPrettier(files)).toBe(files.length);
+  });
+
+  // found by a reviewer: an interface with nothing in it, a carriage return in a description
+  it.each([
+    ['no writable field', 'fields: {}', true],
+    [
+      'only a computed and a read-only field',
+      'fields: { a: { type: string, computed: true }, b: { type: string, readOnly: true, nullable: true } }',
+      true,
+    ],
+    ['a carriage return in a description', 'description: "first\\rsecond"\n    fields: { title: string }', false],
+  ])('renders a resource with %s as prettier formats it, or leaves it to prettier', async (_, body, shaped) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'shape-')), 'd.yaml');
+    writeFileSync(path, `name: t\nversion: 1.0.0\nresources:\n  notes:\n    ${body}\n`);
+    const files = await shapedFiles(path);
+    const model = files.find((f) => f.path.endsWith('/model.ts')) ?? expect.fail('no model.ts');
+    expect(model.formatted === true).toBe(shaped);
+    await expectAsPrettier(files);
   });
 
   /** names and values of every length around the width, quotes in them, relations created under others */

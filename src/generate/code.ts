@@ -2,6 +2,7 @@
  * Emitted TypeScript that knows what it uses. A `Code` is a piece of text and the symbols in it; a file's imports are
  * computed from the codes it prints (as hey-api's planner does), so that a view and its template cannot disagree.
  */
+import { importLayout } from './layout.js';
 
 /** A name a generated file imports; `from` is written as a resource folder's files write it. */
 export interface Symbol {
@@ -74,7 +75,7 @@ function declaration(from: string, symbols: Symbol[]): string {
   const byName = (a: Symbol, b: Symbol): number => a.name.localeCompare(b.name);
   const values = symbols.filter((s) => s.type !== true).sort(byName);
   const types = symbols.filter((s) => s.type === true).sort(byName);
-  if (values.length === 0) return `import type { ${types.map(spell).join(', ')} } from '${from}';`;
+  if (values.length === 0) return importLayout('import type ', types.map(spell), ` from '${from}';`);
   const names = [...values.map(spell), ...types.map((s) => `type ${spell(s)}`)];
-  return `import { ${names.join(', ')} } from '${from}';`;
+  return importLayout('import ', names, ` from '${from}';`);
 }

@@ -64,7 +64,8 @@ export interface StoreView {
 const entry = (name: string, value: Code): Code => (value.text === name ? plain(name) : code`${name}: ${value}`);
 
 /** An object literal of these entries. */
-const objectOf = (entries: readonly Code[]): Code => code`{ ${join(entries, ', ')} }`;
+const objectOf = (entries: readonly Code[]): Code =>
+  entries.length === 0 ? plain('{}') : code`{ ${join(entries, ', ')} }`;
 
 export function storeView(api: Api, resource: Resource, owner: OwnerView | undefined, typeName: string): StoreView {
   const statements = resourceStatements(resource, api.events !== undefined);
@@ -86,7 +87,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     owner === undefined
       ? undefined
       : owner.integer
-        ? code`owner === null ? null : ${rt.codec('subjectAsId')}(owner)`
+        ? code`(owner === null ? null : ${rt.codec('subjectAsId')}(owner))`
         : plain('owner');
   const byId = owner === undefined ? [plain('id')] : [plain('id'), plain('owner_scope: ownerValue(owner)')];
   const versioned = [...byId, plain('if_version: expected')];

@@ -5,8 +5,17 @@ import { code, plain, type Code, type Symbol } from './code.js';
 import { PRETTIER_OPTIONS } from './project-files.js';
 import { rt } from './symbols.js';
 
-/** A string literal, escaped, for emitted TypeScript. */
-export const js = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
+/**
+ * A literal, escaped, for emitted TypeScript: a string, number, boolean or null, or an array of them, as prettier
+ * prints it on one line; an object compact (prettier lays it out: pipeline/shape.ts sends a file with one to it).
+ */
+export function js(value: unknown): string {
+  if (typeof value === 'string') return tsString(value);
+  if (typeof value === 'number') return String(value).replace('e+', 'e');
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object'))
+    return `[${value.map(js).join(', ')}]`;
+  return JSON.stringify(value) ?? 'undefined';
+}
 
 /**
  * A string literal as prettier prints it (the projects' options): its preferred quote (single) unless it holds more
@@ -140,7 +149,8 @@ export function patchExpressions(field: Field, source: string): { given: Code; v
     ? encoded
     : field.type === 'json'
       ? code`${codec('toJson')}(${member} === null ? ${js(field.default)} : (${member} ?? null))`
-      : code`${member} === null ? ${encodeLiteral(field, field.default)} : ${encoded}`;
+      : // as prettier prints it: `??` in a branch of a conditional in parentheses
+        code`${member} === null ? ${encodeLiteral(field, field.default)} : ${encoder === undefined ? plain(`(${member} ?? null)`) : encoded}`;
   return { given: code`${codec('given')}(${member})`, value };
 }
 

@@ -56,7 +56,9 @@ export function printConstants(content: string, constants: readonly Constant[]):
     const compact = compactText(constant);
     const start = content.indexOf(compact, at);
     const text =
-      start < 0 ? undefined : printParsed(constant.name, JSON.parse(constant.json) as Json, suffixOf(constant));
+      start < 0
+        ? undefined
+        : printParsed(`export const ${constant.name} = `, JSON.parse(constant.json) as Json, suffixOf(constant));
     if (text === undefined) return undefined;
     printed += content.slice(at, start) + text;
     at = start + compact.length;
@@ -68,7 +70,7 @@ export function printConstants(content: string, constants: readonly Constant[]):
 export function printConst(name: string, value: unknown, suffix = ''): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   // through JSON, as the value is rendered: undefined entries and toJSON as JSON.stringify has them
-  return printParsed(name, JSON.parse(JSON.stringify(value)) as Json, suffix);
+  return printParsed(`export const ${name} = `, JSON.parse(JSON.stringify(value)) as Json, suffix);
 }
 
 /**
@@ -85,13 +87,37 @@ export function printProperty(key: string, value: unknown, indent: number): stri
   }
 }
 
-/** printConst of a value that is JSON already (parsed from JSON.stringify's text), `suffix` after it (` as const`) */
-function printParsed(name: string, json: Json, suffix = ''): string | undefined {
-  if (typeof json !== 'object' || json === null) return undefined;
-  const head = `export const ${name} = `;
+/**
+ * A JSON value on one line as prettier prints it (an expression in a template in prettier's shape); undefined where
+ * prettier breaks it whatever the width (see above) or this printer does not know it.
+ */
+export function flatLiteral(value: unknown): string | undefined {
+  const json = JSON.stringify(value);
+  if (json === undefined) return undefined;
   try {
-    if (head.length + beside(json) > WIDTH) return undefined;
-    const text = `${head}${print(json, head.length, 0, suffix.length + 1)}${suffix};`;
+    const text = flat(JSON.parse(json) as Json, Infinity);
+    return text !== undefined && /^[\x20-\x7e]*$/.test(text) ? text : undefined;
+  } catch (error) {
+    if (error instanceof Unprintable) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * `head` and an object or array value, then `;`, as prettier prints the statement at `indent` (the indent not
+ * written: the template has it); undefined where this printer does not know the layout.
+ */
+export function printAssigned(head: string, value: unknown, indent: number): string | undefined {
+  const json = JSON.stringify(value);
+  return json === undefined ? undefined : printParsed(head, JSON.parse(json) as Json, '', indent);
+}
+
+/** printConst of a value that is JSON already (parsed from JSON.stringify's text), `suffix` after it (` as const`) */
+function printParsed(head: string, json: Json, suffix = '', indent = 0): string | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  try {
+    if (indent + head.length + beside(json) > WIDTH) return undefined;
+    const text = `${head}${print(json, indent + head.length, indent, suffix.length + 1)}${suffix};`;
     return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
   } catch (error) {
     if (error instanceof Unprintable) return undefined;

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { Owner, PlannedFile } from './plan.js';
 import { inTemplateLiteral } from '../generate/sql/block.js';
-import { compactText, printProperty, type Constant } from './literal.js';
+import { compactText, flatLiteral, printAssigned, printProperty, type Constant } from './literal.js';
 import { inPrettierShape } from './shape.js';
+import { callLayout, objectLayout, signatureLayout, unionArgumentLayout } from '../generate/layout.js';
 import { compileTemplate, partials } from './templates.js';
 import { anotherRunExpected } from '../memo.js';
 import { joinedDocument, type SplitDocument } from '../openapi/document.js';
@@ -27,7 +28,7 @@ const SHAPED = new Set(['resource/schemas.ts.hbs']);
  * Templates written in prettier's shape, every group on one line (shape.ts): a file of theirs is not given to prettier
  * when every line of it fits and every value in it was printed in prettier's layout (`tsProperty`).
  */
-const IN_SHAPE = new Set(['resource/model.ts.hbs', 'resource/access.ts.hbs']);
+const IN_SHAPE = new Set(['resource/model.ts.hbs', 'resource/access.ts.hbs', 'resource/store.ts.hbs']);
 
 /** whether a value of the file being rendered was written compact, for prettier to lay out */
 let compactValues = false;
@@ -39,10 +40,15 @@ let constants: Constant[] = [];
 const handlebars = Handlebars.create();
 handlebars.registerHelper({
   /**
-   * a JavaScript/JSON literal, strings quoted and escaped; compact: prettier lays it out (an object written expanded
-   * would stay expanded)
+   * a JavaScript/JSON literal, strings quoted and escaped, on one line as prettier prints it (literal.ts), else
+   * compact JSON: prettier lays it out (an object written expanded would stay expanded)
    */
-  js: (value: unknown) => JSON.stringify(value),
+  js: (value: unknown) => {
+    const printed = flatLiteral(value);
+    if (printed !== undefined) return printed;
+    compactValues = true;
+    return JSON.stringify(value);
+  },
   /**
    * `export const name = value;`, the value a compact JSON literal, printed in prettier's layout later (see SHAPED);
    * `as const` after it when a third argument says `true`
@@ -66,6 +72,30 @@ handlebars.registerHelper({
     compactValues = true;
     return `${String(key)}: ${JSON.stringify(value)}`;
   },
+  /**
+   * A line laid out as prettier lays it out by its width (generate/layout.ts), at the indent of the template's line:
+   * a signature (its `{` added here), a call, a statement ending with an object
+   */
+  signature: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
+    return laidOut(signatureLayout, `${options.fn(this)} {`, indent);
+  },
+  call: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
+    return laidOut(callLayout, options.fn(this), indent);
+  },
+  object: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
+    return laidOut(objectLayout, options.fn(this), indent);
+  },
+  /** the first line of a prepared statement, `readonly #name = this.prepare<names>(`, which its SQL's backtick ends */
+  statement: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
+    return laidOut((line, at) => unionArgumentLayout(`${line}\``, at).slice(0, -1), options.fn(this), indent);
+  },
+  /** `head` and an object or array value, `;` after it, as prettier prints the statement at `indent` (literal.ts) */
+  tsAssigned: (head: unknown, value: unknown, indent: unknown) => {
+    const printed = printAssigned(String(head), value, Number(indent));
+    if (printed !== undefined) return printed;
+    compactValues = true;
+    return `${String(head)}${JSON.stringify(value)};`;
+  },
   sqlText: (value: unknown) => `\`${inTemplateLiteral(String(value))}\``,
   /** text inside a block comment: cannot close it */
   comment: (value: unknown) =>
@@ -83,6 +113,12 @@ handlebars.registerHelper({
     return text.charAt(0).toUpperCase() + text.slice(1);
   },
 });
+
+/** `text`, a line at `indent` whose indent the template wrote, laid out by `layout` (the indent left to the template). */
+function laidOut(layout: (line: string, indent: number) => string, text: string, indent: unknown): string {
+  const pad = ' '.repeat(Number(indent));
+  return layout(pad + text, Number(indent)).slice(pad.length);
+}
 
 /** Partials, for blocks that templates repeat or that only some files have: `{{> name}}` for partials/name.hbs. */
 for (const [name, partial] of partials(handlebars)) handlebars.registerPartial(name, partial);

@@ -14,20 +14,33 @@ export function inPrettierShape(content: string): boolean {
   const lines = content.split('\n');
   if (lines.at(-1) !== '' || lines.at(-2) === '' || lines[0] === '') return false;
   let previous = '';
+  let inTemplateLiteral = false;
   for (let i = 0; i < lines.length - 1; i++) {
     const line = lines[i] ?? '';
+    // the text of a template literal (a statement's SQL) is prettier's to leave as it is, up to the line it ends on
+    if (inTemplateLiteral && !/^\s*`/.test(line)) continue;
+    inTemplateLiteral = false;
     if (line === '') {
       // prettier keeps one blank line between statements, none after `{` or before `}`
       if (previous === '' || previous.endsWith('{') || /^\s*[}\])]/.test(lines[i + 1] ?? '')) return false;
     } else if (/\s$/.test(line) || line.includes('\t')) return false;
     // an empty block or type is `{}` to prettier
-    else if (previous.endsWith('{') && /^\s*}/.test(line)) return false;
-    else if (!isComment(line) && (line.length > PRETTIER_OPTIONS.printWidth || !/^[\x20-\x7e]*$/.test(line)))
-      return false;
+    else if ((previous.endsWith('{') && /^\s*}/.test(line)) || /\{\s+\}/.test(line)) return false;
+    else if (!isComment(line) && !isCode(line)) return false;
+    inTemplateLiteral = !isComment(line) && line.endsWith('`') && line.split('`').length % 2 === 0;
     previous = line;
   }
   return true;
 }
+
+/**
+ * A line of code as prettier leaves it: within the width, in characters whose width prettier measures as one (ASCII,
+ * Latin-1, punctuation such as `…` and `—`, arrows), and with no compact JSON in it (a value no printer laid out)
+ */
+const isCode = (line: string): boolean =>
+  line.length <= PRETTIER_OPTIONS.printWidth &&
+  /^[\x20-\x7e\u00a0-\u00ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff]*$/.test(line) &&
+  !/[[{]"|":/.test(line);
 
 /** A line of a comment: prettier leaves its text as it is, however long */
 const isComment = (line: string): boolean => /^\s*(?:\/\/|\/\*\*? |\*\/|\* |\*$)/.test(line);

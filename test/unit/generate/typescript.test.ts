@@ -39,7 +39,7 @@ describe('row decoding and encoding', () => {
     [field('dueAt', 'datetime'), 'orNull(row.due_at, text)', 'toUtc(input.dueAt ?? null)'],
     [
       field('status', 'enum', { values: ['a', 'b'], nullable: true }),
-      'orNull(row.status, (value) => member(value, ["a","b"] as const))',
+      "orNull(row.status, (value) => member(value, ['a', 'b'] as const))",
       'input.status ?? null',
     ],
   ])('%o', (given, decode, encode) => {

@@ -64,8 +64,8 @@ describe('owned writes', () => {
 
   it('restricts guarded routes to the scope, and unguarded ones to no one', () => {
     const byMethod = routes(writableOwner(owners));
-    expect(byMethod['get "/notes"']?.owner).toBe(', request.scope.owner');
-    expect(byMethod['get "/notes/:id"']?.owner).toBe(', null');
+    expect(byMethod["get '/notes'"]?.owner).toBe(', request.scope.owner');
+    expect(byMethod["get '/notes/:id'"]?.owner).toBe(', null');
   });
 
   it('types the owner field of a body as the body has it: null where the field is nullable', () => {

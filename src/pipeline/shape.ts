@@ -35,12 +35,13 @@ export function inPrettierShape(content: string): boolean {
 
 /**
  * A line of code as prettier leaves it: within the width, in characters whose width prettier measures as one (ASCII,
- * Latin-1, punctuation such as `…` and `—`, arrows), and with no compact JSON in it (a value no printer laid out)
+ * Latin-1, punctuation such as `…` and `—`, arrows), and with no compact JSON in it (a value no printer laid out:
+ * prettier puts a space after every comma, and `{"` or `":` is JSON's)
  */
 const isCode = (line: string): boolean =>
   line.length <= PRETTIER_OPTIONS.printWidth &&
   /^[\x20-\x7e\u00a0-\u00ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff]*$/.test(line) &&
-  !/[[{]"|":/.test(line);
+  !/[[{]"|":|,\S/.test(line);
 
 /** A line of a comment: prettier leaves its text as it is, however long */
 const isComment = (line: string): boolean => /^\s*(?:\/\/|\/\*\*? |\*\/|\* |\*$)/.test(line);

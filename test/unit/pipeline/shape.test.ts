@@ -47,6 +47,9 @@ describe('inPrettierShape: a file of a template in prettier’s shape needs no f
     ['code with a character two columns wide', "const x = '漢';\n", false],
     ['code with a combining mark (no column)', "const x = 'e\u0301';\n", false],
     ['an empty object with a space in it', 'const x = {  };\n', false],
+    // found by a reviewer: a json field's default of arrays in arrays, written compact
+    ['compact JSON without a key', 'const x = f([[1,2],[3]]);\n', false],
+    ['compact JSON with keys', 'const x = f({"a":1});\n', false],
     ['two blank lines', 'a;\n\n\nb;\n', false],
     ['a blank line after {', 'type A = {\n\n  a: 1;\n};\n', false],
     ['a blank line before }', 'type A = {\n  a: 1;\n\n};\n', false],
@@ -108,6 +111,11 @@ describe('templates in prettier’s shape', () => {
       true,
     ],
     ['a carriage return in a description', 'description: "first\\rsecond"\n    fields: { title: string }', false],
+    [
+      'a json default of arrays in arrays (store.ts goes to prettier)',
+      'fields: { a: { type: json, default: [[1, 2], [3]] } }',
+      true,
+    ],
   ])('renders a resource with %s as prettier formats it, or leaves it to prettier', async (_, body, shaped) => {
     const path = join(mkdtempSync(join(tmpdir(), 'shape-')), 'd.yaml');
     writeFileSync(path, `name: t\nversion: 1.0.0\nresources:\n  notes:\n    ${body}\n`);

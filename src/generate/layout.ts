@@ -5,7 +5,7 @@ import { PRETTIER_OPTIONS } from './project-files.js';
  * (pipeline/shape.ts): a signature, a call's arguments, a union as a type argument, an import. Each is written on one
  * line and laid out here as prettier lays it out, by its width: on one line when it fits, else broken as prettier
  * breaks it. Where prettier's rule is not one of these, the line is left as it is, too long, and the file goes to
- * prettier. shape.test.ts holds them to prettier.
+ * prettier. layout.test.ts and shape.test.ts hold them to prettier.
  */
 const WIDTH = PRETTIER_OPTIONS.printWidth;
 
@@ -62,14 +62,14 @@ export function unionArgumentLayout(line: string, indent: number): string {
 
 /**
  * A statement that is a call, `head(a, { b: c }, d)tail` at `indent`: on one line when it fits, else one argument a
- * line, each object on one line when it fits there, else one property a line. Calls whose last argument is an object
- * or a function, which prettier may hug, are left as they are.
+ * line, each object on one line when it fits there, else one property a line. Calls whose last argument is an object,
+ * or with a function among their arguments, which prettier may hug, are left as they are.
  */
 export function callLayout(line: string, indent: number): string {
   const call = splitCall(line.trimStart());
   if (call === undefined || fits(line) || call.args.length === 0) return line;
   const last = call.args.at(-1) ?? '';
-  if (last.startsWith('{') || last.includes('=>')) return line;
+  if (last.startsWith('{') || call.args.some((a) => a.includes('=>'))) return line;
   const pad = ' '.repeat(indent);
   return `${pad}${call.head}(\n${call.args.map((a) => `${valueLayout(a, indent + 2)},\n`).join('')}${pad})${call.tail}`;
 }

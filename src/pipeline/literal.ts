@@ -69,8 +69,7 @@ export function printConstants(content: string, constants: readonly Constant[]):
 /** `export const name = value;` in prettier's layout; undefined where this printer does not know it (see above). */
 export function printConst(name: string, value: unknown, suffix = ''): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  // through JSON, as the value is rendered: undefined entries and toJSON as JSON.stringify has them
-  return printParsed(`export const ${name} = `, JSON.parse(JSON.stringify(value)) as Json, suffix);
+  return printParsed(`export const ${name} = `, throughJson(value) ?? null, suffix);
 }
 
 /**
@@ -78,13 +77,7 @@ export function printConst(name: string, value: unknown, suffix = ''): string | 
  * expanded); undefined where this printer does not know the layout (see above): prettier formats the file then.
  */
 export function printProperty(key: string, value: unknown, indent: number): string | undefined {
-  try {
-    const text = property(key, JSON.parse(JSON.stringify(value) ?? 'null') as Json, indent);
-    return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
-  } catch (error) {
-    if (error instanceof Unprintable) return undefined;
-    throw error;
-  }
+  return printable(() => property(key, throughJson(value) ?? null, indent));
 }
 
 /**
@@ -92,15 +85,8 @@ export function printProperty(key: string, value: unknown, indent: number): stri
  * prettier breaks it whatever the width (see above) or this printer does not know it.
  */
 export function flatLiteral(value: unknown): string | undefined {
-  const json = JSON.stringify(value);
-  if (json === undefined) return undefined;
-  try {
-    const text = flat(JSON.parse(json) as Json, Infinity);
-    return text !== undefined && /^[\x20-\x7e]*$/.test(text) ? text : undefined;
-  } catch (error) {
-    if (error instanceof Unprintable) return undefined;
-    throw error;
-  }
+  const json = throughJson(value);
+  return json === undefined ? undefined : printable(() => flat(json, Infinity));
 }
 
 /**
@@ -108,17 +94,34 @@ export function flatLiteral(value: unknown): string | undefined {
  * written: the template has it); undefined where this printer does not know the layout.
  */
 export function printAssigned(head: string, value: unknown, indent: number): string | undefined {
-  const json = JSON.stringify(value);
-  return json === undefined ? undefined : printParsed(head, JSON.parse(json) as Json, '', indent);
+  const json = throughJson(value);
+  return json === undefined ? undefined : printParsed(head, json, '', indent);
 }
 
 /** printConst of a value that is JSON already (parsed from JSON.stringify's text), `suffix` after it (` as const`) */
 function printParsed(head: string, json: Json, suffix = '', indent = 0): string | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
+  return printable(() =>
+    indent + head.length + beside(json) > WIDTH
+      ? undefined
+      : `${head}${print(json, indent + head.length, indent, suffix.length + 1)}${suffix};`,
+  );
+}
+
+/** A value through JSON, as it is rendered: undefined entries and toJSON as JSON.stringify has them. */
+function throughJson(value: unknown): Json | undefined {
+  const json = JSON.stringify(value);
+  return json === undefined ? undefined : (JSON.parse(json) as Json);
+}
+
+/**
+ * What `make` prints, when it is all printable ASCII (prettier measures other text its own way); undefined where the
+ * printer does not know prettier's layout (it throws Unprintable, or gives up).
+ */
+function printable(make: () => string | undefined): string | undefined {
   try {
-    if (indent + head.length + beside(json) > WIDTH) return undefined;
-    const text = `${head}${print(json, indent + head.length, indent, suffix.length + 1)}${suffix};`;
-    return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
+    const text = make();
+    return text !== undefined && /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
   } catch (error) {
     if (error instanceof Unprintable) return undefined;
     throw error;

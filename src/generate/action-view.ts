@@ -4,7 +4,8 @@ import { actionHides, isPublic } from '../contract/access.js';
 import { actionInputSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { importsOf, type Symbol } from './code.js';
 import { local, rt } from './symbols.js';
-import { inputType, js } from './typescript.js';
+import { inputType } from './typescript.js';
+import { js } from './literal.js';
 import { nounOf } from '../naming.js';
 
 /** What the templates print for one action: the partials of its declarations and its route, and their holes. */

@@ -62,17 +62,135 @@ export function unionArgumentLayout(line: string, indent: number): string {
 
 /**
  * A statement that is a call, `head(a, { b: c }, d)tail` at `indent`: on one line when it fits, else one argument a
- * line, each object on one line when it fits there, else one property a line. Calls whose last argument is an object,
- * or with a function among their arguments, which prettier may hug, are left as they are.
+ * line, each object on one line when it fits there, else one property a line. A last argument that is an object is
+ * hugged when the line up to its `{` fits (`f(a, {`, its properties, `})`), as prettier does unless the argument
+ * before it is an object too. A call whose first or last argument is a function, or with two functions among its
+ * arguments, which prettier may hug, is left as it is, as is a call whose callee is not a name (`(a)(b)`, `if (…)`).
  */
 export function callLayout(line: string, indent: number): string {
   const call = splitCall(line.trimStart());
-  if (call === undefined || fits(line) || call.args.length === 0) return line;
-  const last = call.args.at(-1) ?? '';
-  if (last.startsWith('{') || call.args.some((a) => a.includes('=>'))) return line;
+  if (call === undefined || fits(line) || call.args.length === 0 || !/[\w$]$/.test(call.head)) return line;
+  const functions = call.args.filter((a) => topLevelArrow(a) >= 0);
+  const [first = '', last = '', before = ''] = [call.args[0], call.args.at(-1), call.args.at(-2)];
+  if (functions.length > 1 || functions.includes(first) || functions.includes(last)) return line;
   const pad = ' '.repeat(indent);
+  if (last.startsWith('{') && last.endsWith('}') && !before.startsWith('{')) {
+    const hugged = `${pad}${call.head}(${[...call.args.slice(0, -1), '{'].join(', ')}`;
+    if (fits(hugged)) return `${hugged.slice(0, -1)}${valueLayout(last, indent, '', true).trimStart()})${call.tail}`;
+  }
   return `${pad}${call.head}(\n${call.args.map((a) => `${valueLayout(a, indent + 2)},\n`).join('')}${pad})${call.tail}`;
 }
+
+/**
+ * An expression statement or argument at `indent`: a call whose last argument is an arrow function with an
+ * expression body as lastArrowLayout lays it out, any other call as callLayout does.
+ */
+export function expressionLayout(line: string, indent: number): string {
+  const last = splitCall(line.trimStart())?.args.at(-1);
+  return last !== undefined && topLevelArrow(last) >= 0 ? lastArrowLayout(line, indent) : callLayout(line, indent);
+}
+
+/**
+ * A statement `head => body;` at `indent`, an arrow function whose body is not a block: on one line when it fits, else
+ * the body on the next line, two columns further in, laid out there (expressionLayout); a body `(a ? b : c)` whose
+ * branches are names, as prettier prints a conditional there. Also an argument on a line of its own, its comma after
+ * it.
+ */
+export function arrowLayout(line: string, indent: number): string {
+  const arrow = topLevelArrow(line);
+  if (fits(line) || arrow < 0) return line;
+  const pad = ' '.repeat(indent + 2);
+  const body = line.slice(arrow + 4);
+  const conditional = /^\((.+) \? (\w+) : (\w+)\)([,;])$/.exec(body);
+  if (conditional === null) return `${line.slice(0, arrow)} =>\n${expressionLayout(pad + body, indent + 2)}`;
+  // `(a ? b : c)` loses its parentheses on a line of its own, and breaks before `?` and `:` where it does not fit
+  const [, test = '', yes = '', no = '', end = ''] = conditional;
+  const flat = `${pad}${test} ? ${yes} : ${no}${end}`;
+  return `${line.slice(0, arrow)} =>\n${fits(flat) ? flat : `${pad}${test}\n${pad}  ? ${yes}\n${pad}  : ${no}${end}`}`;
+}
+
+/**
+ * `const name = test ? a : b;` at `indent`, its test a comparison: on one line when it fits, else the conditional on
+ * the next line, two columns further in, and broken before `?` and `:` where it does not fit there.
+ */
+export function conditionalLayout(line: string, indent: number): string {
+  const parts = /^(\s*const [\w$]+ =) (.+)$/.exec(line);
+  const [question, colon] = [topLevel(line, ' ? '), topLevel(line, ' : ')];
+  if (fits(line) || parts === null || question < 0 || colon < question || !/ [!=]== /.test(line.slice(0, question)))
+    return line;
+  const [head = '', rest = ''] = parts.slice(1);
+  const pad = ' '.repeat(indent + 2);
+  if (fits(pad + rest)) return `${head}\n${pad}${rest}`;
+  const [test, yes, no] = [
+    line.slice(head.length + 1, question),
+    line.slice(question + 3, colon),
+    line.slice(colon + 3),
+  ];
+  return `${head}\n${pad}${test}\n${pad}  ? ${yes}\n${pad}  : ${no}`;
+}
+
+/** The index of the first `token` outside brackets and strings; -1 when there is none. */
+function topLevel(text: string, token: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] ?? '';
+    if (c === "'" || c === '"' || c === '`') i = endOfString(text, i);
+    else if (OPENING[c] !== undefined) depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (depth === 0 && text.startsWith(token, i)) return i;
+  }
+  return -1;
+}
+
+/** The index of the first ` => ` outside brackets and strings; -1 when there is none. */
+const topLevelArrow = (text: string): number => topLevel(text, ' => ');
+
+/**
+ * A call whose last argument is a function with a block body, at `indent`: its first line up to the function's `{`
+ * (`app.get(url, options, async (request) => {`), the body, and `});`. Prettier hugs the function when that first line
+ * fits: the text as it is. Else each argument goes on a line of its own, objects laid out as in callLayout, and the
+ * function's body two columns further in: `text` is then the body laid out for that indent, which this indents. `hugs`
+ * says which of the two the body must be laid out for.
+ */
+export function lastFunctionLayout(text: string, indent: number): string {
+  const lines = text.split('\n');
+  if (lines.length === 1) return lastArrowLayout(text, indent);
+  const [head = '', end = ''] = [lines[0], lines.at(-1)];
+  const pad = ' '.repeat(indent);
+  if (hugs(head) || !head.endsWith(' => {') || !end.startsWith(`${pad}})`)) return text;
+  // the function's `{` closed, to split the line as a call
+  const call = splitCall(`${head.trimStart()}})`);
+  const fn = call?.args.at(-1);
+  if (call === undefined || fn === undefined || !/^[\w$.]+(?:<[^()]*>)?$/.test(call.head)) return text;
+  const args = call.args.slice(0, -1).map((a) => `${valueLayout(a, indent + 2)},\n`);
+  const body = lines.slice(1, -1).map((l) => (l === '' ? '\n' : `  ${l}\n`));
+  const tail = end.slice(pad.length + 2);
+  return `${pad}${call.head}(\n${args.join('')}${pad}  ${fn.slice(0, -1)}\n${body.join('')}${pad}  },\n${pad})${tail}`;
+}
+
+/**
+ * A call on one line whose last argument is an arrow function with an expression body (`f(a, (x) => g(x));`): on one
+ * line when it fits; else, when the line up to the `=>` fits, the body on the next line two columns in, then `,`
+ * and `)`; else one argument a line.
+ */
+export function lastArrowLayout(line: string, indent: number): string {
+  const call = splitCall(line.trimStart());
+  const fn = call?.args.at(-1) ?? '';
+  const arrow = topLevelArrow(fn);
+  if (fits(line) || call === undefined || arrow < 0 || fn.endsWith('}') || !CALLEE.test(call.head)) return line;
+  const pad = ' '.repeat(indent);
+  const before = call.args.slice(0, -1);
+  const hugged = `${pad}${call.head}(${[...before, fn.slice(0, arrow)].join(', ')} =>`;
+  if (fits(hugged))
+    return `${hugged}\n${expressionLayout(`${pad}  ${fn.slice(arrow + 4)},`, indent + 2)}\n${pad})${call.tail}`;
+  return `${pad}${call.head}(\n${[...before.map((a) => valueLayout(a, indent + 2)), `${pad}  ${fn}`].join(',\n')},\n${pad})${call.tail}`;
+}
+
+/** a callee, after what a statement may begin with: `const x = await `, `const { a, b } = `, `return ` */
+const CALLEE = /^(?:(?:const [\w$]+ = |const \{ [\w$, ]+ \} = |return )(?:await )?)?[\w$.#]+(?:<[^()]*>)?$/;
+
+/** Whether prettier hugs the function a call ends with: the call's first line, up to the function's `{`, fits. */
+export const hugs = (head: string): boolean => fits(head);
 
 /** A statement that ends with an object, `head{ a: b, c }tail` (`return {…};`): on one line, else one property a line. */
 export function objectLayout(line: string, indent: number): string {
@@ -85,12 +203,15 @@ export function objectLayout(line: string, indent: number): string {
 
 /**
  * An argument, or a property's value after `prefix` (`key: `), at `indent`, before its comma: an object broken, one
- * property a line, when it does not fit.
+ * property a line, when it does not fit, or when `broken` says so (a hugged last argument).
  */
-function valueLayout(value: string, indent: number, prefix = ''): string {
+function valueLayout(value: string, indent: number, prefix = '', broken = false): string {
   const pad = ' '.repeat(indent);
-  if (fits(`${pad}${prefix}${value},`) || !value.startsWith('{') || !value.endsWith('}'))
-    return `${pad}${prefix}${value}`;
+  if (!broken && fits(`${pad}${prefix}${value},`)) return `${pad}${prefix}${value}`;
+  // a string too long for its key's line goes on the next one (prettier: not after a key shorter than five columns)
+  if (/^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")$/.test(value) && prefix.length - 2 >= 5)
+    return `${pad}${prefix.trimEnd()}\n${pad}  ${value}`;
+  if (!value.startsWith('{') || !value.endsWith('}')) return `${pad}${prefix}${value}`;
   const properties = splitTopLevel(value.slice(1, -1).trim()).map((p) => {
     const colon = topLevelColon(p);
     return colon < 0

@@ -12,7 +12,9 @@ import { ownerView } from './owner-view.js';
 import { actorArg, guardedOperations } from './routes-view.js';
 import { anOrA, capitalise, nounOf } from '../naming.js';
 import { inTemplateLiteral } from './sql/block.js';
-import { idType, js } from './typescript.js';
+import { idType } from './typescript.js';
+import { js } from './literal.js';
+import { importLayout } from './layout.js';
 
 /** `GET /authors/{id}/books`: the books whose authorId is the author's id. */
 export interface NestedListView {
@@ -97,7 +99,7 @@ export interface NestedView {
   readme: { request: string; answer: string }[];
 }
 
-/** Import lines by module: `type X` for a type, `x as y` for an alias; one line per module. */
+/** Import lines by module: `type X` for a type, `x as y` for an alias; one statement per module, laid out by width. */
 class Imports {
   readonly #byModule = new Map<string, Set<string>>();
 
@@ -113,7 +115,7 @@ class Imports {
         const names = [...set];
         const typesOnly = names.every((n) => n.startsWith('type '));
         const list = typesOnly ? names.map((n) => n.slice('type '.length)) : names;
-        return `import ${typesOnly ? 'type ' : ''}{ ${list.join(', ')} } from ${js(module)};`;
+        return importLayout(`import ${typesOnly ? 'type ' : ''}`, list, ` from ${js(module)};`);
       })
       .join('\n');
   }

@@ -22,7 +22,8 @@ import { ownerView, type OwnerView } from './owner-view.js';
 import { routesView, type RoutesView } from './routes-view.js';
 import { selectListOf } from './sql/statements.js';
 import { storeView, type StoreView } from './store-view.js';
-import { idType, inputType, intersectionAlias, js, outputType, patchType } from './typescript.js';
+import { idType, inputType, intersectionAlias, outputType, patchType } from './typescript.js';
+import { js } from './literal.js';
 
 /**
  * Everything the templates of one resource print; computed here so that templates hold no logic. The files with code
@@ -48,10 +49,10 @@ export interface ResourceView {
   patchProperties: { key: string; type: string }[];
   writeOnlyProperties: { key: string; type: string }[];
   readOnlyNames: string[];
-  uniqueMessage: string;
+  /** what a 409 says when a unique key or a reference refuses a write */
+  constraintMessages: { unique: string; foreignKey: string };
   /** the unique keys, for the 409 that names the fields whose values are taken */
   uniqueKeys: UniqueKeyView[];
-  missingReferenceMessage: string;
   /** ref field → the collection it refers to, for the 409 that names a missing reference */
   references: Record<string, { to: string; article: 'a' | 'an'; noun: string }>;
   notFoundMessage: string;
@@ -203,15 +204,17 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     readOnlyNames: ['id', ...resource.fields.filter((f) => f.readOnly).map((f) => f.name), 'createdAt', 'updatedAt'],
     computedProperties: computed,
     computedNames: resource.computed.map((f) => f.name),
-    uniqueMessage:
-      uniqueFields.length > 0
-        ? `${article} with this ${uniqueFields.join(' or ')} already exists`
-        : `this ${lower} already exists`,
+    constraintMessages: {
+      unique:
+        uniqueFields.length > 0
+          ? `${article} with this ${uniqueFields.join(' or ')} already exists`
+          : `this ${lower} already exists`,
+      foreignKey:
+        refFields.length > 0
+          ? `the record that ${refFields.join(' or ')} refers to does not exist`
+          : 'a referenced record does not exist',
+    },
     uniqueKeys: uniqueKeysOf(api, resource, article),
-    missingReferenceMessage:
-      refFields.length > 0
-        ? `the record that ${refFields.join(' or ')} refers to does not exist`
-        : 'a referenced record does not exist',
     references: Object.fromEntries(
       references.map(({ field, to, noun }) => [field, { to, article: anOrA(noun), noun }]),
     ),

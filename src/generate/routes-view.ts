@@ -1,9 +1,9 @@
-import type { Operation, Resource } from '../model.js';
+import type { Deprecation, Operation, Resource } from '../model.js';
 import { isPublic, readCovers } from '../contract/access.js';
 import { importsOf, usesOf, type Code, type Symbol } from './code.js';
 import type { OwnerView } from './owner-view.js';
 import { local, rt } from './symbols.js';
-import { js } from './typescript.js';
+import { js } from './literal.js';
 import { anOrA, nounOf } from '../naming.js';
 import { inTemplateLiteral } from './sql/block.js';
 
@@ -30,7 +30,7 @@ export interface RouteView {
   write: string;
   /** PUT and PATCH: the body's variable */
   body: string;
-  /** PUT and PATCH: `, () => problem` where the write's own conditions may refuse it (see writeIfMatch) */
+  /** PUT, PATCH and DELETE: `() => problem` where the write's own conditions may refuse it (see writeIfMatch) */
   refused: string;
   /** create: the path of a new record, inside a template literal */
   location: string;
@@ -52,10 +52,11 @@ export interface RoutesView {
   /** whether a create checks the owner fields of a body against the caller (and needs `owned`) */
   owned: boolean;
   /**
-   * update and delete refused by their own conditions: the options of whyRefused (see http/states.ts), and whether
-   * the rule admits callers the read rule does not (the 409 then tells them nothing of the record's state)
+   * update and delete refused by their own conditions, with the options of whyRefused (see http/states.ts): the
+   * states the rule allows, what it says of them, the owner fields an update may not give away; and whether the rule
+   * admits callers the read rule does not (the 409 then tells them nothing of the record's state)
    */
-  refusals: { op: 'update' | 'delete'; options: string; hidden: boolean }[];
+  refusals: { op: 'update' | 'delete'; when: unknown[]; what: string; givers?: string[]; hidden: boolean }[];
   /** whether a write's reply is checked against the read rule (`reads`), and the owner fields that rule looks at */
   reads: boolean;
   /** whether PUT and PATCH answer 204 to a caller the update rule admits and the read rule does not */
@@ -70,8 +71,8 @@ export interface RoutesView {
   embedderParam: string;
   /** whether a write's body may send ref fields (checked by References) */
   references: boolean;
-  /** the resource's deprecation, as a JS literal */
-  deprecation?: string;
+  /** the resource's deprecation */
+  deprecation?: Deprecation;
 }
 
 /** What each operation's routes print, and use. */
@@ -154,8 +155,7 @@ export function routesView(
     const owners = op === 'update' && gives ? owner?.keys : undefined;
     if (!resource.operations.includes(op) || (when.length === 0 && owners === undefined)) return [];
     const what = `${anOrA(noun)} ${noun} can be ${op}d`;
-    const otherwise = owners === undefined ? '' : `, otherwise: () => gaveAway(${js(owners)})`;
-    return [{ op, options: `{ when: ${js(when)}, what: ${js(what)}${otherwise} }`, hidden: hides(op) }];
+    return [{ op, when, what, ...(owners !== undefined && { givers: owners }), hidden: hides(op) }];
   });
   // routes.ts registers the collection's routes, then the item's
   const order: Operation[] = ['list', 'create', 'read', 'update', 'delete'];
@@ -199,7 +199,7 @@ export function routesView(
         owned: ownedOn(op),
         write: writeOf(method),
         refused: refusals.some((r) => r.op === op)
-          ? `, () => ${op}Refused(id${ownerArg}${hides(op) ? ', request' : ''})`
+          ? `() => ${op}Refused(id${ownerArg}${hides(op) ? ', request' : ''})`
           : '',
         hidden: op === 'update' && hides(op),
         body: method === 'put' ? 'input' : 'patch',
@@ -236,17 +236,16 @@ export function routesView(
     owners: js(resource.owners),
     embedderParam: embeds ? ', embedder: Embedder' : '',
     references: refers,
-    ...(resource.deprecated !== undefined && { deprecation: js(resource.deprecated) }),
+    ...(resource.deprecated !== undefined && { deprecation: resource.deprecated }),
     routes,
     versionOf: has('update') || has('delete'),
     missing: has('read') || has('update') || has('delete'),
     owned,
     refusals,
     ownedType: `{ ${(owner?.defaulted ?? []).map((o) => `${o.key}?: ${o.type}`).join('; ')} }`,
-    ownedFields: js({
-      keys: owner?.defaulted.map((o) => o.key) ?? [],
-      required: owner?.defaulted.filter((o) => o.required).map((o) => o.key) ?? [],
-    }),
+    ownedFields: `{ keys: ${js(owner?.defaulted.map((o) => o.key) ?? [])}, required: ${js(
+      owner?.defaulted.filter((o) => o.required).map((o) => o.key) ?? [],
+    )} }`,
     fromSubject: owner?.integer === true ? 'subjectAsId(scope.caller.subject)' : 'scope.caller.subject',
   };
 }

@@ -4,40 +4,7 @@ import { patchTakesNull } from '../contract/json-schemas.js';
 import { code, plain, type Code, type Symbol } from './code.js';
 import { PRETTIER_OPTIONS } from './project-files.js';
 import { rt } from './symbols.js';
-
-/**
- * A literal, escaped, for emitted TypeScript: a string, number, boolean or null, or an array of them, as prettier
- * prints it on one line; an object compact (prettier lays it out: pipeline/shape.ts sends a file with one to it).
- */
-export function js(value: unknown): string {
-  if (typeof value === 'string') return tsString(value);
-  if (typeof value === 'number') return String(value).replace('e+', 'e');
-  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object'))
-    return `[${value.map(js).join(', ')}]`;
-  return JSON.stringify(value) ?? 'undefined';
-}
-
-/**
- * A string literal as prettier prints it (the projects' options): its preferred quote (single) unless it holds more
- * of those than of the other, escaped as prettier escapes it. Prettier prints it so whatever it is given: templates
- * in prettier's shape need it (pipeline/shape.ts).
- */
-export function tsString(value: string): string {
-  if (/^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/.test(value)) return `'${value}'`; // nothing to escape, no quote
-  const raw = JSON.stringify(value).slice(1, -1);
-  const singles = raw.split("'").length - 1;
-  const doubles = raw.split('"').length - 1;
-  const enclosing = singles > doubles ? '"' : "'";
-  const other = enclosing === '"' ? "'" : '"';
-  // prettier's makeString: the other quote unescaped, the enclosing one escaped, needless escapes dropped
-  const body = raw.replace(/\\(.)|(["'])/gs, (match, escaped?: string, bare?: string) => {
-    if (escaped === other) return escaped;
-    if (bare === enclosing) return `\\${bare}`;
-    if (bare !== undefined) return bare;
-    return /^[^\n\r"'0-7\\bfnrt-vx\u2028\u2029]$/.test(escaped ?? '') ? (escaped ?? '') : match;
-  });
-  return enclosing + body + enclosing;
-}
+import { js, tsString } from './literal.js';
 
 /**
  * `export type name = left & right;` as prettier prints it: on one line when it fits, else broken after the `&` when

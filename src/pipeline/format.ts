@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { PRETTIER_OPTIONS } from '../generate/project-files.js';
 import { FormatPool, type FormatJob } from './format-pool.js';
 import { prettierJson, prettierJsonOfStringified } from './json-text.js';
-import { printConstants } from './literal.js';
+import { printConstants } from '../generate/literal.js';
 import { chunkKeys, formattedHash, joinChunks, markdownChunks } from './markdown-chunks.js';
 import { printTable } from './markdown-table.js';
 import { printList, printStrongLine } from './markdown-list.js';

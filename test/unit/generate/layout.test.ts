@@ -4,8 +4,11 @@ import prettier from 'prettier';
 import * as oxc from '@prettier/plugin-oxc';
 import { PRETTIER_OPTIONS } from '../../../src/generate/project-files.js';
 import {
+  arrowLayout,
   callLayout,
+  conditionalLayout,
   importLayout,
+  lastFunctionLayout,
   objectLayout,
   signatureLayout,
   unionArgumentLayout,
@@ -75,6 +78,52 @@ describe('layouts of generate/layout.ts, as prettier lays them out', () => {
         4,
       );
       return `class A {\n  async m() {\n${line}\n  }\n}\n`;
+    }, 2);
+  });
+
+  it('a call whose last argument is an object: one line, else the object hugged, else one argument a line', async () => {
+    await holds(([a = 1, b = 1, n = 1]) => {
+      const entries = Array.from({ length: n % 6 }, (_, i) => `${named(`k${i}`, b % 30)}: [v]`);
+      const object = `{ ${[...entries, "x: () => g(['y'])"].join(', ')} }`;
+      const line = callLayout(`    return whyRefused(${named('record', a)}, ${named('s', b % 9)}, ${object});`, 4);
+      return `function f() {\n  {\n${line}\n  }\n}\n`;
+    }, 2);
+  });
+
+  // a route: `app.get(url, options, async (request) => {`, its body, `});`
+  it('a call whose last argument is a function with a block body: hugged, else one argument a line', async () => {
+    await holds(([a = 1, b = 1, n = 1]) => {
+      const options = `{ schema: ${named('s', a % 30)}, config: { ${named('c', b % 40)}: 1 }${n % 2 ? ', preParsing: guard(access.list)' : ''} }`;
+      const head = `app.get<{ Querystring: ${named('Q', b % 20)} }>('/${named('p', a)}', ${options}, async (request) => {`;
+      const body = (pad: string): string => `${pad}const x = request.query;\n${pad}return x;`;
+      const hugs = `  ${head}`.length <= 110;
+      const text = lastFunctionLayout(`  ${head}\n${body(hugs ? '    ' : '    ')}\n  });`, 2);
+      return `function f() {\n${text}\n}\n`;
+    }, 2);
+  });
+
+  it('a call whose last argument is an arrow function with an expression body', async () => {
+    await holds(([a = 1, b = 1, n = 1]) => {
+      const options = `{ schema: ${named('s', a % 30)}, config: problems }`;
+      const call = `app.get<{ Querystring: ${named('Q', b % 20)} }>('/${named('p', a % 50)}', ${options}, async (request) => store.list(request.query${', request.scope.owner'.repeat(n % 3)}));`;
+      return `function f() {\n${lastFunctionLayout(`  ${call}`, 2)}\n}\n`;
+    }, 2);
+  });
+
+  it('an arrow function with an expression body: one line, else the body on the next, laid out there', async () => {
+    await holds(([a = 1, b = 1, n = 1]) => {
+      const args = Array.from({ length: n % 6 }, (_, i) => named(`a${i}`, b % 20)).join(', ');
+      const versionOf = `  const ${named('v', a % 40)} = async (id: string): Promise<number | undefined> => (await store.get(id))?.version;`;
+      const reads = `  const ${named('r', a % 40)} = (request: R, record: object): Promise<boolean> => authorizer.reads(${args});`;
+      const conditional = `    async (expected) => ((await store.delete(${args})) ? true : undefined),`;
+      return `function f() {\n${arrowLayout(versionOf, 2)}\n${arrowLayout(reads, 2)}\n  g(\n    ${named('x', 100)},\n${arrowLayout(conditional, 4)}\n  );\n}\n`;
+    }, 2);
+  });
+
+  it('a conditional assigned, its test a comparison: one line, on the next, else broken at ? and :', async () => {
+    await holds(([a = 1, b = 1, n = 1]) => {
+      const line = `    const ${named('page', a % 30)} = linked === null ? { items: [], nextCursor: null } : await stores.${named('s', b)}.list(request.query${', owner'.repeat(n % 3)}, linked);`;
+      return `async function f() {\n  {\n${conditionalLayout(line, 4)}\n  }\n}\n`;
     }, 2);
   });
 

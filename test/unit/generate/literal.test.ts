@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import prettier from 'prettier';
 import * as oxc from '@prettier/plugin-oxc';
 import { PRETTIER_OPTIONS } from '../../../src/generate/project-files.js';
-import { compactText, printConst, printConstants } from '../../../src/pipeline/literal.js';
+import { compactText, printConst, printConstants } from '../../../src/generate/literal.js';
 import { format, formatAll } from '../../../src/pipeline/format.js';
 import { plan } from '../../../src/pipeline/plan.js';
 import { render } from '../../../src/pipeline/render.js';

@@ -1,7 +1,8 @@
 /**
- * A JSON value as a TypeScript constant, laid out as prettier lays it out with the generated project's options
- * (PRETTIER_OPTIONS: printWidth 110, two spaces, single quotes, trailing commas): a file made only of such constants
- * and text already in prettier's shape needs no formatting (render.ts). At 100 resources the schemas are 40% of the TypeScript
+ * Literals for emitted TypeScript, laid out as prettier lays them out with the generated project's options
+ * (PRETTIER_OPTIONS: printWidth 110, two spaces, single quotes, trailing commas): a value on one line (`js`), a string
+ * (`tsString`), a JSON value as a constant or a property: a file made only of such literals and text already in
+ * prettier's shape needs no formatting (pipeline/render.ts). At 100 resources the schemas are 40% of the TypeScript
  * prettier was given, for layout rules this file states in a few lines:
  *
  * - an object or array goes on one line when it fits there (with the `,` or `;` after it), else one entry a line;
@@ -17,10 +18,44 @@
  * which prettier fills) is not printed here: `printConst` answers undefined, and prettier formats the file.
  * `literal.test.ts` holds this against prettier itself, on the examples and on generated values.
  */
-import { PRETTIER_OPTIONS } from '../generate/project-files.js';
-import { tsString as quote } from '../generate/typescript.js';
+import { PRETTIER_OPTIONS } from './project-files.js';
 
 const WIDTH = PRETTIER_OPTIONS.printWidth;
+
+/**
+ * A literal, escaped, for emitted TypeScript, on one line as prettier prints it there: a string, number, boolean or
+ * null, an array or object of them; compact JSON where this printer does not know prettier's layout (see above:
+ * pipeline/shape.ts sends a file with such a value to prettier).
+ */
+export function js(value: unknown): string {
+  if (typeof value === 'string') return tsString(value);
+  if (typeof value === 'number') return String(value).replace('e+', 'e');
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object'))
+    return `[${value.map(js).join(', ')}]`;
+  return flatLiteral(value) ?? JSON.stringify(value) ?? 'undefined';
+}
+
+/**
+ * A string literal as prettier prints it (the projects' options): its preferred quote (single) unless it holds more
+ * of those than of the other, escaped as prettier escapes it. Prettier prints it so whatever it is given: templates
+ * in prettier's shape need it (pipeline/shape.ts).
+ */
+export function tsString(value: string): string {
+  if (/^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/.test(value)) return `'${value}'`; // nothing to escape, no quote
+  const raw = JSON.stringify(value).slice(1, -1);
+  const singles = raw.split("'").length - 1;
+  const doubles = raw.split('"').length - 1;
+  const enclosing = singles > doubles ? '"' : "'";
+  const other = enclosing === '"' ? "'" : '"';
+  // prettier's makeString: the other quote unescaped, the enclosing one escaped, needless escapes dropped
+  const body = raw.replace(/\\(.)|(["'])/gs, (match, escaped?: string, bare?: string) => {
+    if (escaped === other) return escaped;
+    if (bare === enclosing) return `\\${bare}`;
+    if (bare !== undefined) return bare;
+    return /^[^\n\r"'0-7\\bfnrt-vx\u2028\u2029]$/.test(escaped ?? '') ? (escaped ?? '') : match;
+  });
+  return enclosing + body + enclosing;
+}
 
 /** keys shorter than this keep a string that does not fit on their line (prettier's `isObjectPropertyWithShortKey`) */
 const SHORT_KEY = 5;
@@ -205,7 +240,7 @@ function property(key: string, value: Json, indent: number): string {
 const beside = (value: Json): number => (isContainer(value) ? (size(value) > 0 ? 1 : 3) : scalar(value).length + 1);
 
 function scalar(value: Exclude<Json, Json[] | { [key: string]: Json }>): string {
-  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'string') return tsString(value);
   const text = String(value);
   if (typeof value === 'number' && /e/.test(text)) throw new Unprintable('a number in exponent notation');
   return text;
@@ -215,5 +250,5 @@ function scalar(value: Exclude<Json, Json[] | { [key: string]: Json }>): string 
 function printKey(key: string): string {
   if (/^[A-Za-z_$][\w$]*$/.test(key)) return key; // an identifier name
   if (/^\d/.test(key)) throw new Unprintable('a key that looks like a number');
-  return quote(key);
+  return tsString(key);
 }

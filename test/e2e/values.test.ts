@@ -310,3 +310,16 @@ describe('found by a newcomer walking through a clinic', () => {
     ]);
   });
 });
+
+describe('a resource without fields', () => {
+  it('creates, patches and replaces with an empty body, and refuses any field', async () => {
+    const markers = `${server.url}/markers`;
+    const created = await http('POST', markers, {});
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    expect(Object.keys(created.body as object).sort()).toEqual(['createdAt', 'id', 'updatedAt']);
+    expect((await http('PATCH', `${markers}/${id}`, {})).status).toBe(200);
+    expect((await http('PUT', `${markers}/${id}`, {})).status).toBe(200);
+    expect(problemOf(await http('POST', markers, { name: 'x' })).status).toBe(400);
+  });
+});

@@ -1,8 +1,8 @@
 /**
  * Literals for emitted TypeScript, laid out as prettier lays them out with the generated project's options
- * (PRETTIER_OPTIONS: printWidth 110, two spaces, single quotes, trailing commas): a value on one line (`js`), a string
- * (`tsString`), a JSON value as a constant or a property: a file made only of such literals and text already in
- * prettier's shape needs no formatting (pipeline/render.ts). At 100 resources the schemas are 40% of the TypeScript
+ * (PRETTIER_OPTIONS: printWidth 110, two spaces, single quotes, trailing commas): a value on one line (`js`), a
+ * string (`tsString`), a key (`tsKey`), a JSON value as a constant or a property: a file made only of such literals
+ * and text already in prettier's shape needs no formatting (pipeline/render.ts). At 100 resources the schemas are 40% of the TypeScript
  * prettier was given, for layout rules this file states in a few lines:
  *
  * - an object or array goes on one line when it fits there (with the `,` or `;` after it), else one entry a line;
@@ -248,7 +248,9 @@ function scalar(value: Exclude<Json, Json[] | { [key: string]: Json }>): string 
 
 /** A key as prettier prints it (quoteProps "as-needed"): unquoted when it is an identifier name. */
 function printKey(key: string): string {
-  if (/^[A-Za-z_$][\w$]*$/.test(key)) return key; // an identifier name
   if (/^\d/.test(key)) throw new Unprintable('a key that looks like a number');
-  return tsString(key);
+  return tsKey(key);
 }
+
+/** A key of an object literal as prettier prints it: unquoted when it is an identifier name (numbers aside) */
+export const tsKey = (key: string): string => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : tsString(key));

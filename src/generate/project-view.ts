@@ -7,6 +7,7 @@ import { fixtures, type Fixture } from './fixtures.js';
 import type { RelationView } from './relations-view.js';
 import { matrixView, type ActionsView, type ListingView, type MatrixFixture, type MatrixView } from './matrix-view.js';
 import { relationMap, targetOf } from '../contract/relations.js';
+import { tsKey } from './literal.js';
 
 /** What the project-wide templates print. */
 export interface ProjectView {
@@ -40,6 +41,8 @@ export interface ProjectView {
   eventSettings: object | null;
   /** the same, and an example of an event's type, for the README */
   events: object | null;
+  /** the resources with relations, by their key in an object literal: the embedder's targets */
+  relationTargets: { key: string; camel: string }[];
   /** by resource and relation name: what the embedder needs (see relations/embed.ts) */
   relationMap: object;
   hasRelations: boolean;
@@ -88,6 +91,9 @@ export function projectView(
     relationMap: relationMap(api),
     hasRelations: api.resources.some((r) => r.relations.length > 0),
     hasLinks: api.resources.some((r) => r.relations.some((relation) => relation.through !== undefined)),
+    relationTargets: api.resources
+      .filter((r) => r.relations.length > 0)
+      .map((r) => ({ key: tsKey(r.name), camel: r.names.camel })),
     includeDepth: api.limits.includeDepth,
     filterExample: filterExample(api),
     ...customRoute(api),

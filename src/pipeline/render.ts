@@ -44,6 +44,7 @@ const IN_SHAPE = new Set([
   'resource/store.ts.hbs',
   'resource/routes.ts.hbs',
   'resource/nested.ts.hbs',
+  'project/src/resources/index.ts.hbs',
 ]);
 
 /** whether a value of the file being rendered was written compact, for prettier to lay out */

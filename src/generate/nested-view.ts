@@ -10,7 +10,7 @@ import {
 import { idSchema } from '../contract/json-schemas.js';
 import { ownerView } from './owner-view.js';
 import { actorArg, guardedOperations } from './routes-view.js';
-import { anOrA, capitalise, nounOf } from '../naming.js';
+import { anOrA, nounOf } from '../naming.js';
 import { inTemplateLiteral } from './sql/block.js';
 import { idType } from './typescript.js';
 import { js } from './literal.js';
@@ -335,8 +335,11 @@ function nestedCreate(
 ): NestedCreateView {
   const alias = target.names.camel;
   const folder = `../${target.names.kebab}`;
-  // the name of the to-one relation on the target: the body is the target's input under that record
-  const under = capitalise(target.fields.find((f) => f.name === relation.field)?.ref?.as ?? relation.field);
+  // the name of the to-one relation on the target, as resource-view.ts names the body's type and schema: the target's
+  // input under that record
+  const toOne = target.relations.find((r) => r.kind === 'one' && r.field === relation.field);
+  if (toOne === undefined) throw new Error(`${target.name} has no relation by ${relation.field}`);
+  const under = toOne.names.pascal;
   const owner = ownerView(api, target);
   const owned = (owner?.defaulted.length ?? 0) > 0;
   const body = `${alias}InputUnder${under}`;

@@ -1,8 +1,13 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AccessRule, Operation, Resource } from '../../../src/model.js';
 import { importsOf, code } from '../../../src/generate/code.js';
 import { ownerView } from '../../../src/generate/owner-view.js';
 import { resourceView } from '../../../src/generate/resource-view.js';
+import { nestedView } from '../../../src/generate/nested-view.js';
+import { readDefinition } from '../../../src/pipeline/read-definition.js';
 import { anOrA } from '../../../src/naming.js';
 import { guardedOperations, routesView } from '../../../src/generate/routes-view.js';
 import { rt } from '../../../src/generate/symbols.js';
@@ -184,4 +189,26 @@ describe('articles in messages', () => {
   ])('%s → %s', (word, want) => {
     expect(anOrA(word)).toBe(want);
   });
+});
+
+describe('nested creates', () => {
+  // found by a reviewer: nested.ts imported `inputUnderBrbitTDGpesaPp`, schemas.ts exported `inputUnderBrbitTdGpesaPp`
+  it.each(['authorId', 'mainAUthorId', 'brbitTDGpesaPpId', 'xId'])(
+    'import under %s the names the target’s schemas and model export',
+    async (refField) => {
+      const path = join(mkdtempSync(join(tmpdir(), 'nested-')), 'd.yaml');
+      writeFileSync(
+        path,
+        `name: t\nversion: 1.0.0\nresources:\n  authors: { fields: { name: string } }\n` +
+          `  books: { fields: { ${refField}: { type: ref, to: authors, required: true } } }\n`,
+      );
+      const read = await readDefinition(path);
+      const [authors, books] = read.resources;
+      if (authors === undefined || books === undefined) return expect.fail('no resources');
+      const under = resourceView(read, books).createdUnder[0] ?? expect.fail('no create under authors');
+      const imports = nestedView(read, authors, 'no author has this id')?.imports ?? '';
+      expect(imports).toContain(`${under.schemaName} as books${under.schemaName.replace(/^i/, 'I')}`);
+      expect(imports).toContain(under.typeName);
+    },
+  );
 });

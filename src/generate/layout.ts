@@ -202,6 +202,21 @@ export function objectLayout(line: string, indent: number): string {
 }
 
 /**
+ * A statement that ends with an array, `head[a, b];` at `indent`: on one line when it fits, else one element a line
+ * (elements that are not numbers: prettier fills a line with those).
+ */
+export function arrayLayout(line: string, indent: number): string {
+  if (fits(line) || !line.endsWith('];')) return line;
+  // the `[` that the last `]` closes
+  let open = line.indexOf('[');
+  while (open >= 0 && matching(line, open) !== line.length - 2) open = line.indexOf('[', open + 1);
+  const items = open < 0 ? [] : splitTopLevel(line.slice(open + 1, -2));
+  if (items.length === 0 || items.some((item) => /^-?[\d.]/.test(item))) return line;
+  const pad = ' '.repeat(indent);
+  return `${line.slice(0, open + 1)}\n${items.map((item) => `${pad}  ${item},\n`).join('')}${pad}];`;
+}
+
+/**
  * An argument, or a property's value after `prefix` (`key: `), at `indent`, before its comma: an object broken, one
  * property a line, when it does not fit, or when `broken` says so (a hugged last argument).
  */

@@ -6,6 +6,7 @@ import { inTemplateLiteral } from '../generate/sql/block.js';
 import { compactText, flatLiteral, printAssigned, printProperty, type Constant } from '../generate/literal.js';
 import { inPrettierShape } from './shape.js';
 import {
+  arrayLayout,
   arrowLayout,
   conditionalLayout,
   expressionLayout,
@@ -92,7 +93,7 @@ handlebars.registerHelper({
   /**
    * A line laid out as prettier lays it out by its width (generate/layout.ts), at the indent of the template's line:
    * a signature (its `{` added here), a call, an arrow function with an expression body, a conditional assigned, a
-   * statement ending with an object
+   * statement ending with an object or an array
    */
   signature: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
     return laidOut(signatureLayout, `${options.fn(this)} {`, indent, options);
@@ -105,6 +106,9 @@ handlebars.registerHelper({
   },
   conditional: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
     return laidOut(conditionalLayout, options.fn(this), indent, options);
+  },
+  array: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
+    return laidOut(arrayLayout, options.fn(this), indent, options);
   },
   object: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
     return laidOut(objectLayout, options.fn(this), indent, options);

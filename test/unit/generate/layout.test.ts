@@ -4,6 +4,7 @@ import prettier from 'prettier';
 import * as oxc from '@prettier/plugin-oxc';
 import { PRETTIER_OPTIONS } from '../../../src/generate/project-files.js';
 import {
+  arrayLayout,
   arrowLayout,
   callLayout,
   conditionalLayout,
@@ -125,6 +126,13 @@ describe('layouts of generate/layout.ts, as prettier lays them out', () => {
       const line = `    const ${named('page', a % 30)} = linked === null ? { items: [], nextCursor: null } : await stores.${named('s', b)}.list(request.query${', owner'.repeat(n % 3)}, linked);`;
       return `async function f() {\n  {\n${conditionalLayout(line, 4)}\n  }\n}\n`;
     }, 2);
+  });
+
+  it('a statement ending with an array: one line, else one element a line', async () => {
+    await holds(([a = 1, n = 1]) => {
+      const items = Array.from({ length: n }, (_, i) => `stores.${named(`r${i}`, a % 30)}.eventSource`);
+      return `${arrayLayout(`export const eventSources = (stores: Stores): EventSource[] => [${items.join(', ')}];`, 0)}\n`;
+    }, 1);
   });
 
   it('a statement ending with an object: one line, else one property a line', async () => {

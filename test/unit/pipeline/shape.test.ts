@@ -135,6 +135,20 @@ describe('templates in prettier’s shape', () => {
     await expectAsPrettier(files);
   });
 
+  // found by a reviewer: the event sources of a few short names fit on one line, where the template broke them
+  it.each([1, 2, 3, 4, 8])(
+    'renders resources/index.ts with events and %i resources as prettier formats it',
+    async (n) => {
+      const path = join(mkdtempSync(join(tmpdir(), 'shape-')), 'd.yaml');
+      const resources = Array.from({ length: n }, (_, i) => `  r${i}:\n    fields: { title: string }\n`);
+      writeFileSync(path, `name: t\nversion: 1.0.0\nevents: {}\nresources:\n${resources.join('')}`);
+      const files = await shapedFiles(path);
+      const index = files.find((f) => f.path.endsWith('/index.ts')) ?? expect.fail('no index.ts');
+      expect(index.formatted).toBe(true);
+      await expectAsPrettier(files);
+    },
+  );
+
   /** names and values of every length around the width, quotes in them, relations created under others */
   const name = fc.stringMatching(/^[a-z][a-z0-9]{0,45}$/);
   const definition = fc

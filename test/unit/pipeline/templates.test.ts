@@ -45,6 +45,7 @@ function instance(template: (h: typeof Handlebars, path: string) => HandlebarsTe
     arrow: text,
     conditional: text,
     lastFunction: text,
+    array: text,
     object: text,
     statement: text,
     sqlText: text,

@@ -62,9 +62,10 @@ export function unionArgumentLayout(line: string, indent: number): string {
 
 /**
  * A statement that is a call, `head(a, { b: c }, d)tail` at `indent`: on one line when it fits, else one argument a
- * line, each object on one line when it fits there, else one property a line. A last argument that is an object is
- * hugged when the line up to its `{` fits (`f(a, {`, its properties, `})`), as prettier does unless the argument
- * before it is an object too. A call whose first or last argument is a function, or with two functions among its
+ * line, each object or array on one line when it fits there, else one entry a line. A last argument that is an
+ * object or an array (not of numbers) is hugged when the line up to its `{` or `[` fits (`f(a, {`, its properties,
+ * `})`), as prettier does unless the argument before it is one too (found by a reviewer: `refuseOtherMethods(app,
+ * url, [` and one method a line). A call whose first or last argument is a function, or with two functions among its
  * arguments, which prettier may hug, is left as it is, as is a call whose callee is not a name (`(a)(b)`, `if (…)`).
  */
 export function callLayout(line: string, indent: number): string {
@@ -74,8 +75,9 @@ export function callLayout(line: string, indent: number): string {
   const [first = '', last = '', before = ''] = [call.args[0], call.args.at(-1), call.args.at(-2)];
   if (functions.length > 1 || functions.includes(first) || functions.includes(last)) return line;
   const pad = ' '.repeat(indent);
-  if (last.startsWith('{') && last.endsWith('}') && !before.startsWith('{')) {
-    const hugged = `${pad}${call.head}(${[...call.args.slice(0, -1), '{'].join(', ')}`;
+  const open = last.charAt(0);
+  if (expandable(last) && !before.startsWith(open)) {
+    const hugged = `${pad}${call.head}(${[...call.args.slice(0, -1), open].join(', ')}`;
     if (fits(hugged)) return `${hugged.slice(0, -1)}${valueLayout(last, indent, '', true).trimStart()})${call.tail}`;
   }
   return `${pad}${call.head}(\n${call.args.map((a) => `${valueLayout(a, indent + 2)},\n`).join('')}${pad})${call.tail}`;
@@ -218,7 +220,8 @@ export function arrayLayout(line: string, indent: number): string {
 
 /**
  * An argument, or a property's value after `prefix` (`key: `), at `indent`, before its comma: an object broken, one
- * property a line, when it does not fit, or when `broken` says so (a hugged last argument).
+ * property a line, or an array, one element a line, when it does not fit, or when `broken` says so (a hugged last
+ * argument).
  */
 function valueLayout(value: string, indent: number, prefix = '', broken = false): string {
   const pad = ' '.repeat(indent);
@@ -226,15 +229,23 @@ function valueLayout(value: string, indent: number, prefix = '', broken = false)
   // a string too long for its key's line goes on the next one (prettier: not after a key shorter than five columns)
   if (/^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")$/.test(value) && prefix.length - 2 >= 5)
     return `${pad}${prefix.trimEnd()}\n${pad}  ${value}`;
-  if (!value.startsWith('{') || !value.endsWith('}')) return `${pad}${prefix}${value}`;
-  const properties = splitTopLevel(value.slice(1, -1).trim()).map((p) => {
-    const colon = topLevelColon(p);
+  if (!expandable(value)) return `${pad}${prefix}${value}`;
+  const entries = splitTopLevel(value.slice(1, -1).trim()).map((p) => {
+    const colon = value.startsWith('[') ? -1 : topLevelColon(p);
     return colon < 0
-      ? `${' '.repeat(indent + 2)}${p},\n`
+      ? `${valueLayout(p, indent + 2)},\n`
       : `${valueLayout(p.slice(colon + 1).trim(), indent + 2, `${p.slice(0, colon + 1)} `)},\n`;
   });
-  return `${pad}${prefix}{\n${properties.join('')}${pad}}`;
+  return `${pad}${prefix}${value.charAt(0)}\n${entries.join('')}${pad}${value.at(-1) ?? ''}`;
 }
+
+/**
+ * Whether prettier breaks `value` one entry a line where it does not fit: an object, or an array of names and strings
+ * (an array of numbers is filled, one of objects or arrays may always be broken: neither is laid out here).
+ */
+const expandable = (value: string): boolean =>
+  (value.startsWith('{') && value.endsWith('}') && value.length > 2) ||
+  (/^\[[^[\]{}]+\]$/.test(value) && !/^\[\s*-?[\d.]/.test(value));
 
 /** `head(args)tail`, the first parenthesis at the top level opening the arguments; undefined when unbalanced. */
 function splitCall(text: string): { head: string; args: string[]; tail: string } | undefined {

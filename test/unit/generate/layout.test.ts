@@ -91,6 +91,19 @@ describe('layouts of generate/layout.ts, as prettier lays them out', () => {
     }, 2);
   });
 
+  // found by a reviewer: prettier hugs a last array as it hugs a last object
+  it('a call whose last argument is an array: one line, else the array hugged, else one argument a line', async () => {
+    await holds(([a = 1, b = 1, n = 1]) => {
+      const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].slice(0, 1 + (n % 5)).map((m) => `'${m}'`);
+      const deprecated = b % 3 === 0 ? ', deprecated' : '';
+      const line = callLayout(
+        `  refuseOtherMethods(app, '/${named('p', a + b)}', [${methods.join(', ')}]${deprecated});`,
+        2,
+      );
+      return `function f() {\n${line}\n}\n`;
+    }, 2);
+  });
+
   // a route: `app.get(url, options, async (request) => {`, its body, `});`
   it('a call whose last argument is a function with a block body: hugged, else one argument a line', async () => {
     await holds(([a = 1, b = 1, n = 1]) => {

@@ -135,6 +135,21 @@ describe('templates in prettier’s shape', () => {
     await expectAsPrettier(files);
   });
 
+  // found by a reviewer: the methods of a long nested path, hugged by prettier
+  it.each([20, 30, 40, 45, 50, 60])(
+    'renders nested.ts under an inverse of %i characters as prettier does',
+    async (n) => {
+      const path = join(mkdtempSync(join(tmpdir(), 'shape-')), 'd.yaml');
+      const inverse = `books${'x'.repeat(n - 5)}`;
+      writeFileSync(
+        path,
+        `name: m\nversion: 1.0.0\nresources:\n  authors:\n    fields: { name: string }\n  books:\n    fields:\n` +
+          `      authorId: { type: ref, to: authors, inverse: ${inverse} }\n`,
+      );
+      await expectAsPrettier(await shapedFiles(path));
+    },
+  );
+
   // found by a reviewer: the event sources of a few short names fit on one line, where the template broke them
   it.each([1, 2, 3, 4, 8])(
     'renders resources/index.ts with events and %i resources as prettier formats it',

@@ -1,4 +1,5 @@
 import { PRETTIER_OPTIONS } from './project-files.js';
+import { matching, splitCall, splitTopLevel, topLevel, topLevelArrow, topLevelColon } from './code-text.js';
 
 /**
  * Prettier's layout of the few TypeScript constructs whose lines templates in prettier's shape cannot know in advance
@@ -131,22 +132,6 @@ export function conditionalLayout(line: string, indent: number): string {
   return `${head}\n${pad}${test}\n${pad}  ? ${yes}\n${pad}  : ${no}`;
 }
 
-/** The index of the first `token` outside brackets and strings; -1 when there is none. */
-function topLevel(text: string, token: string): number {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] ?? '';
-    if (c === "'" || c === '"' || c === '`') i = endOfString(text, i);
-    else if (OPENING[c] !== undefined) depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (depth === 0 && text.startsWith(token, i)) return i;
-  }
-  return -1;
-}
-
-/** The index of the first ` => ` outside brackets and strings; -1 when there is none. */
-const topLevelArrow = (text: string): number => topLevel(text, ' => ');
-
 /**
  * A call whose last argument is a function with a block body, at `indent`: its first line up to the function's `{`
  * (`app.get(url, options, async (request) => {`), the body, and `});`. Prettier hugs the function when that first line
@@ -246,64 +231,3 @@ function valueLayout(value: string, indent: number, prefix = '', broken = false)
 const expandable = (value: string): boolean =>
   (value.startsWith('{') && value.endsWith('}') && value.length > 2) ||
   (/^\[[^[\]{}]+\]$/.test(value) && !/^\[\s*-?[\d.]/.test(value));
-
-/** `head(args)tail`, the first parenthesis at the top level opening the arguments; undefined when unbalanced. */
-function splitCall(text: string): { head: string; args: string[]; tail: string } | undefined {
-  const open = text.indexOf('(');
-  const close = open < 0 ? -1 : matching(text, open);
-  if (close < 0) return undefined;
-  const inside = text.slice(open + 1, close).trim();
-  return { head: text.slice(0, open), args: inside === '' ? [] : splitTopLevel(inside), tail: text.slice(close + 1) };
-}
-
-const OPENING: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
-
-/** The index of the bracket that closes the one at `at`, skipping strings; -1 when there is none. */
-function matching(text: string, at: number): number {
-  const stack: string[] = [];
-  for (let i = at; i < text.length; i++) {
-    const c = text[i] ?? '';
-    if (c === "'" || c === '"' || c === '`') i = endOfString(text, i);
-    else if (OPENING[c] !== undefined) stack.push(OPENING[c]);
-    else if (c === ')' || c === ']' || c === '}') {
-      if (stack.pop() !== c) return -1;
-      if (stack.length === 0) return i;
-    }
-  }
-  return -1;
-}
-
-/** Where the string opened at `at` closes (its quote), escapes skipped. */
-function endOfString(text: string, at: number): number {
-  const quote = text[at];
-  for (let i = at + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === quote) return i;
-  }
-  return text.length;
-}
-
-/** `text` split at its commas outside brackets and strings, each part trimmed. */
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] ?? '';
-    if (c === "'" || c === '"' || c === '`') i = endOfString(text, i);
-    else if (OPENING[c] !== undefined) depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  const rest = text.slice(start).trim();
-  return rest === '' ? parts : [...parts, rest];
-}
-
-/** The index of a property's colon, `key: value` (not one inside its value); -1 for a shorthand or a spread. */
-function topLevelColon(property: string): number {
-  const key = /^(?:[A-Za-z_$][\w$]*|'[^']*'|\d+):/.exec(property);
-  return key === null ? -1 : key[0].length - 1;
-}

@@ -5,17 +5,7 @@ import type { Owner, PlannedFile } from './plan.js';
 import { inTemplateLiteral } from '../generate/sql/block.js';
 import { compactText, flatLiteral, printAssigned, printProperty, type Constant } from '../generate/literal.js';
 import { inPrettierShape } from './shape.js';
-import {
-  arrayLayout,
-  arrowLayout,
-  conditionalLayout,
-  expressionLayout,
-  hugs,
-  lastFunctionLayout,
-  objectLayout,
-  signatureLayout,
-  unionArgumentLayout,
-} from '../generate/layout.js';
+import { layoutHelpers } from './layout-helpers.js';
 import { compileTemplate, partials } from './templates.js';
 import { anotherRunExpected } from '../memo.js';
 import { joinedDocument, type SplitDocument } from '../openapi/document.js';
@@ -56,6 +46,7 @@ let constants: Constant[] = [];
 
 /** Helpers do what templates may not: every value from a definition is escaped for where it lands. */
 const handlebars = Handlebars.create();
+handlebars.registerHelper(layoutHelpers);
 handlebars.registerHelper({
   /**
    * a JavaScript/JSON literal, strings quoted and escaped, on one line as prettier prints it (literal.ts), else
@@ -90,47 +81,6 @@ handlebars.registerHelper({
     compactValues = true;
     return `${String(key)}: ${JSON.stringify(value)}`;
   },
-  /**
-   * A line laid out as prettier lays it out by its width (generate/layout.ts), at the indent of the template's line:
-   * a signature (its `{` added here), a call, an arrow function with an expression body, a conditional assigned, a
-   * statement ending with an object or an array
-   */
-  signature: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
-    return laidOut(signatureLayout, `${options.fn(this)} {`, indent, options);
-  },
-  call: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
-    return laidOut(expressionLayout, options.fn(this), indent, options);
-  },
-  arrow: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
-    return laidOut(arrowLayout, options.fn(this), indent, options);
-  },
-  conditional: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
-    return laidOut(conditionalLayout, options.fn(this), indent, options);
-  },
-  array: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
-    return laidOut(arrayLayout, options.fn(this), indent, options);
-  },
-  object: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
-    return laidOut(objectLayout, options.fn(this), indent, options);
-  },
-  /** the first line of a prepared statement, `readonly #name = this.prepare<names>(`, which its SQL's backtick ends */
-  statement: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
-    const layout = (line: string, at: number): string => unionArgumentLayout(`${line}\``, at).slice(0, -1);
-    return laidOut(layout, options.fn(this), indent, options);
-  },
-  /**
-   * A call whose last argument is a function with a block body, from its first line to its `});` (a route): the
-   * function hugged when the first line fits, else the body rendered again for two columns further in (its laid-out
-   * lines laid out for that indent) and the call broken (generate/layout.ts, lastFunctionLayout)
-   */
-  lastFunction: function (this: unknown, indent: unknown, options: Handlebars.HelperOptions) {
-    const hugged = options.fn(this);
-    if (!hugged.includes('\n')) return laidOut(lastFunctionLayout, hugged, indent, options);
-    const head = hugged.slice(0, hugged.indexOf('\n'));
-    if (hugs(' '.repeat(Number(indent) + shiftOf(options)) + head)) return hugged;
-    const data = { ...options.data, shift: shiftOf(options) + 2 };
-    return laidOut(lastFunctionLayout, options.fn(this, { data }), indent, options);
-  },
   /** `head` and an object or array value, `;` after it, as prettier prints the statement at `indent` (literal.ts) */
   tsAssigned: (head: unknown, value: unknown, indent: unknown) => {
     const printed = printAssigned(String(head), value, Number(indent));
@@ -155,27 +105,6 @@ handlebars.registerHelper({
     return text.charAt(0).toUpperCase() + text.slice(1);
   },
 });
-
-/**
- * `text`, a line at `indent` whose indent the template wrote, laid out by `layout` (the indent left to the template).
- * Inside a call whose function's body goes two columns further in (lastFunction), the line is laid out for that
- * indent, and its lines after the first two columns less in (lastFunction adds them).
- */
-function laidOut(
-  layout: (line: string, indent: number) => string,
-  text: string,
-  indent: unknown,
-  options: Handlebars.HelperOptions,
-): string {
-  const shift = shiftOf(options);
-  const at = Number(indent) + shift;
-  const pad = ' '.repeat(at);
-  const lines = layout(pad + text, at).slice(pad.length);
-  return shift === 0 ? lines : lines.replaceAll(`\n${' '.repeat(shift)}`, '\n');
-}
-
-/** how many columns further in than its template writes it the block being rendered goes (see laidOut) */
-const shiftOf = (options: Handlebars.HelperOptions): number => Number(options.data?.shift ?? 0);
 
 /** Partials, for blocks that templates repeat or that only some files have: `{{> name}}` for partials/name.hbs. */
 for (const [name, partial] of partials(handlebars)) handlebars.registerPartial(name, partial);

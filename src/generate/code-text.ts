@@ -2,6 +2,7 @@
  * Reading a line of TypeScript as generate/layout.ts needs to: its brackets and commas outside strings, the
  * arguments of a call, a property's key. Only for the lines templates write (no comments, no regular expressions).
  */
+
 /** `head(args)tail`, the first parenthesis at the top level opening the arguments; undefined when unbalanced. */
 export function splitCall(text: string): { head: string; args: string[]; tail: string } | undefined {
   const open = text.indexOf('(');
@@ -29,7 +30,7 @@ export function matching(text: string, at: number): number {
 }
 
 /** Where the string opened at `at` closes (its quote), escapes skipped. */
-export function endOfString(text: string, at: number): number {
+function endOfString(text: string, at: number): number {
   const quote = text[at];
   for (let i = at + 1; i < text.length; i++) {
     if (text[i] === '\\') i++;
@@ -41,17 +42,10 @@ export function endOfString(text: string, at: number): number {
 /** `text` split at its commas outside brackets and strings, each part trimmed. */
 export function splitTopLevel(text: string): string[] {
   const parts: string[] = [];
-  let depth = 0;
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] ?? '';
-    if (c === "'" || c === '"' || c === '`') i = endOfString(text, i);
-    else if (OPENING[c] !== undefined) depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
+  for (const comma of topLevelAll(text, ',')) {
+    parts.push(text.slice(start, comma).trim());
+    start = comma + 1;
   }
   const rest = text.slice(start).trim();
   return rest === '' ? parts : [...parts, rest];
@@ -63,18 +57,20 @@ export function topLevelColon(property: string): number {
   return key === null ? -1 : key[0].length - 1;
 }
 
-/** The index of the first `token` outside brackets and strings; -1 when there is none. */
-export function topLevel(text: string, token: string): number {
+/** Each index where `token` begins outside brackets and strings, in order. */
+function* topLevelAll(text: string, token: string): Generator<number> {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i] ?? '';
     if (c === "'" || c === '"' || c === '`') i = endOfString(text, i);
     else if (OPENING[c] !== undefined) depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (depth === 0 && text.startsWith(token, i)) return i;
+    else if (depth === 0 && text.startsWith(token, i)) yield i;
   }
-  return -1;
 }
+
+/** The index of the first `token` outside brackets and strings; -1 when there is none. */
+export const topLevel = (text: string, token: string): number => topLevelAll(text, token).next().value ?? -1;
 
 /** The index of the first ` => ` outside brackets and strings; -1 when there is none. */
 export const topLevelArrow = (text: string): number => topLevel(text, ' => ');

@@ -1,4 +1,5 @@
 import { PRETTIER_OPTIONS } from './project-files.js';
+import { SHORT_KEY } from './literal.js';
 import { matching, splitCall, splitTopLevel, topLevel, topLevelArrow, topLevelColon } from './code-text.js';
 
 /**
@@ -106,10 +107,9 @@ export function arrowLayout(line: string, indent: number): string {
   const body = line.slice(arrow + 4);
   const conditional = /^\((.+) \? (\w+) : (\w+)\)([,;])$/.exec(body);
   if (conditional === null) return `${line.slice(0, arrow)} =>\n${expressionLayout(pad + body, indent + 2)}`;
-  // `(a ? b : c)` loses its parentheses on a line of its own, and breaks before `?` and `:` where it does not fit
+  // `(a ? b : c)` loses its parentheses on a line of its own
   const [, test = '', yes = '', no = '', end = ''] = conditional;
-  const flat = `${pad}${test} ? ${yes} : ${no}${end}`;
-  return `${line.slice(0, arrow)} =>\n${fits(flat) ? flat : `${pad}${test}\n${pad}  ? ${yes}\n${pad}  : ${no}${end}`}`;
+  return `${line.slice(0, arrow)} =>\n${conditionalLines(pad, test, yes, no + end)}`;
 }
 
 /**
@@ -121,15 +121,19 @@ export function conditionalLayout(line: string, indent: number): string {
   const [question, colon] = [topLevel(line, ' ? '), topLevel(line, ' : ')];
   if (fits(line) || parts === null || question < 0 || colon < question || !/ [!=]== /.test(line.slice(0, question)))
     return line;
-  const [head = '', rest = ''] = parts.slice(1);
-  const pad = ' '.repeat(indent + 2);
-  if (fits(pad + rest)) return `${head}\n${pad}${rest}`;
+  const head = parts[1] ?? '';
   const [test, yes, no] = [
     line.slice(head.length + 1, question),
     line.slice(question + 3, colon),
     line.slice(colon + 3),
   ];
-  return `${head}\n${pad}${test}\n${pad}  ? ${yes}\n${pad}  : ${no}`;
+  return `${head}\n${conditionalLines(' '.repeat(indent + 2), test, yes, no)}`;
+}
+
+/** `test ? yes : no` on a line of its own at `pad` when it fits, else broken before `?` and `:` */
+function conditionalLines(pad: string, test: string, yes: string, no: string): string {
+  const flat = `${pad}${test} ? ${yes} : ${no}`;
+  return fits(flat) ? flat : `${pad}${test}\n${pad}  ? ${yes}\n${pad}  : ${no}`;
 }
 
 /**
@@ -211,8 +215,8 @@ export function arrayLayout(line: string, indent: number): string {
 function valueLayout(value: string, indent: number, prefix = '', broken = false): string {
   const pad = ' '.repeat(indent);
   if (!broken && fits(`${pad}${prefix}${value},`)) return `${pad}${prefix}${value}`;
-  // a string too long for its key's line goes on the next one (prettier: not after a key shorter than five columns)
-  if (/^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")$/.test(value) && prefix.length - 2 >= 5)
+  // a string too long for its key's line goes on the next one, but after a short key (as literal.ts's `property`)
+  if (/^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")$/.test(value) && prefix.length - 2 >= SHORT_KEY)
     return `${pad}${prefix.trimEnd()}\n${pad}  ${value}`;
   if (!expandable(value)) return `${pad}${prefix}${value}`;
   const entries = splitTopLevel(value.slice(1, -1).trim()).map((p) => {

@@ -2,8 +2,8 @@
  * Literals for emitted TypeScript, laid out as prettier lays them out with the generated project's options
  * (PRETTIER_OPTIONS: printWidth 110, two spaces, single quotes, trailing commas): a value on one line (`js`), a
  * string (`tsString`), a key (`tsKey`), a JSON value as a constant or a property: a file made only of such literals
- * and text already in prettier's shape needs no formatting (pipeline/render.ts). At 100 resources the schemas are 40% of the TypeScript
- * prettier was given, for layout rules this file states in a few lines:
+ * and text already in prettier's shape needs no formatting (pipeline/render.ts). At 100 resources the schemas were
+ * 40% of the TypeScript prettier was given, for layout rules this file states in a few lines:
  *
  * - an object or array goes on one line when it fits there (with the `,` or `;` after it), else one entry a line;
  *   an array of two or more objects (or arrays) of two or more entries each is always broken, and so is
@@ -58,7 +58,7 @@ export function tsString(value: string): string {
 }
 
 /** keys shorter than this keep a string that does not fit on their line (prettier's `isObjectPropertyWithShortKey`) */
-const SHORT_KEY = 5;
+export const SHORT_KEY = 5;
 
 class Unprintable extends Error {}
 

@@ -1,5 +1,12 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createRequire } from 'node:module';
+import rateLimit, { normalizeIP, type FastifyRateLimitStore } from '@fastify/rate-limit';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+} from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import { RATE_LIMIT_WINDOW_MS } from '../settings.js';
 
@@ -8,12 +15,15 @@ export { RATE_LIMIT_WINDOW_MS };
 import { HttpProblem } from './problem.js';
 
 /**
- * At most `max` requests per client in each window, then 429 with Retry-After (`max` 0: no limit). A client is the subject
- * of a valid bearer token, from its first request on (the token is verified here, and the verifier caches it for the
- * access guard), else its IP address: a token that is not valid counts against the IP, so an unverified claim never
- * chooses a bucket, and traffic without tokens from one address never limits a signed-in user behind it. Counters
- * live in this process, so each instance counts its own clients, unless `redisUrl` (REDIS_URL) is given: then every instance shares its counters through Redis. If Redis cannot be
- * reached, requests are served unlimited rather than refused (and the error is logged). /healthz is not limited.
+ * At most `max` requests per client in each window, then 429 with Retry-After (`max` 0: no limit). A client is the
+ * subject of a valid bearer token, from its first request on (the token is verified here, and the verifier caches it
+ * for the access guard), else its IP address (an IPv6 address by its /64, as @fastify/rate-limit counts them): a token
+ * that is not valid counts against the address, so an unverified claim never chooses a bucket, and traffic without
+ * tokens from one address never limits a signed-in user behind it. Counters live in this process, so each instance
+ * counts its own clients, unless `redisUrl` (REDIS_URL) is given: then every instance shares its counters through
+ * Redis. If Redis cannot be reached, requests are served unlimited rather than refused (and the error is logged).
+ * /healthz is not limited; a route of yours may set its own limit with `config: { rateLimit: { max, timeWindow } }`
+ * (@fastify/rate-limit counts it) or none with `config: { rateLimit: false }`.
  */
 export async function installRateLimit(
   app: FastifyInstance,
@@ -45,8 +55,18 @@ export async function installRateLimit(
       await redis.quit().catch(() => redis.disconnect());
     });
   }
+  const tooMany = (allowed: number, ttl: number): HttpProblem =>
+    new HttpProblem(
+      429,
+      'Too Many Requests',
+      `more than ${allowed} requests ${windowInWords(RATE_LIMIT_WINDOW_MS)}: try again later`,
+      undefined,
+      { 'retry-after': String(Math.ceil(ttl / 1000)) },
+    );
   await app.register(rateLimit, {
     max,
+    // without Redis, the routes that do not set their own limit are counted by countInProcess (below)
+    global: redis !== undefined,
     ...(redis !== undefined && { redis, nameSpace: 'restsmith-rate-limit:', skipOnError: true }),
     timeWindow: RATE_LIMIT_WINDOW_MS,
     keyGenerator: (request) => {
@@ -55,22 +75,74 @@ export async function installRateLimit(
         ? subject.then((verified) => bucket(request, verified))
         : bucket(request, subject);
     },
-    errorResponseBuilder: (_request, context) =>
-      new HttpProblem(
-        429,
-        'Too Many Requests',
-        `more than ${context.max} requests ${windowInWords(RATE_LIMIT_WINDOW_MS)}: try again later`,
-        undefined,
-        {
-          'retry-after': String(Math.ceil(context.ttl / 1000)),
-        },
-      ),
+    errorResponseBuilder: (_request, context) => tooMany(context.max, context.ttl),
+  });
+  if (redis === undefined) countInProcess(app, authorizer, max, tooMany);
+}
+
+/** What @fastify/rate-limit counts with in memory (not among its exports): a fixed window per key, in an LRU map. */
+type LocalStore = new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  cache: number,
+) => FastifyRateLimitStore;
+const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/LocalStore.js') as LocalStore;
+
+/** how many clients the in-process counters remember (the least recent are forgotten first): the plugin's default */
+const CLIENTS = 5000;
+
+/**
+ * The in-process limit on every route without a `config.rateLimit` of its own: @fastify/rate-limit's own store and
+ * headers, from a callback hook. The plugin's hook is an async function awaiting three promises, which cost a small
+ * request about a sixth of its CPU time (bench/RESULTS.md, session 30); this one answers at once, except for the first
+ * request of a token not verified yet.
+ */
+function countInProcess(
+  app: FastifyInstance,
+  authorizer: Authorizer,
+  max: number,
+  tooMany: (max: number, ttl: number) => HttpProblem,
+): void {
+  const store = new LocalStore(false, false, CLIENTS);
+  const count = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    subject: string | undefined,
+    done: HookHandlerDoneFunction,
+  ): void =>
+    store.incr(
+      bucket(request, subject),
+      (error, counted) => {
+        // the local store answers at once and never fails; a request is served rather than refused if it ever did
+        if (error !== null || counted === undefined) return done();
+        const over = counted.current > max;
+        reply
+          .header('x-ratelimit-limit', max)
+          .header('x-ratelimit-remaining', over ? 0 : max - counted.current)
+          .header('x-ratelimit-reset', Math.ceil(counted.ttl / 1000));
+        done(over ? tooMany(max, counted.ttl) : undefined);
+      },
+      RATE_LIMIT_WINDOW_MS,
+      max,
+    );
+  const limit: onRequestHookHandler = (request, reply, done) => {
+    const subject = authorizer.verifiedSubject(request);
+    // verifiedSubject's promise never rejects (a token that is not valid is no subject)
+    if (subject instanceof Promise) void subject.then((verified) => count(request, reply, verified, done));
+    else count(request, reply, subject, done);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.rateLimit !== undefined) return;
+    route.onRequest = route.onRequest === undefined ? [limit] : [route.onRequest, limit].flat();
   });
 }
 
-/** The counter a request counts in: its verified subject's, else its address's. */
-const bucket = (request: FastifyRequest, subject: string | undefined): string =>
-  subject === undefined ? `ip:${request.ip}` : `sub:${subject}`;
+/** The counter a request counts in: its verified subject's, else its address's (an IPv6 one's /64). */
+export const bucket = (request: Pick<FastifyRequest, 'ip'>, subject: string | undefined): string => {
+  if (subject !== undefined) return `sub:${subject}`;
+  // only an IPv6 address has a colon: an IPv4 one is its own key, without normalizeIP's regular expression
+  return `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`;
+};
 
 const UNITS: [number, string][] = [
   [86_400_000, 'day'],

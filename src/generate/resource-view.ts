@@ -67,7 +67,7 @@ export interface ResourceView {
   /** the paths `include` takes, for the README */
   includePaths: string[];
   /** the README's words for a deprecated resource: since when, until when, where to read */
-  deprecatedText?: string;
+  deprecatedText?: { since: string; sunset?: string; link?: string };
   /** the README's line of the filters through relations: each relation with the fields it filters by */
   filtersThrough: string;
   /** model.ts: the relations a read or a listing may embed, typed (`author?: AuthorWithRelations | null`) */
@@ -237,11 +237,11 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     includePaths: includePaths(api, resource),
     filtersThrough: filtersThrough(api, resource),
     ...(resource.deprecated !== undefined && {
-      deprecatedText: [
-        `since ${resource.deprecated.since}`,
-        resource.deprecated.sunset === undefined ? '' : `, gone on ${resource.deprecated.sunset}`,
-        resource.deprecated.link === undefined ? '' : ` (${resource.deprecated.link})`,
-      ].join(''),
+      deprecatedText: {
+        since: resource.deprecated.since,
+        ...(resource.deprecated.sunset !== undefined && { sunset: resource.deprecated.sunset }),
+        ...(resource.deprecated.link !== undefined && { link: resource.deprecated.link }),
+      },
     }),
     ...embeddedTypes(api, resource),
     createdUnder: createdUnder(api, resource).map((relation) => {

@@ -6,7 +6,7 @@ import type { Api } from '../model.js';
  */
 export const DEPENDENCIES = {
   '@fastify/cors': '^11.4.3',
-  '@fastify/rate-limit': '^11.0.0',
+  '@fastify/rate-limit': '^11.2.0',
   '@fastify/swagger': '^9.5.2',
   '@fastify/swagger-ui': '^6.1.0',
   ajv: '^8.17.1',

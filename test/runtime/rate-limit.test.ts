@@ -4,6 +4,7 @@ import { createAuthorizer } from '../../runtime/src/auth/authorize.js';
 import { TokenError, type Caller, type TokenVerifier } from '../../runtime/src/auth/verify.js';
 import { installErrorHandlers } from '../../runtime/src/http/errors.js';
 import { bucket, installRateLimit } from '../../runtime/src/http/rate-limit.js';
+import { DEPENDENCIES } from '../../src/generate/project-files.js';
 
 /** `cached-*` tokens were verified before (answered at once), `fresh-*` ones are verified now; others are refused. */
 const verifier: TokenVerifier = {
@@ -17,13 +18,19 @@ const verifier: TokenVerifier = {
 let app: FastifyInstance | undefined;
 afterEach(async () => app?.close());
 
-/** An app limited to `max` requests a minute, with routes as the generated server and a user's may have. */
-async function limited(max: number): Promise<FastifyInstance> {
+/**
+ * An app limited to `max` requests a minute, with routes as the generated server and a user's may have; `gone`: its
+ * requests have no address, as one whose client reset the connection.
+ */
+async function limited(max: number, gone = false): Promise<FastifyInstance> {
   app = Fastify();
   installErrorHandlers(app);
+  if (gone) app.addHook('onRequest', async (request) => Object.defineProperty(request, 'ip', { value: undefined }));
   await installRateLimit(app, createAuthorizer(verifier, 'admin'), max);
   app.get('/posts', async () => ({ ok: true }));
   app.get('/healthz', { config: { rateLimit: false } }, async () => ({ status: 'ok' }));
+  // untyped (a plain-JavaScript user's): the plugin's types allow no null
+  app.get('/unset', { config: { rateLimit: null } as never }, async () => ({ unset: true }));
   app.get('/own', { config: { rateLimit: { max: 1, timeWindow: 60_000 } } }, async () => ({ own: true }));
   await app.register(async (child) => {
     child.get('/nested', async () => ({ nested: true }));
@@ -96,6 +103,19 @@ describe('the in-process rate limit', () => {
     expect(printed).toMatch(/\/posts \(HEAD\)\n\W*\(onRequest\) \["limit\(\)"\]\n/);
   });
 
+  it('limits a route whose `rateLimit` is null, as the plugin reads it (no setting of its own)', async () => {
+    const server = await limited(1);
+    expect((await get(server, '/unset')).headers['x-ratelimit-remaining']).toBe('0');
+    expect((await get(server, '/unset')).statusCode).toBe(429);
+  });
+
+  it('answers a request whose client has gone while its new token was verified (no hang, no crash)', async () => {
+    const server = await limited(5, true);
+    const answers = await Promise.all([get(server, '/posts', 'fresh-cyd'), get(server, '/posts', 'forged-eve')]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect(answers[1]?.headers['x-ratelimit-remaining']).toBe('4');
+  });
+
   it('is off with a limit of 0', async () => {
     const server = await limited(0);
     const answer = await get(server, '/posts');
@@ -104,6 +124,16 @@ describe('the in-process rate limit', () => {
 });
 
 describe('the bucket of a request', () => {
+  it('of a request without an address (its client gone) is the empty address, not an error', () => {
+    expect(bucket({ ip: undefined as unknown as string }, undefined)).toBe('ip:');
+  });
+
+  it('is made with normalizeIP, which @fastify/rate-limit exports from 11.2.0: generated projects ask for no older', () => {
+    const floor = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(DEPENDENCIES['@fastify/rate-limit'])?.slice(1).map(Number) ?? [];
+    expect(floor[0]).toBe(11);
+    expect(floor[1]).toBeGreaterThanOrEqual(2);
+  });
+
   it.each([
     ['203.0.113.7', undefined, 'ip:203.0.113.7'],
     ['203.0.113.7', 'ann', 'sub:ann'],

@@ -127,12 +127,22 @@ function countInProcess(
     );
   const limit: onRequestHookHandler = (request, reply, done) => {
     const subject = authorizer.verifiedSubject(request);
-    // verifiedSubject's promise never rejects (a token that is not valid is no subject)
-    if (subject instanceof Promise) void subject.then((verified) => count(request, reply, verified, done));
-    else count(request, reply, subject, done);
+    if (!(subject instanceof Promise)) return count(request, reply, subject, done);
+    // a token seen for the first time: counted once verified (a token that is not valid is no subject). Whatever
+    // happens meanwhile (the client may be gone), the request goes on or fails once, and nothing rejects unhandled.
+    let called = false;
+    const once: HookHandlerDoneFunction = (error?: Error) => {
+      if (called) return;
+      called = true;
+      done(error);
+    };
+    subject
+      .then((verified) => count(request, reply, verified, once))
+      .catch((error: unknown) => once(error as Error));
   };
   app.addHook('onRoute', (route) => {
-    if (route.config?.rateLimit !== undefined) return;
+    // as the plugin reads it: null is no setting of the route's own
+    if (route.config?.rateLimit !== undefined && route.config.rateLimit !== null) return;
     route.onRequest = route.onRequest === undefined ? [limit] : [route.onRequest, limit].flat();
   });
 }
@@ -140,8 +150,10 @@ function countInProcess(
 /** The counter a request counts in: its verified subject's, else its address's (an IPv6 one's /64). */
 export const bucket = (request: Pick<FastifyRequest, 'ip'>, subject: string | undefined): string => {
   if (subject !== undefined) return `sub:${subject}`;
-  // only an IPv6 address has a colon: an IPv4 one is its own key, without normalizeIP's regular expression
-  return `ip:${request.ip.includes(':') ? normalizeIP(request.ip) : request.ip}`;
+  // only an IPv6 address has a colon: an IPv4 one is its own key, without normalizeIP's regular expression. A
+  // request whose client has gone has no address (undefined, whatever the type says): it counts under the empty one
+  const ip: string | undefined = request.ip;
+  return ip === undefined ? 'ip:' : `ip:${ip.includes(':') ? normalizeIP(ip) : ip}`;
 };
 
 const UNITS: [number, string][] = [

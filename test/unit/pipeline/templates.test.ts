@@ -95,16 +95,9 @@ describe('templates precompiled by the build', () => {
 
 describe('text from a definition in the README', () => {
   it('stays on its line, and opens no markup: a title with line breaks and $$', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'md-'));
-    const file = join(dir, 'hives.yaml');
-    writeFileSync(
-      file,
+    const text = await readmeOf(
       'name: hives\nversion: 1.0.0\ntitle: "Apiary\\n\\n$$\\nbees | *all* #1"\nresources:\n  hives:\n    fields: { name: string }\n',
     );
-    const api = await readDefinition(file);
-    const context = { source: 'hives.yaml', migrations: [], orphanFiles: [], orphanHandlers: new Map() };
-    const readme = plan(api, context).find((p) => p.path === 'README.md') ?? fail('README.md');
-    const text = render(readme, 'hives.yaml').content;
     expect(text).toContain('\n# Apiary \\$\\$ bees \\| \\*all\\* \\#1\n');
     const [formatted] = await formatAll([{ path: 'README.md', owner: 'generator', content: text }]);
     expect(formatted?.chunks?.length).toBeGreaterThan(1);
@@ -114,24 +107,27 @@ describe('text from a definition in the README', () => {
 
 describe('a deprecated resource in the README', () => {
   it('says since when, until when and where to read, the link escaped and the words around it not', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'md-'));
-    const file = join(dir, 'hives.yaml');
-    writeFileSync(
-      file,
+    const text = await readmeOf(
       'name: hives\nversion: 1.0.0\nresources:\n  hives:\n    fields: { name: string }\n' +
         '    deprecated: { since: 2026-11-01, sunset: 2027-06-30, link: "https://example.com/going_away" }\n' +
         '  combs:\n    fields: { name: string }\n    deprecated: { since: 2026-11-02 }\n',
     );
-    const api = await readDefinition(file);
-    const context = { source: 'hives.yaml', migrations: [], orphanFiles: [], orphanHandlers: new Map() };
-    const readme = plan(api, context).find((p) => p.path === 'README.md') ?? fail('README.md');
-    const text = render(readme, 'hives.yaml').content;
     expect(text).toContain(
       '— **deprecated** since 2026-11-01, gone on 2027-06-30 (https://example.com/going\\_away): its responses carry',
     );
     expect(text).toContain('— **deprecated** since 2026-11-02: its responses carry');
   });
 });
+
+/** The README generated from the definition `yaml`, rendered (not formatted). */
+async function readmeOf(yaml: string): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'md-')), 'hives.yaml');
+  writeFileSync(file, yaml);
+  const api = await readDefinition(file);
+  const context = { source: 'hives.yaml', migrations: [], orphanFiles: [], orphanHandlers: new Map() };
+  const readme = plan(api, context).find((p) => p.path === 'README.md') ?? fail('README.md');
+  return render(readme, 'hives.yaml').content;
+}
 
 function fail(path: string): never {
   throw new Error(`not precompiled: ${path}`);

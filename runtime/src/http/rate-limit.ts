@@ -93,9 +93,9 @@ const CLIENTS = 5000;
 
 /**
  * The in-process limit on every route without a `config.rateLimit` of its own: @fastify/rate-limit's own store and
- * headers, from a callback hook. The plugin's hook is an async function awaiting three promises, which cost a small
- * request about a sixth of its CPU time (bench/RESULTS.md, session 30); this one answers at once, except for the first
- * request of a token not verified yet.
+ * headers, from a callback hook. The plugin's hook is an async function awaiting three promises, and Fastify goes on
+ * with the request a microtask later: a few percent of a small GET's CPU time (restsmith's bench/RESULTS.md, session
+ * 30). This one answers at once, except for the first request of a token not verified yet.
  */
 function countInProcess(
   app: FastifyInstance,

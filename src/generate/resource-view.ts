@@ -1,4 +1,4 @@
-import { OPERATIONS, type Api, type Operation, type Resource } from '../model.js';
+import { OPERATIONS, type Api, type Deprecation, type Operation, type Resource } from '../model.js';
 import { anOrA, nounOf } from '../naming.js';
 import { once } from '../memo.js';
 import { blockersOf } from './blockers.js';
@@ -67,7 +67,7 @@ export interface ResourceView {
   /** the paths `include` takes, for the README */
   includePaths: string[];
   /** the README's words for a deprecated resource: since when, until when, where to read */
-  deprecatedText?: { since: string; sunset?: string; link?: string };
+  deprecated?: Deprecation;
   /** the README's line of the filters through relations: each relation with the fields it filters by */
   filtersThrough: string;
   /** model.ts: the relations a read or a listing may embed, typed (`author?: AuthorWithRelations | null`) */
@@ -236,13 +236,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
     relationNames: resource.relations.map((r) => r.name),
     includePaths: includePaths(api, resource),
     filtersThrough: filtersThrough(api, resource),
-    ...(resource.deprecated !== undefined && {
-      deprecatedText: {
-        since: resource.deprecated.since,
-        ...(resource.deprecated.sunset !== undefined && { sunset: resource.deprecated.sunset }),
-        ...(resource.deprecated.link !== undefined && { link: resource.deprecated.link }),
-      },
-    }),
+    ...(resource.deprecated !== undefined && { deprecated: resource.deprecated }),
     ...embeddedTypes(api, resource),
     createdUnder: createdUnder(api, resource).map((relation) => {
       const inverse = targetOf(api, relation).relations.find(

@@ -55,6 +55,13 @@ export async function installRateLimit(
       await redis.quit().catch(() => redis.disconnect());
     });
   }
+  /** a request's bucket, once its token (if any) is verified: at once for a token verified before */
+  const keyOf = (request: FastifyRequest): string | Promise<string> => {
+    const subject = authorizer.verifiedSubject(request);
+    return subject instanceof Promise
+      ? subject.then((verified) => bucket(request, verified))
+      : bucket(request, subject);
+  };
   const tooMany = (allowed: number, ttl: number): HttpProblem =>
     new HttpProblem(
       429,
@@ -69,15 +76,10 @@ export async function installRateLimit(
     global: redis !== undefined,
     ...(redis !== undefined && { redis, nameSpace: 'restsmith-rate-limit:', skipOnError: true }),
     timeWindow: RATE_LIMIT_WINDOW_MS,
-    keyGenerator: (request) => {
-      const subject = authorizer.verifiedSubject(request);
-      return subject instanceof Promise
-        ? subject.then((verified) => bucket(request, verified))
-        : bucket(request, subject);
-    },
+    keyGenerator: keyOf,
     errorResponseBuilder: (_request, context) => tooMany(context.max, context.ttl),
   });
-  if (redis === undefined) countInProcess(app, authorizer, max, tooMany);
+  if (redis === undefined) countInProcess(app, keyOf, max, tooMany);
 }
 
 /** What @fastify/rate-limit counts with in memory (not among its exports): a fixed window per key, in an LRU map. */
@@ -99,19 +101,14 @@ const CLIENTS = 5000;
  */
 function countInProcess(
   app: FastifyInstance,
-  authorizer: Authorizer,
+  keyOf: (request: FastifyRequest) => string | Promise<string>,
   max: number,
   tooMany: (max: number, ttl: number) => HttpProblem,
 ): void {
   const store = new LocalStore(false, false, CLIENTS);
-  const count = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    subject: string | undefined,
-    done: HookHandlerDoneFunction,
-  ): void =>
+  const count = (key: string, reply: FastifyReply, done: HookHandlerDoneFunction): void =>
     store.incr(
-      bucket(request, subject),
+      key,
       (error, counted) => {
         // the local store answers at once and never fails; a request is served rather than refused if it ever did
         if (error !== null || counted === undefined) return done();
@@ -126,8 +123,8 @@ function countInProcess(
       max,
     );
   const limit: onRequestHookHandler = (request, reply, done) => {
-    const subject = authorizer.verifiedSubject(request);
-    if (!(subject instanceof Promise)) return count(request, reply, subject, done);
+    const key = keyOf(request);
+    if (typeof key === 'string') return count(key, reply, done);
     // a token seen for the first time: counted once verified (a token that is not valid is no subject). Whatever
     // happens meanwhile (the client may be gone), the request goes on or fails once, and nothing rejects unhandled.
     let called = false;
@@ -136,9 +133,7 @@ function countInProcess(
       called = true;
       done(error);
     };
-    subject
-      .then((verified) => count(request, reply, verified, once))
-      .catch((error: unknown) => once(error as Error));
+    key.then((known) => count(known, reply, once)).catch((error: unknown) => once(error as Error));
   };
   app.addHook('onRoute', (route) => {
     // as the plugin reads it: null is no setting of the route's own

@@ -29,6 +29,9 @@ beforeAll(async () => {
       tags: { type: 'array' },
       meta: { type: 'object' },
       note: { type: ['string', 'null'] },
+      size: { type: 'string', enum: ['small', 'large'] },
+      // a nullable enum, as src/contract/json-schemas.ts writes it
+      shade: { type: ['string', 'null'], enum: ['light', 'dark', null] },
     },
   };
   app.post('/typed', { schema: { body: typed } }, async () => ({ ok: true }));
@@ -60,6 +63,21 @@ describe('a json field that is not nullable', () => {
       const ok = await app.inject({ method: 'POST', url: '/items', payload: { settings } });
       expect(ok.statusCode, JSON.stringify(settings)).toBe(200);
     }
+  });
+});
+
+describe('a value an enum does not have', () => {
+  it.each([
+    [{ size: 'medium' }, '/size', 'must be one of: "small", "large"'],
+    [{ shade: 'grey' }, '/shade', 'must be one of: "light", "dark"; or null'],
+  ])('%j: %s %s', async (payload, path, message) => {
+    const r = await app.inject({ method: 'POST', url: '/typed', payload });
+    expect(r.statusCode).toBe(400);
+    expect(errorsOf(r.payload)).toEqual([{ path, message }]);
+  });
+
+  it('takes null where the enum is nullable', async () => {
+    expect((await app.inject({ method: 'POST', url: '/typed', payload: { shade: null } })).statusCode).toBe(200);
   });
 });
 

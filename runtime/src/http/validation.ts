@@ -99,9 +99,12 @@ export function validationErrors(
       return { path, message: `must not repeat a value (items ${first} and ${second} are the same)` };
     }
     if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+      // a nullable enum's null is said apart: `must be one of: "a", "b"; or null`, not a value among the others
+      const values = params.allowedValues.filter((value) => value !== null);
+      const orNull = values.length < params.allowedValues.length ? '; or null' : '';
       return {
         path,
-        message: `must be one of: ${params.allowedValues.map((value) => JSON.stringify(value)).join(', ')}`,
+        message: `must be one of: ${values.map((value) => JSON.stringify(value)).join(', ')}${orNull}`,
       };
     }
     if (error.keyword === 'format' && typeof params.format === 'string' && params.format in FORMATS) {

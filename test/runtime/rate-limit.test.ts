@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../../runtime/src/auth/authorize.js';
 import { TokenError, type Caller, type TokenVerifier } from '../../runtime/src/auth/verify.js';
 import { installErrorHandlers } from '../../runtime/src/http/errors.js';
+import { installDocs, unlimitedDocsAssets } from '../../runtime/src/http/docs.js';
 import { bucket, installRateLimit } from '../../runtime/src/http/rate-limit.js';
 import { DEPENDENCIES } from '../../src/generate/project-files.js';
 
@@ -120,6 +121,30 @@ describe('the in-process rate limit', () => {
     const server = await limited(0);
     const answer = await get(server, '/posts');
     expect([answer.statusCode, answer.headers['x-ratelimit-limit']]).toEqual([200, undefined]);
+  });
+});
+
+describe('the docs page under a rate limit', () => {
+  it("counts the page and the document it reads, not the page's scripts, styles and icons", async () => {
+    app = Fastify();
+    installErrorHandlers(app);
+    unlimitedDocsAssets(app, '/api');
+    await installRateLimit(app, createAuthorizer(verifier, 'admin'), 2);
+    await app.register((api) => installDocs(api, '/api'), { prefix: '/api' });
+    const page = await get(app, '/api/docs/');
+    expect(page.statusCode).toBe(200);
+    const assets = [...page.body.matchAll(/(?:src|href)="\.\/(static\/[^"]+)"/g)].map((match) => match[1]);
+    expect(assets).toHaveLength(7);
+    for (const asset of assets) {
+      const answer = await get(app, `/api/docs/${asset}`);
+      expect(answer.statusCode, asset).toBe(200);
+      expect(answer.headers['x-ratelimit-limit'], asset).toBeUndefined();
+    }
+    expect((await get(app, '/api/docs/json')).statusCode).toBe(200);
+    // the page and the document were the limit's two: the next is refused, its assets are not
+    expect((await get(app, '/api/docs/')).statusCode).toBe(429);
+    expect((await get(app, '/api/openapi.json')).statusCode).toBe(429);
+    expect((await get(app, '/api/docs/static/swagger-initializer.js')).statusCode).toBe(200);
   });
 });
 

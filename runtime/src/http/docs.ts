@@ -16,6 +16,19 @@ export function originOf(protocol: string, host: string): string | undefined {
 }
 
 /**
+ * The docs page's assets (its scripts, styles and icons, under /docs/static/) are not rate limited: a load of the page
+ * asks for seven of them, and would use up a small limit by itself. The page (/docs) and the document it reads
+ * (/docs/json) still count. Added before the rate limit (http/rate-limit.ts), which reads a route's
+ * `config.rateLimit` as the route is added.
+ */
+export function unlimitedDocsAssets(app: FastifyInstance, prefix = ''): void {
+  const assets = `${prefix}/docs/static/`;
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(assets)) route.config = { ...route.config, rateLimit: false };
+  });
+}
+
+/**
  * The OpenAPI 3.1 document of this API (src/openapi.json, written by restsmith from the definition) at
  * /openapi.json, and an interactive page for it at /docs, its assets served by this server (no CDN). `prefix` is the
  * path prefix `app` is registered under: the page's links to its assets carry it, with or without a trailing slash.

@@ -137,7 +137,13 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
   const merged = planned.map((p) => (p === packageFile ? { ...p, json: pkg.merged } : p));
   const known = formattedBefore(read, manifest);
   const rendered = merged.map((p) => steps.renderOrKnown(p, source, known));
-  const files = await steps.formatAll(rendered, known, pool);
+  const formatted = await steps.formatAll(rendered, known, pool);
+  // package.json as it is on disk when it holds what would be written, laid out as npm or its user likes
+  const packageText = pkg.asIs ? read('package.json') : undefined;
+  const files =
+    packageText === undefined
+      ? formatted
+      : formatted.map((f) => (f.path === 'package.json' ? { ...f, content: packageText } : f));
   const changes = steps.compare({
     read,
     files,

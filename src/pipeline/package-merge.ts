@@ -20,6 +20,11 @@ export interface PackageMerge {
    * `force` they are overwritten, and named all the same
    */
   conflicts: string[];
+  /**
+   * the file already holds `merged`, whatever its layout (npm writes each item of an array on a line of its own, where
+   * prettier joins a short array on one): it is kept as it is, a layout being no change to write or report
+   */
+  asIs: boolean;
 }
 
 const isObject = (value: Json): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -69,7 +74,7 @@ export function mergePackageJson(
   previous: Obj | undefined,
   force: boolean,
 ): PackageMerge {
-  if (current === undefined) return { merged: generated, conflicts: [] };
+  if (current === undefined) return { merged: generated, conflicts: [], asIs: false };
   let parsed: Json;
   try {
     parsed = JSON.parse(current);
@@ -77,7 +82,7 @@ export function mergePackageJson(
     parsed = undefined;
   }
   if (!isObject(parsed)) {
-    return { merged: generated, conflicts: ['package.json is not a JSON object'] };
+    return { merged: generated, conflicts: ['package.json is not a JSON object'], asIs: false };
   }
   const merged = structuredClone(parsed);
   const conflicts: string[] = [];
@@ -94,5 +99,5 @@ export function mergePackageJson(
   for (const entry of previous === undefined ? [] : entriesOf(previous)) {
     if (!owned.has(named(entry)) && same(get(parsed, entry), get(previous ?? {}, entry))) remove(merged, entry);
   }
-  return { merged, conflicts };
+  return { merged, conflicts, asIs: same(merged, parsed) };
 }

@@ -350,6 +350,27 @@ describe('package.json', () => {
     );
     expect(pkg(dir)).toMatchObject({ license: 'MIT', dependencies: { '@fastify/helmet': '^13.0.0', fastify } });
   });
+
+  it('is kept as npm lays it out (each item of an array on its own line): a layout is no change', async () => {
+    const { dir, definition } = project('package-layout');
+    const v1 = definition(V1);
+    expect((await cli('generate', v1, '--out', dir)).code).toBe(0);
+    // what `npm pkg set files[]=dist` or any npm install leaves: JSON.stringify's layout, arrays one item a line
+    edit(dir, (p) => Object.assign(p, { files: ['dist', 'README.md'], keywords: ['api'] }));
+    const npmText = read(dir, 'package.json');
+    expect(npmText).toContain('"files": [\n    "dist",\n');
+    const check = await cli('generate', v1, '--out', dir, '--check');
+    expect(check.code, check.err).toBe(0);
+    const again = await cli('generate', v1, '--out', dir);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).not.toMatch(/^update\s+package\.json/m);
+    expect(read(dir, 'package.json')).toBe(npmText);
+    // a change of the definition that changes package.json only there writes it, in restsmith's layout
+    const v2 = definition(V2);
+    expect((await cli('generate', v2, '--out', dir, '--allow-data-loss')).code).toBe(0);
+    expect(pkg(dir)).toMatchObject({ files: ['dist', 'README.md'], keywords: ['api'] });
+    expect((await cli('generate', v2, '--out', dir, '--check')).code).toBe(0);
+  });
 });
 
 describe('a handlers file that does not parse', () => {

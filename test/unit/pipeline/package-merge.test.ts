@@ -82,6 +82,18 @@ describe('mergePackageJson', () => {
     expect(mergePackageJson(now, '[]', before, true)).toEqual({
       merged: now,
       conflicts: ['package.json is not a JSON object'],
+      asIs: false,
     });
+  });
+
+  it('takes a file that holds the merge, however it is laid out, as it is; not one that differs', () => {
+    const current = { ...now, files: ['dist', 'README.md'], scripts: { ...now.scripts, lint: 'eslint .' } };
+    // as npm writes it (each item of an array on its own line) and as prettier would (a short array on one)
+    for (const layout of [text(current), JSON.stringify(current)]) {
+      const merged = mergePackageJson(now, layout, now, false);
+      expect(merged).toMatchObject({ merged: current, conflicts: [], asIs: true });
+    }
+    expect(mergePackageJson(now, text(before), before, false).asIs).toBe(false);
+    expect(mergePackageJson(now, undefined, before, false).asIs).toBe(false);
   });
 });

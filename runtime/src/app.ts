@@ -15,7 +15,7 @@ import { eventRoutes } from './events/routes.js';
 import { installContentTypes } from './http/content-types.js';
 import { installCors } from './http/cors.js';
 import { CustomRoutes } from './http/custom-routes.js';
-import { installDocs, unlimitedDocsAssets } from './http/docs.js';
+import { countDocsAssetsApart, installDocs } from './http/docs.js';
 import { installIdempotency } from './http/idempotency.js';
 import { refuseOtherMethodsLater, routeEveryMethod } from './http/methods.js';
 import { cursorKey } from './http/listing.js';
@@ -103,7 +103,7 @@ export async function buildApp({
     );
   }
   const authorizer = createAuthorizer(createTokenVerifier(auth), ADMIN_ROLE);
-  unlimitedDocsAssets(app, PREFIX);
+  countDocsAssetsApart(app, PREFIX, rateLimitMax);
   await installRateLimit(app, authorizer, rateLimitMax, redisUrl);
   installIdempotency(app, db, authorizer);
   await app.register(

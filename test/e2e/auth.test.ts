@@ -225,6 +225,10 @@ describe('rate limit (blog: 300 a minute)', () => {
       const forged = as(await token('mallory-rate', { secret: 'another-secret-of-32-bytes-or-more!!' }));
       expect((await forged('GET', `${base}/posts?limit=1`)).status).toBe(429);
       expect((await http('GET', `${base}/healthz`)).status).toBe(200);
+      // the docs page's assets are counted apart (http/docs.ts), the page and its document with the API
+      const asset = await http('GET', `${base}/docs/static/swagger-initializer.js`);
+      expect([asset.status, asset.headers.get('x-ratelimit-limit')]).toEqual([200, '3000']);
+      expect((await http('GET', `${base}/docs/json`)).status).toBe(429);
     } finally {
       await limited.stop();
     }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAuthorizer } from '../../runtime/src/auth/authorize.js';
 import { TokenError, type Caller, type TokenVerifier } from '../../runtime/src/auth/verify.js';
 import { installErrorHandlers } from '../../runtime/src/http/errors.js';
-import { installDocs, unlimitedDocsAssets } from '../../runtime/src/http/docs.js';
+import { ASSETS_PER_REQUEST, countDocsAssetsApart, installDocs } from '../../runtime/src/http/docs.js';
 import { bucket, installRateLimit } from '../../runtime/src/http/rate-limit.js';
 import { DEPENDENCIES } from '../../src/generate/project-files.js';
 
@@ -125,12 +125,19 @@ describe('the in-process rate limit', () => {
 });
 
 describe('the docs page under a rate limit', () => {
-  it("counts the page and the document it reads, not the page's scripts, styles and icons", async () => {
+  it('counts the page and the document it reads; its scripts, styles and icons apart, with ten times the limit', async () => {
     app = Fastify();
     installErrorHandlers(app);
-    unlimitedDocsAssets(app, '/api');
+    countDocsAssetsApart(app, '/api', 2);
     await installRateLimit(app, createAuthorizer(verifier, 'admin'), 2);
-    await app.register((api) => installDocs(api, '/api'), { prefix: '/api' });
+    await app.register(
+      async (api) => {
+        await installDocs(api, '/api');
+        // a route of the user's under the same folder is no asset of the page: limited as the API is
+        api.get('/docs/static/report', async () => ({ mine: true }));
+      },
+      { prefix: '/api' },
+    );
     const page = await get(app, '/api/docs/');
     expect(page.statusCode).toBe(200);
     const assets = [...page.body.matchAll(/(?:src|href)="\.\/(static\/[^"]+)"/g)].map((match) => match[1]);
@@ -138,13 +145,20 @@ describe('the docs page under a rate limit', () => {
     for (const asset of assets) {
       const answer = await get(app, `/api/docs/${asset}`);
       expect(answer.statusCode, asset).toBe(200);
-      expect(answer.headers['x-ratelimit-limit'], asset).toBeUndefined();
+      expect(answer.headers['x-ratelimit-limit'], asset).toBe(String(2 * ASSETS_PER_REQUEST));
     }
     expect((await get(app, '/api/docs/json')).statusCode).toBe(200);
-    // the page and the document were the limit's two: the next is refused, its assets are not
+    // the page and the document were the limit's two: the next is refused, and so is the user's route; the assets not
     expect((await get(app, '/api/docs/')).statusCode).toBe(429);
     expect((await get(app, '/api/openapi.json')).statusCode).toBe(429);
+    expect((await get(app, '/api/docs/static/report')).statusCode).toBe(429);
     expect((await get(app, '/api/docs/static/swagger-initializer.js')).statusCode).toBe(200);
+    // nor are they unbounded: the initializer's own count reaches its limit of 20 (one request above)
+    const statuses: number[] = [];
+    for (let i = 0; i < 2 * ASSETS_PER_REQUEST; i++)
+      statuses.push((await get(app, '/api/docs/static/swagger-initializer.js')).statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(2 * ASSETS_PER_REQUEST - 2);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
   });
 });
 

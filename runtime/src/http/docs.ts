@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import document from '../openapi.json' with { type: 'json' };
+import { RATE_LIMIT_WINDOW_MS } from '../settings.js';
 
 /** A Host header (name or address, optional port) worth naming in the document; anything else is left out. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/;
@@ -15,16 +16,27 @@ export function originOf(protocol: string, host: string): string | undefined {
   return `${protocol}://${host}`;
 }
 
+/** How many requests of the docs page's assets a client may make for each request of the API it may make. */
+export const ASSETS_PER_REQUEST = 10;
+
 /**
- * The docs page's assets (its scripts, styles and icons, under /docs/static/) are not rate limited: a load of the page
- * asks for seven of them, and would use up a small limit by itself. The page (/docs) and the document it reads
- * (/docs/json) still count. Added before the rate limit (http/rate-limit.ts), which reads a route's
- * `config.rateLimit` as the route is added.
+ * The docs page's assets (@fastify/swagger-ui's scripts, styles and icons under /docs/static/: seven a load of the
+ * page) are counted apart from the API, each of its three routes with ten times the API's limit: opening the page does
+ * not use up a small limit, and the server's largest answer (a 1.7 MB script) is not unbounded for a client either.
+ * The page (/docs) and the document it reads (/docs/json) count as API requests. No other route is touched, and one
+ * that says its own `rateLimit` keeps it. Added before the rate limit (http/rate-limit.ts), which reads a route's
+ * `config.rateLimit` as the route is added; `max` 0: no limit at all.
  */
-export function unlimitedDocsAssets(app: FastifyInstance, prefix = ''): void {
-  const assets = `${prefix}/docs/static/`;
+export function countDocsAssetsApart(app: FastifyInstance, prefix: string, max: number): void {
+  if (max === 0) return;
+  const assets = new Set(
+    ['*', 'index.html', 'swagger-initializer.js'].map((name) => `${prefix}/docs/static/${name}`),
+  );
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(assets)) route.config = { ...route.config, rateLimit: false };
+    const own = route.config?.rateLimit;
+    if (!assets.has(route.url) || (own !== undefined && own !== null)) return;
+    const rateLimit = { max: max * ASSETS_PER_REQUEST, timeWindow: RATE_LIMIT_WINDOW_MS };
+    route.config = { ...route.config, rateLimit };
   });
 }
 

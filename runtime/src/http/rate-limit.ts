@@ -22,8 +22,8 @@ import { HttpProblem } from './problem.js';
  * tokens from one address never limits a signed-in user behind it. Counters live in this process, so each instance
  * counts its own clients, unless `redisUrl` (REDIS_URL) is given: then every instance shares its counters through
  * Redis. If Redis cannot be reached, requests are served unlimited rather than refused (and the error is logged).
- * /healthz and the docs page's assets are not limited (see http/docs.ts); a route of yours may set its own limit with
- * `config: { rateLimit: { max, timeWindow } }` (@fastify/rate-limit counts it) or none with
+ * /healthz is not limited, the docs page's assets are counted apart (see http/docs.ts); a route of yours may set its
+ * own limit with `config: { rateLimit: { max, timeWindow } }` (@fastify/rate-limit counts it) or none with
  * `config: { rateLimit: false }`.
  */
 export async function installRateLimit(

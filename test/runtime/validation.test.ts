@@ -70,6 +70,10 @@ describe('a value an enum does not have', () => {
   it.each([
     [{ size: 'medium' }, '/size', 'must be one of: "small", "large"'],
     [{ shade: 'grey' }, '/shade', 'must be one of: "light", "dark"; or null'],
+    // one error a field, the enum's (not also its type's)
+    [{ size: null }, '/size', 'must be one of: "small", "large", not null'],
+    [{ size: 3 }, '/size', 'must be one of: "small", "large"'],
+    [{ shade: 5 }, '/shade', 'must be one of: "light", "dark"; or null'],
   ])('%j: %s %s', async (payload, path, message) => {
     const r = await app.inject({ method: 'POST', url: '/typed', payload });
     expect(r.statusCode).toBe(400);

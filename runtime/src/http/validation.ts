@@ -49,7 +49,12 @@ export function validationErrors(
   /** what was validated (the body): a null where a type wants a value is said so */
   data?: unknown,
 ): FieldError[] {
-  const all = errors.map((error): FieldError => {
+  // a value an enum does not have is one error, said by the enum (it names the values): not also its type's
+  const enums = new Set(
+    errors.filter((error) => error.keyword === 'enum').map((error) => error.instancePath),
+  );
+  const one = errors.filter((error) => error.keyword !== 'type' || !enums.has(error.instancePath));
+  const all = one.map((error): FieldError => {
     const params = error.params as Record<string, unknown>;
     if (error.keyword === 'required') {
       return { path: `${error.instancePath}/${String(params.missingProperty)}`, message: 'is required' };
@@ -101,7 +106,8 @@ export function validationErrors(
     if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       // a nullable enum's null is said apart: `must be one of: "a", "b"; or null`, not a value among the others
       const values = params.allowedValues.filter((value) => value !== null);
-      const orNull = values.length < params.allowedValues.length ? '; or null' : '';
+      const isNull = data !== undefined && valueAt(data, error.instancePath) === null;
+      const orNull = values.length < params.allowedValues.length ? '; or null' : isNull ? ', not null' : '';
       return {
         path,
         message: `must be one of: ${values.map((value) => JSON.stringify(value)).join(', ')}${orNull}`,

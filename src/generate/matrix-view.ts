@@ -238,11 +238,18 @@ function outOf(resource: Resource, when: When): { patch: Record<string, JsonValu
     const value = candidates.find(outside);
     if (value !== undefined) return { patch: { [field.name]: value } };
   }
-  const action = resource.actions.find((a) =>
+  const leaving = resource.actions.filter((a) =>
     a.set.some((s) => {
       const w = when.find((x) => x.field === s.field);
       return w !== undefined && s.value.kind === 'literal' && !allows(w, s.value.value);
     }),
   );
+  // first one a new record may take: its own `when` holds for the fields' defaults (a 409 of its own is no way out)
+  const fromNew = (a: (typeof leaving)[number]): boolean =>
+    a.when.every((w) => {
+      const start = resource.fields.find((f) => f.name === w.field)?.default;
+      return start !== undefined && allows(w, start);
+    });
+  const action = leaving.find(fromNew) ?? leaving[0];
   return action === undefined ? undefined : { action: action.name };
 }

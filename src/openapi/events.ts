@@ -9,17 +9,18 @@ import { addWebhooks, webhookSchemas } from './webhooks.js';
 export type Route = (path: string, method: string, operation: JsonSchema) => void;
 
 /** The component schemas of the feed and of webhooks, claimed after the resources' (see SchemaNames). */
-export const EVENT_SCHEMAS = [
-  'Event',
-  'EventType',
-  'EventResource',
-  'EventPage',
+export const EVENT_SCHEMAS = ['Event', 'EventType', 'EventResource', 'EventPage'];
+/** with `events.webhooks` only: an API without subscriptions names none of their schemas */
+export const WEBHOOK_SCHEMAS = [
   'Webhook',
   'WebhookCreated',
   'WebhookInput',
   'WebhookPatch',
+  'WebhookPage',
+  'Delivery',
+  'DeliveryStatus',
+  'DeliveryPage',
 ];
-export const WEBHOOK_SCHEMAS = ['WebhookPage', 'Delivery', 'DeliveryStatus', 'DeliveryPage'];
 
 export const after = (what: string): JsonSchema => ({
   name: 'after',
@@ -171,6 +172,8 @@ export function eventSchemas(api: Api, names: SchemaNames): [string, JsonSchema]
     ['EventType', { type: 'string', enum: types, description: 'resource.created, .updated, .deleted or .<action>' }],
     ['EventResource', { type: 'string', enum: api.resources.map((r) => r.name) }],
     ['EventPage', page(names.ref('events:Event'), 'A page of the feed: pass nextCursor as `after`; null: none yet')],
+  ];
+  const subscriptions: [string, JsonSchema][] = [
     ['Webhook', webhook],
     [
       'WebhookCreated',
@@ -206,8 +209,7 @@ export function eventSchemas(api: Api, names: SchemaNames): [string, JsonSchema]
       },
     ],
   ];
-  return [...schemas, ...(api.events.webhooks ? webhookSchemas(names) : [])].map(([key, schema]) => [
-    names.of(`events:${key}`),
-    schema,
-  ]);
+  return [...schemas, ...(api.events.webhooks ? [...subscriptions, ...webhookSchemas(names)] : [])].map(
+    ([key, schema]) => [names.of(`events:${key}`), schema],
+  );
 }

@@ -162,6 +162,21 @@ describe('names of schemas', () => {
     }
   });
 
+  it.each([false, true])('names the schemas of webhooks only where the API has them (webhooks: %s)', (webhooks) => {
+    const document = openApiDocument({
+      ...api('feed', [resource('posts', [field('title', 'string')])]),
+      events: { retention: '7d', retentionMs: 604_800_000, webhooks, retry: { attempts: 1, firstDelayMs: 1 } },
+    }) as unknown as Document;
+    const names = Object.keys(document.components.schemas);
+    expect(names).toEqual(expect.arrayContaining(['Event', 'EventType', 'EventResource', 'EventPage']));
+    const subscriptions = ['Webhook', 'WebhookCreated', 'WebhookInput', 'WebhookPatch', 'WebhookPage', 'Delivery'];
+    for (const name of subscriptions) expect(names.includes(name), name).toBe(webhooks);
+    expect(Object.keys(document.paths).some((path) => path.startsWith('/webhooks'))).toBe(webhooks);
+    // every reference resolves
+    const refs = [...JSON.stringify(document).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+    for (const ref of refs) expect(names, ref).toContain(ref);
+  });
+
   it("says a field's default where a client may leave it out, and not where it is required (found by a newcomer)", () => {
     const document = openApiDocument(
       api('defaults', [

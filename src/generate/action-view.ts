@@ -95,7 +95,7 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     recordsEvent: api.events !== undefined && !generated && !get,
     get,
     allowed: [methodUpper],
-    stubRoute: `${get ? 'GET ' : ''}${path}`,
+    stubRoute: `${methodUpper} ${path}`,
     generated,
     guarded,
     declarations: generated ? 'action-set' : 'action-handler',

@@ -57,8 +57,8 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
       return {
         name: a.names.camel,
         doc: a.description ?? `${method} /${resource.name}${a.on === 'item' ? '/{id}' : ''}/${a.name}`,
-        // what notImplemented takes: a POST's path, or GET and the path
-        path: `${method === 'GET' ? 'GET ' : ''}/${resource.name}${a.on === 'item' ? '/:id' : ''}/${a.name}`,
+        // what notImplemented takes: the method and the path (a stub of an older restsmith gives a POST's path alone)
+        path: `${method} /${resource.name}${a.on === 'item' ? '/:id' : ''}/${a.name}`,
       };
     });
     if (present === undefined) {

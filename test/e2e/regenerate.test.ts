@@ -126,7 +126,7 @@ describe('hand edits survive', () => {
     // every byte the user wrote is still there; the grown file only gained the new stub
     const grown = read(dir, 'src/handlers/notes.ts');
     const stub =
-      /\n  \/\*\* POST \/notes\/\{id\}\/archive \*\/\n  async archive\(_context\) \{\n    throw notImplemented\('\/notes\/:id\/archive'\);\n  \},/;
+      /\n  \/\*\* POST \/notes\/\{id\}\/archive \*\/\n  async archive\(_context\) \{\n    throw notImplemented\('POST \/notes\/:id\/archive'\);\n  \},/;
     expect(grown).toMatch(stub);
     expect(grown.replace(stub, '')).toBe(handWritten);
     expect(read(dir, 'src/hooks.ts')).toBe(hooks);

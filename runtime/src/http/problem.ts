@@ -49,7 +49,10 @@ export const conflict = (detail: string): HttpProblem => new HttpProblem(409, 'C
 export const serviceUnavailable = (detail: string): HttpProblem =>
   new HttpProblem(503, 'Service Unavailable', detail, undefined, { 'retry-after': '1' });
 
-/** What an action handler that has not been written yet answers; `route` is a POST path, or `GET <path>`. */
+/**
+ * What an action handler that has not been written yet answers; `route` is the method and the path (`POST <path>`,
+ * `GET <path>`), or a POST's path alone, as the stubs an earlier restsmith wrote give it.
+ */
 export const notImplemented = (route: string): HttpProblem =>
   new HttpProblem(
     501,

@@ -34,8 +34,24 @@ export function parseDefinition(file: string, text: string): Loaded {
   if (problems.length === 0 && extname(file).toLowerCase() === '.json') {
     problems.push(...strictJsonProblems(file, text));
   }
-  if (problems.length > 0) throw new DefinitionError(problems.sort((a, b) => a.line - b.line || a.column - b.column));
+  if (problems.length > 0) throw new DefinitionError(firstOfEachLine(problems));
   return { file, text, doc, data: toData(file, doc) };
+}
+
+/**
+ * The parser's errors in order, the first of each line only: one slip (a tab, a brace left open) makes it report
+ * more on the same line, in its own terms, that go away with the first. A duplicate key is always its own.
+ */
+function firstOfEachLine(problems: Problem[]): Problem[] {
+  const said = new Set<number>();
+  return problems
+    .sort((a, b) => a.line - b.line || a.column - b.column)
+    .filter((p) => {
+      if (p.message.startsWith('duplicate key')) return true;
+      if (said.has(p.line)) return false;
+      said.add(p.line);
+      return true;
+    });
 }
 
 function yamlProblem(file: string, error: YAMLError): Problem {

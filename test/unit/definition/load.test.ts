@@ -55,17 +55,38 @@ describe('load', () => {
     expect(error).toMatchObject({ message: `cannot read ${dir}: it is a directory`, exitCode: 1 });
   });
 
-  it('reports every YAML syntax error, with its position, as one DefinitionError', async () => {
+  it('reports every YAML syntax error, with its position, as one DefinitionError: the first of each line', async () => {
     const error = await rejection(load('examples/invalid/yaml-syntax.yaml'));
     expect(error).toBeInstanceOf(DefinitionError);
     const problems = error instanceof DefinitionError ? error.problems.map(formatProblem) : [];
+    // the parser also says "Nested mappings are not allowed…" and "Implicit keys…" at 7:13, of the same open brace
     expect(problems).toEqual([
       'examples/invalid/yaml-syntax.yaml:7:7  (syntax)  Flow map in block collection must be sufficiently indented and end with a }',
-      'examples/invalid/yaml-syntax.yaml:7:13  (syntax)  Nested mappings are not allowed in compact mappings',
-      'examples/invalid/yaml-syntax.yaml:7:13  (syntax)  Implicit keys need to be on a single line',
       'examples/invalid/yaml-syntax.yaml:8:9  (syntax)  All mapping items must start at the same column',
       'examples/invalid/yaml-syntax.yaml:11:1  (syntax)  Missing closing "quote',
     ]);
+  });
+
+  it('reports a tab once, not what the parser makes of the rest of its line; a duplicate key still', () => {
+    const yaml = [
+      'name: fleet',
+      'version: 1.0.0',
+      'resources:',
+      '  vehicles:',
+      '    fields:',
+      '\t  vin: string',
+      '      make: string',
+      '  parts:',
+      '    fields:',
+      '      sku: string',
+      '      sku: text',
+      '',
+    ].join('\n');
+    const problems = syntaxProblems('fleet.yaml', yaml);
+    expect(problems.filter((p) => p.startsWith('fleet.yaml:6:'))).toEqual([
+      'fleet.yaml:6:1  (syntax)  Tabs are not allowed as indentation',
+    ]);
+    expect(problems).toContain('fleet.yaml:11:7  (syntax)  duplicate key: map keys must be unique');
   });
 
   it('reports a definition nested too deeply for the parser at its position, in words', () => {

@@ -1,4 +1,5 @@
 import type { Api, JsonValue, Resource, When } from '../model.js';
+import { actionPath } from './action-paths.js';
 import { writableFields } from '../schema/columns.js';
 import { listables } from '../contract/listing.js';
 import { allows } from '../contract/access.js';
@@ -49,7 +50,11 @@ export interface ActionsView {
 export interface ListingView {
   collection: string;
   max: number;
-  fields: { name: string; kind: string; operators: string[] }[];
+  /**
+   * `setBy`: the actions that give the field a value, one after the other, for a field no record is made with (one
+   * that only actions set)
+   */
+  fields: { name: string; kind: string; operators: string[]; setBy?: string[] }[];
 }
 
 /** A resource's matrix as the generated test reads it: callers, and per row the statuses in their order. */
@@ -145,7 +150,10 @@ export function matrixView(
   const listings = fixtures.flatMap((fixture) => {
     const resource = resources.get(fixture.name);
     if (resource === undefined || !resource.operations.includes('list')) return [];
-    const fields = listables(api, resource).map(({ name, kind, operators }) => ({ name, kind, operators }));
+    const fields = listables(api, resource).map(({ name, kind, operators }) => {
+      const setBy = actionPath(resource, (a) => a.set.some((s) => s.field === name));
+      return { name, kind, operators, ...(setBy !== undefined && { setBy }) };
+    });
     return [{ collection: fixture.name, max: api.limits.pageSize.max, fields }];
   });
   const feeds = api.events === undefined ? {} : matrix;
@@ -244,12 +252,7 @@ function outOf(resource: Resource, when: When): { patch: Record<string, JsonValu
       return w !== undefined && s.value.kind === 'literal' && !allows(w, s.value.value);
     }),
   );
-  // first one a new record may take: its own `when` holds for the fields' defaults (a 409 of its own is no way out)
-  const fromNew = (a: (typeof leaving)[number]): boolean =>
-    a.when.every((w) => {
-      const start = resource.fields.find((f) => f.name === w.field)?.default;
-      return start !== undefined && allows(w, start);
-    });
-  const action = leaving.find(fromNew) ?? leaving[0];
+  // first one a new record may take (a 409 of its own is no way out)
+  const action = leaving.find((a) => actionPath(resource, (b) => b === a)?.length === 1) ?? leaving[0];
   return action === undefined ? undefined : { action: action.name };
 }

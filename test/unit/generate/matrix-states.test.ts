@@ -5,7 +5,7 @@ import { normalise } from '../../../src/pipeline/normalise.js';
 import { definitionOf } from '../definition/helpers.js';
 
 /** Work orders whose status only actions set: an update is allowed while open or in progress. */
-const statesOf = (actions: string) => {
+const viewOf = (actions: string) => {
   const api = normalise(
     definitionOf(`
       name: shop
@@ -16,14 +16,16 @@ const statesOf = (actions: string) => {
           fields:
             title: { type: string, required: true }
             status: { type: enum, values: [open, in-progress, done, cancelled], default: open, readOnly: true }
+            closedAt: { type: datetime, nullable: true, readOnly: true }
           access:
             update: { access: admin, when: { status: [open, in-progress] } }
           actions:
 ${actions}
     `),
   );
-  return matrixView(api, fixtures(api)).actions.flatMap((view) => view.states);
+  return matrixView(api, fixtures(api));
 };
+const statesOf = (actions: string) => viewOf(actions).actions.flatMap((view) => view.states);
 
 describe('how the generated tests take a record out of the states its update needs', () => {
   it.each([
@@ -48,5 +50,20 @@ describe('how the generated tests take a record out of the states its update nee
     expect(statesOf(actions)).toEqual([
       { operation: 'update', when: { status: ['open', 'in-progress'] }, out: { action: want } },
     ]);
+  });
+});
+
+describe('how the listing test gives a value to a field only actions set', () => {
+  it('names the actions that take a new record there, one after the other; none for a field records are made with', () => {
+    const view = viewOf(
+      [
+        '            start: { on: item, access: admin, when: { status: [open] }, set: { status: in-progress } }',
+        '            finish: { on: item, access: admin, when: { status: [in-progress] }, set: { status: done, closedAt: now } }',
+      ].join('\n'),
+    );
+    const fields = view.listings.flatMap((listing) => listing.fields);
+    expect(fields.find((f) => f.name === 'closedAt')?.setBy).toEqual(['start', 'finish']);
+    expect(fields.find((f) => f.name === 'status')?.setBy).toEqual(['start']);
+    expect(fields.find((f) => f.name === 'title')).not.toHaveProperty('setBy');
   });
 });

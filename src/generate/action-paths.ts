@@ -1,0 +1,46 @@
+import { allows } from '../contract/access.js';
+import type { Action, JsonValue, Resource } from '../model.js';
+
+/** At most this many actions in a row, and this many states of a record looked at: a test's way, not a search. */
+const LONGEST = 4;
+const STATES = 100;
+
+/** The values of the fields actions' `when` conditions read, as a record's state. */
+type State = Record<string, JsonValue | undefined>;
+
+/**
+ * The actions a generated test calls, one after the other, to take a new record (its fields at their defaults) to
+ * one that `done` accepts, `done` included last: the fewest, each allowed by its own `when` in the state the ones
+ * before leave. Only item actions without input, which the administrator calls with an empty body. Undefined when
+ * none takes a new record there.
+ */
+export function actionPath(resource: Resource, done: (action: Action) => boolean): string[] | undefined {
+  const actions = resource.actions.filter((a) => a.on === 'item' && a.method === 'post' && a.input.length === 0);
+  const read = [...new Set(actions.flatMap((a) => a.when.map((w) => w.field)))];
+  const start: State = Object.fromEntries(
+    read.map((name) => [name, resource.fields.find((f) => f.name === name)?.default]),
+  );
+  const seen = new Set([JSON.stringify(start)]);
+  let frontier: { state: State; path: string[] }[] = [{ state: start, path: [] }];
+  for (let depth = 0; depth < LONGEST && frontier.length > 0; depth++) {
+    const next: typeof frontier = [];
+    for (const { state, path } of frontier) {
+      for (const action of actions) {
+        if (!action.when.every((w) => allows(w, state[w.field]))) continue;
+        if (done(action)) return [...path, action.name];
+        const after = { ...state };
+        for (const { field, value } of action.set) if (field in after) after[field] = literal(value);
+        const key = JSON.stringify(after);
+        if (seen.has(key) || seen.size >= STATES) continue;
+        seen.add(key);
+        next.push({ state: after, path: [...path, action.name] });
+      }
+    }
+    frontier = next;
+  }
+  return undefined;
+}
+
+/** A value `set` gives, as a `when` reads it: `now` is no value a condition names. */
+const literal = (value: Action['set'][number]['value']): JsonValue | undefined =>
+  value.kind === 'literal' ? value.value : undefined;

@@ -197,7 +197,7 @@ type Obj = Record<string, unknown>;
 function previousPackage(manifest: Manifest | undefined, current: string | undefined): Obj | undefined {
   if (manifest?.package !== undefined) return manifest.package;
   if (current === undefined || manifest?.files['package.json'] !== hash(current)) return undefined;
-  return JSON.parse(current) as Obj;
+  return JSON.parse(current.replace(/^\uFEFF/, '')) as Obj;
 }
 
 /**

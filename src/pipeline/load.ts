@@ -30,28 +30,25 @@ export async function load(file: string): Promise<Loaded> {
  */
 export function parseDefinition(file: string, text: string): Loaded {
   const doc = parseDocument(text, { keepSourceTokens: true, prettyErrors: true, uniqueKeys: true });
-  const problems = doc.errors.map((error) => yamlProblem(file, error));
+  const problems = withoutEchoes(doc.errors).map((error) => yamlProblem(file, error));
   if (problems.length === 0 && extname(file).toLowerCase() === '.json') {
     problems.push(...strictJsonProblems(file, text));
   }
-  if (problems.length > 0) throw new DefinitionError(firstOfEachLine(problems));
+  if (problems.length > 0) throw new DefinitionError(problems.sort((a, b) => a.line - b.line || a.column - b.column));
   return { file, text, doc, data: toData(file, doc) };
 }
 
 /**
- * The parser's errors in order, the first of each line only: one slip (a tab, a brace left open) makes it report
- * more on the same line, in its own terms, that go away with the first. A duplicate key is always its own.
+ * What the parser says after a slip on a line, of the rest of that line, in its own terms: a tab or an unclosed `{`
+ * makes it read what follows as a key that nests a mapping, or spans lines. Those go away with the slip; every other
+ * error is its own, kept however many a line has.
  */
-function firstOfEachLine(problems: Problem[]): Problem[] {
-  const said = new Set<number>();
-  return problems
-    .sort((a, b) => a.line - b.line || a.column - b.column)
-    .filter((p) => {
-      if (p.message.startsWith('duplicate key')) return true;
-      if (said.has(p.line)) return false;
-      said.add(p.line);
-      return true;
-    });
+const ECHOES = new Set(['BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY']);
+
+function withoutEchoes(errors: readonly YAMLError[]): YAMLError[] {
+  const lineOf = (error: YAMLError): number => error.linePos?.[0]?.line ?? 0;
+  const slipped = new Set(errors.filter((error) => !ECHOES.has(error.code)).map(lineOf));
+  return errors.filter((error) => !ECHOES.has(error.code) || !slipped.has(lineOf(error)));
 }
 
 function yamlProblem(file: string, error: YAMLError): Problem {

@@ -77,7 +77,8 @@ export function mergePackageJson(
   if (current === undefined) return { merged: generated, conflicts: [], asIs: false };
   let parsed: Json;
   try {
-    parsed = JSON.parse(current);
+    // a byte order mark, which npm and some editors leave, is no part of the JSON
+    parsed = JSON.parse(current.replace(/^\uFEFF/, ''));
   } catch {
     parsed = undefined;
   }

@@ -86,6 +86,13 @@ describe('mergePackageJson', () => {
     });
   });
 
+  it("reads a file that begins with a byte order mark, as npm does: the user's entries kept, no conflict", () => {
+    const current = { ...before, dependencies: { ...before.dependencies, '@fastify/helmet': '^13' } };
+    const merged = mergePackageJson(now, `\uFEFF${text(current)}`, before, false);
+    expect(merged.conflicts).toEqual([]);
+    expect(merged.merged.dependencies).toEqual({ fastify: '^5.1.0', '@fastify/helmet': '^13', pg: '^8' });
+  });
+
   it('takes a file that holds the merge, however it is laid out, as it is; not one that differs', () => {
     const current = { ...now, files: ['dist', 'README.md'], scripts: { ...now.scripts, lint: 'eslint .' } };
     // as npm writes it (each item of an array on its own line) and as prettier would (a short array on one)

@@ -1,11 +1,11 @@
 import { allows } from '../contract/access.js';
-import type { Action, JsonValue, Resource } from '../model.js';
+import type { Action, JsonValue, Resource, When } from '../model.js';
 
 /** At most this many actions in a row, and this many states of a record looked at: a test's way, not a search. */
 const LONGEST = 4;
 const STATES = 100;
 
-/** The values of the fields actions' `when` conditions read, as a record's state. */
+/** The values of the fields `when` conditions read, as a record's state. */
 type State = Record<string, JsonValue | undefined>;
 
 /**
@@ -15,11 +15,28 @@ type State = Record<string, JsonValue | undefined>;
  * none takes a new record there.
  */
 export function actionPath(resource: Resource, done: (action: Action) => boolean): string[] | undefined {
+  return search(resource, {}, [], done);
+}
+
+/**
+ * The actions that take a record made with `body` (its other fields at their defaults) into a state `when` allows:
+ * none when it is made there, undefined when no actions take it there.
+ */
+export function statePath(resource: Resource, when: When, body: Record<string, JsonValue> = {}): string[] | undefined {
+  const holds = (state: State): boolean => when.every((w) => allows(w, state[w.field]));
+  const fields = when.map((w) => w.field);
+  if (holds(startOf(resource, body, fields))) return [];
+  return search(resource, body, fields, (_, after) => holds(after));
+}
+
+function search(
+  resource: Resource,
+  body: Record<string, JsonValue>,
+  watched: readonly string[],
+  done: (action: Action, after: State) => boolean,
+): string[] | undefined {
   const actions = resource.actions.filter((a) => a.on === 'item' && a.method === 'post' && a.input.length === 0);
-  const read = [...new Set(actions.flatMap((a) => a.when.map((w) => w.field)))];
-  const start: State = Object.fromEntries(
-    read.map((name) => [name, resource.fields.find((f) => f.name === name)?.default]),
-  );
+  const start = startOf(resource, body, [...watched, ...actions.flatMap((a) => a.when.map((w) => w.field))]);
   const seen = new Set([JSON.stringify(start)]);
   let frontier: { state: State; path: string[] }[] = [{ state: start, path: [] }];
   for (let depth = 0; depth < LONGEST && frontier.length > 0; depth++) {
@@ -27,9 +44,9 @@ export function actionPath(resource: Resource, done: (action: Action) => boolean
     for (const { state, path } of frontier) {
       for (const action of actions) {
         if (!action.when.every((w) => allows(w, state[w.field]))) continue;
-        if (done(action)) return [...path, action.name];
         const after = { ...state };
         for (const { field, value } of action.set) if (field in after) after[field] = literal(value);
+        if (done(action, after)) return [...path, action.name];
         const key = JSON.stringify(after);
         if (seen.has(key) || seen.size >= STATES) continue;
         seen.add(key);
@@ -39,6 +56,16 @@ export function actionPath(resource: Resource, done: (action: Action) => boolean
     frontier = next;
   }
   return undefined;
+}
+
+/** The state of a record made with `body`: each of `fields` as the body gives it, else at its default. */
+function startOf(resource: Resource, body: Record<string, JsonValue>, fields: readonly string[]): State {
+  return Object.fromEntries(
+    [...new Set(fields)].map((name) => [
+      name,
+      name in body ? body[name] : resource.fields.find((f) => f.name === name)?.default,
+    ]),
+  );
 }
 
 /** A value `set` gives, as a `when` reads it: `now` is no value a condition names. */

@@ -4,6 +4,7 @@ import { snapshotOf } from '../schema/snapshot.js';
 import { allows, isPublic } from '../contract/access.js';
 import { dependencyOrder } from '../schema/ddl.js';
 import { writableFields } from '../schema/columns.js';
+import { statePath } from './action-paths.js';
 
 /** A valid request body for one resource, used by the generated tests; ref fields are filled in at run time. */
 export interface Fixture {
@@ -25,6 +26,12 @@ export interface Fixture {
   writeOnly: string[];
   /** whether POST needs no token */
   publicCreate: boolean;
+  /**
+   * the actions that take the record made with `body` into the states its update allows, or the one made with `other`
+   * into those its delete allows (absent: it is made there); null when no actions take it there
+   */
+  toUpdate?: string[] | null;
+  toDelete?: string[] | null;
 }
 
 /**
@@ -69,6 +76,9 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
   // the record the tests update is made where its update rule allows updates, the one they delete where deletes are
   inStates(body.body, resource.writableWhen.update);
   inStates(other.body, resource.writableWhen.delete);
+  // a state only actions set (a read-only status): the test takes the record there through them
+  const toUpdate = statePath(resource, resource.writableWhen.update, body.body);
+  const toDelete = statePath(resource, resource.writableWhen.delete, other.body);
   return {
     name: resource.name,
     path: `/${resource.name}`,
@@ -82,6 +92,8 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
     wrong: wrongValue(fields),
     writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
     publicCreate: isPublic(resource.access.create),
+    ...(toUpdate?.length !== 0 && { toUpdate: toUpdate ?? null }),
+    ...(toDelete?.length !== 0 && { toDelete: toDelete ?? null }),
   };
 }
 

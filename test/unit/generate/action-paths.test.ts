@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionPath, statePath } from '../../../src/generate/action-paths.js';
 import { fixtures } from '../../../src/generate/fixtures.js';
+import { matrixView } from '../../../src/generate/matrix-view.js';
 import type { Resource } from '../../../src/model.js';
 import { normalise } from '../../../src/pipeline/normalise.js';
 import { definitionOf } from '../definition/helpers.js';
@@ -74,5 +75,33 @@ describe('statePath: the actions that take a record made with a body where a wri
     const open = shop(CANCEL, 'access: { update: { access: admin, when: { status: [done] } } }');
     expect(fixtures(open)[0]).toMatchObject({ toUpdate: null });
     expect(fixtures(open)[0]).not.toHaveProperty('toDelete');
+  });
+});
+
+/** The matrix view of work orders updated while open or in progress, with `actions`. */
+function viewOf(actions: string) {
+  const api = shop(actions, 'access: { update: { access: admin, when: { status: [open, in-progress] } } }');
+  return matrixView(api, fixtures(api));
+}
+
+describe('how the generated tests take a record out of the states its update needs', () => {
+  const CLOSE = '            close: { on: item, access: admin, set: { status: done } }';
+  it.each([
+    ['an action a new record may take, before one whose own state it is not in yet', [FINISH, CANCEL], 'cancel'],
+    ['an action without a state of its own', [FINISH, CLOSE], 'close'],
+    ['the first that leaves, when no action may be taken by a new record', [FINISH], 'finish'],
+  ])('%s', (_, actions, want) => {
+    expect(viewOf(actions.join('\n')).actions.flatMap((view) => view.states)).toEqual([
+      { operation: 'update', when: { status: ['open', 'in-progress'] }, out: { action: want } },
+    ]);
+  });
+});
+
+describe('how the listing test gives a value to a field only actions set', () => {
+  it('names the actions that take a new record there, one after the other; none for a field records are made with', () => {
+    const fields = viewOf([START, FINISH].join('\n')).listings.flatMap((listing) => listing.fields);
+    expect(fields.find((f) => f.name === 'closedAt')?.setBy).toEqual(['start', 'finish']);
+    expect(fields.find((f) => f.name === 'status')?.setBy).toEqual(['start']);
+    expect(fields.find((f) => f.name === 'title')).not.toHaveProperty('setBy');
   });
 });

@@ -104,7 +104,7 @@ export function validationErrors(
       return { path, message: `must not repeat a value (items ${first} and ${second} are the same)` };
     }
     if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
-      // a nullable enum's null is said apart: `must be one of: "a", "b"; or null`, not a value among the others
+      // null is said apart: `must be one of: "a", "b"; or null` (nullable), `…, not null` (sent where not allowed)
       const values = params.allowedValues.filter((value) => value !== null);
       const isNull = data !== undefined && valueAt(data, error.instancePath) === null;
       const orNull = values.length < params.allowedValues.length ? '; or null' : isNull ? ', not null' : '';

@@ -100,6 +100,9 @@ export async function checkSort(
   }
 }
 
+/** The ids of the records made that checkFilter took through actions: no longer as they were made. */
+const tookActions = new Set<Json>();
+
 /** Filtered on a value of one of the records made (`field=value`, and `[gte]` where it applies): exactly the matches. */
 export async function checkFilter(
   records: Records,
@@ -110,16 +113,20 @@ export async function checkFilter(
   const path = records.fixture(listing.collection).path;
   const valued = (r: JsonObject): boolean => r[field.name] !== null && r[field.name] !== undefined;
   let record = mine.find(valued);
-  const first = mine[0];
-  if (record === undefined && field.setBy !== undefined && first !== undefined) {
-    // a field only actions set: the first record made takes them, and is what the listing now holds
+  // a field only actions set: a record made that no actions took yet (it is as it was made) takes them
+  const index = mine.findIndex((r) => !tookActions.has(r.id ?? null));
+  const fresh = mine[index];
+  if (record === undefined && field.setBy !== undefined && fresh !== undefined) {
+    tookActions.add(fresh.id ?? null);
+    const url = `${path}/${String(fresh.id)}`;
     for (const action of field.setBy) {
-      const url: string = `${path}/${String(first.id)}/${action}`;
-      const taken = await records.call('POST', url, await tokens.administrator());
-      assert.equal(taken.status, 200, `POST ${url}: ${JSON.stringify(taken.body)}`);
-      mine[0] = taken.body as JsonObject;
+      const taken = await records.call('POST', `${url}/${action}`, await tokens.administrator());
+      assert.equal(taken.status, 200, `POST ${url}/${action}: ${JSON.stringify(taken.body)}`);
+      record = taken.body as JsonObject;
     }
-    record = mine[0] !== undefined && valued(mine[0]) ? mine[0] : undefined;
+    // what the listing now holds
+    if (record !== undefined) mine[index] = record;
+    record = record !== undefined && valued(record) ? record : undefined;
   }
   if (record === undefined) return `no record made has a value for ${field.name}`;
   const value = record[field.name] ?? null;

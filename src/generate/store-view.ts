@@ -1,4 +1,4 @@
-import type { Api, Field, Resource, When } from '../model.js';
+import type { Api, Field, Resource, SetValue, When } from '../model.js';
 import { defaultedOwners, serverFields, writableFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
@@ -146,9 +146,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       if (statement === undefined) throw new Error(`no statement for the ${action.name} action`);
       const field = (name: string): Field => fieldNamed(resource, name);
       const bind = [
-        ...action.set.map((s) =>
-          entry(s.field, plain(s.value.kind === 'now' ? 'at' : encodeLiteral(field(s.field), s.value.value))),
-        ),
+        ...action.set.map((s) => entry(s.field, plain(setValue(field(s.field), s.value)))),
         plain('updated_at: at'),
         ...versioned,
         ...whenBinds(action.when),
@@ -243,4 +241,10 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       }),
     },
   };
+}
+
+/** The value an action's `set` writes: `now` is the clock's instant, or its UTC day for a date field. */
+function setValue(field: Field, value: SetValue): string {
+  if (value.kind === 'literal') return encodeLiteral(field, value.value);
+  return field.type === 'date' ? 'at.slice(0, 10)' : 'at';
 }

@@ -30,7 +30,7 @@ export async function load(file: string): Promise<Loaded> {
  */
 export function parseDefinition(file: string, text: string): Loaded {
   const doc = parseDocument(text, { keepSourceTokens: true, prettyErrors: true, uniqueKeys: true });
-  const problems = withoutEchoes(doc.errors).map((error) => yamlProblem(file, error));
+  const problems = withoutEchoes(doc.errors).map((error) => yamlProblem(file, error, text));
   if (problems.length === 0 && extname(file).toLowerCase() === '.json') {
     problems.push(...strictJsonProblems(file, text));
   }
@@ -51,16 +51,22 @@ function withoutEchoes(errors: readonly YAMLError[]): YAMLError[] {
   return errors.filter((error) => !ECHOES.has(error.code) || !slipped.has(lineOf(error)));
 }
 
-function yamlProblem(file: string, error: YAMLError): Problem {
+function yamlProblem(file: string, error: YAMLError, text: string): Problem {
   const position = error.linePos?.[0] ?? { line: 1, col: 1 };
-  return { file, line: position.line, column: position.col, path: SYNTAX_PATH, message: yamlMessage(error) };
+  const { line, col } = position;
+  return { file, line, column: col, path: SYNTAX_PATH, message: yamlMessage(error, text, line, col) };
 }
 
 /** The first line of the parser's message, without the position it repeats ("… at line 3, column 5:"). */
-function yamlMessage(error: YAMLError): string {
+function yamlMessage(error: YAMLError, text: string, line: number, column: number): string {
   const first = error.message.split('\n')[0] ?? error.message;
   const message = first.replace(/ at line \d+, column \d+:?$/, '').trim();
-  if (error.code === 'DUPLICATE_KEY') return 'duplicate key: map keys must be unique';
+  if (error.code === 'DUPLICATE_KEY') {
+    // the key as written where the parser points (its second occurrence), when it can be read there
+    const at = (text.split('\n', line)[line - 1] ?? '').slice(column - 1);
+    const key = /^("[^"\n]*"|'[^'\n]*'|[^\s:#{}[\],"'][^:#{}[\],\n]*?)\s*:/.exec(at)?.[1];
+    return `duplicate key${key === undefined ? '' : ` ${key.startsWith('"') || key.startsWith("'") ? key : `"${key}"`}`}: map keys must be unique`;
+  }
   // the parser's recursion ran out of stack
   if (/Maximum call stack size exceeded/.test(message)) return TOO_DEEP;
   return message;

@@ -87,7 +87,7 @@ describe('load', () => {
       'fleet.yaml:7:7  (syntax)  Flow map in block collection must be sufficiently indented and end with a }',
       'fleet.yaml:7:38  (syntax)  Plain value cannot start with reserved character @',
       'fleet.yaml:8:1  (syntax)  Tabs are not allowed as indentation',
-      'fleet.yaml:12:7  (syntax)  duplicate key: map keys must be unique',
+      'fleet.yaml:12:7  (syntax)  duplicate key "sku": map keys must be unique',
     ]);
   });
 
@@ -118,7 +118,16 @@ describe('parseDefinition', () => {
       name: 'duplicate keys',
       file: 'api.yaml',
       text: 'name: a\nversion: "1"\nname: b\n',
-      want: ['api.yaml:3:1  (syntax)  duplicate key: map keys must be unique'],
+      want: ['api.yaml:3:1  (syntax)  duplicate key "name": map keys must be unique'],
+    },
+    {
+      name: 'duplicate keys in a flow map and quoted, each named as written',
+      file: 'api.yaml',
+      text: 'name: a\nversion: "1"\nx: { a: 1, a: 2 }\n"y": 1\n"y": 2\n',
+      want: [
+        'api.yaml:3:12  (syntax)  duplicate key "a": map keys must be unique',
+        'api.yaml:5:1  (syntax)  duplicate key "y": map keys must be unique',
+      ],
     },
     {
       name: 'JSON that YAML would accept: a trailing comma',

@@ -1,5 +1,5 @@
 import type { Api, JsonValue, Resource, When } from '../model.js';
-import { actionPath } from './action-paths.js';
+import { actionPath, statePath } from './action-paths.js';
 import { writableFields } from '../schema/columns.js';
 import { listables } from '../contract/listing.js';
 import { allows } from '../contract/access.js';
@@ -30,7 +30,8 @@ export interface ActionsView {
   collection: string;
   /** the user's handlers module and its export, when the resource has handler actions */
   handlers?: { module: string; name: string };
-  set: { name: string; set: Record<string, JsonValue>; when: Record<string, JsonValue[]> }[];
+  /** `path`: the actions that take a new record into the action's `when`; null: none do */
+  set: { name: string; set: Record<string, JsonValue>; when: Record<string, JsonValue[]>; path: string[] | null }[];
   /** updates and deletes allowed only in some states, and how a record leaves them */
   states: {
     operation: 'update' | 'delete';
@@ -144,7 +145,7 @@ export function matrixView(
   const actions = fixtures.flatMap((fixture) => {
     const resource = resources.get(fixture.name);
     if (resource === undefined) return [];
-    const view = actionsOf(resource);
+    const view = actionsOf(resource, result[fixture.name]?.body ?? {});
     return view.set.length + view.handled.length + view.states.length === 0 ? [] : [view];
   });
   const listings = fixtures.flatMap((fixture) => {
@@ -160,7 +161,7 @@ export function matrixView(
   return { fixtures: result, matrix, actions, listings, feeds, relations };
 }
 
-function actionsOf(resource: Resource): ActionsView {
+function actionsOf(resource: Resource, body: Record<string, JsonValue>): ActionsView {
   const handled = resource.actions.filter((a) => a.set.length === 0);
   return {
     collection: resource.name,
@@ -173,10 +174,11 @@ function actionsOf(resource: Resource): ActionsView {
         name: a.name,
         set: Object.fromEntries(a.set.map((s) => [s.field, s.value.kind === 'now' ? { now: true } : s.value.value])),
         when: whenObject(a.when),
+        path: statePath(resource, a.when, body) ?? null,
       })),
     states: (['update', 'delete'] as const).flatMap((operation) => {
       const when = resource.writableWhen[operation];
-      const out = when.length === 0 ? undefined : outOf(resource, when);
+      const out = when.length === 0 ? undefined : outOf(resource, when, body);
       return out === undefined ? [] : [{ operation, when: whenObject(when), out }];
     }),
     handled: handled.map((a) => {
@@ -231,7 +233,11 @@ function fixtureFor(resource: Resource, fixture: Fixture, count: number): Matrix
  * How a record leaves the states `when` names: a PATCH of a writable field to a value outside them, or an action that
  * sets one so; undefined when the API has no way.
  */
-function outOf(resource: Resource, when: When): { patch: Record<string, JsonValue> } | { action: string } | undefined {
+function outOf(
+  resource: Resource,
+  when: When,
+  body: Record<string, JsonValue>,
+): { patch: Record<string, JsonValue> } | { action: string } | undefined {
   const writable = writableFields(resource);
   for (const w of when) {
     const field = writable.find((f) => f.name === w.field && f.ref === undefined);
@@ -253,6 +259,6 @@ function outOf(resource: Resource, when: When): { patch: Record<string, JsonValu
     }),
   );
   // first one a new record may take (a 409 of its own is no way out)
-  const action = leaving.find((a) => actionPath(resource, (b) => b === a)?.length === 1) ?? leaving[0];
+  const action = leaving.find((a) => statePath(resource, a.when, body)?.length === 0) ?? leaving[0];
   return action === undefined ? undefined : { action: action.name };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ADMIN_ROLE } from '../../src/app.js';
-import { ADMINISTRATOR, tokens, type Json, type JsonObject, type TestApi } from './harness.js';
+import { ADMINISTRATOR, takeActions, tokens, type Json, type JsonObject, type TestApi } from './harness.js';
 
 /** How to make records of a collection through the API, as the administrator. */
 export interface Fixture {
@@ -120,6 +120,11 @@ export class Records {
 
   call(method: string, path: string, token: string | null, body?: Json) {
     return this.api.call(method, path, { token, ...(body !== undefined && { body }) });
+  }
+
+  /** Takes the record at `url` through `actions` (see takeActions). */
+  take(url: string, actions: readonly string[]): Promise<JsonObject | undefined> {
+    return takeActions(this.api, url, actions);
   }
 
   shared(collection: string): Promise<JsonObject> {

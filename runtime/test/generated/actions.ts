@@ -2,13 +2,15 @@ import assert from 'node:assert/strict';
 import { CannotCheck, holds, type Records } from './access.js';
 import { tokens, type Json, type JsonObject } from './harness.js';
 
-/** An action that sets fields: what it sets (`now`: the time of the call), and whether a second call is a 409. */
+/** An action that sets fields: what it sets (`now`: the time of the call), the states it needs, and how to get there. */
 export interface SetAction {
   name: string;
   /** field → the value it takes, or `{ now: true }` for the time of the call */
   set: Record<string, Json>;
   /** the states it needs */
   when: Record<string, Json[]>;
+  /** the actions that take a new record into those states, one after the other (none: it is made there); null: none do */
+  path: string[] | null;
 }
 
 /** An action your handler answers: a valid input (a body, or the query of a GET), and whether you wrote it yet. */
@@ -21,51 +23,16 @@ export interface HandlerAction {
   input: JsonObject | null;
 }
 
-/** What an action that sets fields makes of `record`, as far as the definition says (a `now` is left as it was). */
-const afterSet = (record: JsonObject, action: SetAction): JsonObject => ({
-  ...record,
-  ...Object.fromEntries(Object.entries(action.set).filter(([, v]) => !(typeof v === 'object' && v !== null))),
-});
-
 /**
- * A record of its own for an action: made, then, when it is outside the action's `when`, brought into it by another
- * action that sets fields (`submit` before `accept`); undefined when none can.
+ * Calls a `set` action on a record of its own, brought into the action's `when` by the actions of its `path`: 200
+ * with every field set (a datetime set to `now` is the time of the call, a date its day); then again: a 409 once the
+ * record is outside the action's `when`, else 200. A record no actions bring into the `when` must get a 409.
  */
-async function inStateFor(
-  records: Records,
-  collection: string,
-  action: SetAction,
-  others: readonly SetAction[],
-): Promise<JsonObject | undefined> {
-  const record = await records.fresh(collection);
-  if (holds(record, action.when)) return record;
-  const step = others.find(
-    (o) => o !== action && holds(record, o.when) && holds(afterSet(record, o), action.when),
-  );
-  if (step === undefined) return undefined;
-  const url = `${records.fixture(collection).path}/${String(record.id)}/${step.name}`;
-  const answer = await records.call('POST', url, await tokens.administrator());
-  assert.equal(
-    answer.status,
-    200,
-    `${url}, to bring the record into ${action.name}'s when: ${JSON.stringify(answer.body)}`,
-  );
-  return answer.body as JsonObject;
-}
-
-/**
- * Calls a `set` action on a record of its own, brought into the action's `when` by another action if need be: 200
- * with every field set (a datetime set to `now` is the time of the call, a date its day); then again: a 409 once the record is outside
- * the action's `when`, else 200. A record no action can bring into the `when` must get a 409.
- */
-export async function checkSet(
-  records: Records,
-  collection: string,
-  action: SetAction,
-  others: readonly SetAction[] = [],
-): Promise<void> {
-  const record = (await inStateFor(records, collection, action, others)) ?? (await records.fresh(collection));
-  const url = `${records.fixture(collection).path}/${String(record.id)}/${action.name}`;
+export async function checkSet(records: Records, collection: string, action: SetAction): Promise<void> {
+  const made = await records.fresh(collection);
+  const base = `${records.fixture(collection).path}/${String(made.id)}`;
+  const record = (await records.take(base, action.path ?? [])) ?? made;
+  const url = `${base}/${action.name}`;
   const token = await tokens.administrator();
   const before = Date.now();
   const first = await records.call('POST', url, token);

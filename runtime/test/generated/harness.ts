@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,6 +61,24 @@ export const tokens = {
   /** signed with another key */
   badlySigned: (): Promise<string> => signToken(`not-${SECRET}`, { subject: 'someone', roles: [] }),
 };
+
+/**
+ * Takes the record at `url` through `actions`, one POST after the other as the administrator, each a 200: the record
+ * as the last left it (undefined when there were none).
+ */
+export async function takeActions(
+  api: Pick<TestApi, 'call'>,
+  url: string,
+  actions: readonly string[],
+): Promise<JsonObject | undefined> {
+  let record: JsonObject | undefined;
+  for (const action of actions) {
+    const answer = await api.call('POST', `${url}/${action}`, { token: await tokens.administrator() });
+    assert.equal(answer.status, 200, `POST ${url}/${action}: ${JSON.stringify(answer.body)}`);
+    record = answer.body as JsonObject;
+  }
+  return record;
+}
 
 /** A schema of its own in the PostgreSQL database of `url`, and the URL that works in it. */
 async function throwawaySchema(url: string): Promise<{ url: string; drop: () => Promise<void> }> {

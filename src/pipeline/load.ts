@@ -52,24 +52,29 @@ function withoutEchoes(errors: readonly YAMLError[]): YAMLError[] {
 }
 
 function yamlProblem(file: string, error: YAMLError, text: string): Problem {
-  const position = error.linePos?.[0] ?? { line: 1, col: 1 };
-  const { line, col } = position;
-  return { file, line, column: col, path: SYNTAX_PATH, message: yamlMessage(error, text, line, col) };
+  const { line, col } = error.linePos?.[0] ?? { line: 1, col: 1 };
+  return { file, line, column: col, path: SYNTAX_PATH, message: yamlMessage(error, text) };
 }
 
 /** The first line of the parser's message, without the position it repeats ("… at line 3, column 5:"). */
-function yamlMessage(error: YAMLError, text: string, line: number, column: number): string {
+function yamlMessage(error: YAMLError, text: string): string {
   const first = error.message.split('\n')[0] ?? error.message;
   const message = first.replace(/ at line \d+, column \d+:?$/, '').trim();
   if (error.code === 'DUPLICATE_KEY') {
-    // the key as written where the parser points (its second occurrence), when it can be read there
-    const at = (text.split('\n', line)[line - 1] ?? '').slice(column - 1);
-    const key = /^("[^"\n]*"|'[^'\n]*'|[^\s:#{}[\],"'][^:#{}[\],\n]*?)\s*:/.exec(at)?.[1];
-    return `duplicate key${key === undefined ? '' : ` ${key.startsWith('"') || key.startsWith("'") ? key : `"${key}"`}`}: map keys must be unique`;
+    // the key as written where the parser points (its second occurrence)
+    const key = keyAt(text.slice(error.pos[0]));
+    return `duplicate key${key === undefined ? '' : ` ${key}`}: map keys must be unique`;
   }
   // the parser's recursion ran out of stack
   if (/Maximum call stack size exceeded/.test(message)) return TOO_DEEP;
   return message;
+}
+
+/** The key `at` starts with, in the quotes it is written in, or in double quotes; undefined when none can be read. */
+function keyAt(at: string): string | undefined {
+  const key = /^("[^"\n]*"|'[^'\n]*'|[^\s:#{}[\],"'][^:#{}[\],\n]*?)[ \t\r]*:/.exec(at)?.[1];
+  if (key === undefined) return undefined;
+  return key.startsWith('"') || key.startsWith("'") ? key : `"${key}"`;
 }
 
 const TOO_DEEP =

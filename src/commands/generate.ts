@@ -8,7 +8,6 @@ import type { Change } from '../pipeline/compare.js';
 import { readDefinitionText } from '../pipeline/definition-text.js';
 import {
   formattedBefore,
-  hash,
   inputHash,
   MANIFEST,
   nextManifest,
@@ -99,6 +98,8 @@ interface Run {
   pool: FormatPool | undefined;
 }
 
+type Obj = Record<string, unknown>;
+
 async function run({ steps, api, source, outDir, manifest, input, options, pool }: Run): Promise<GenerateResult> {
   // a dry run shows the whole plan, a migration that would be refused included (and then exits 1)
   const allowLoss = (options.allowDataLoss ?? false) || (options.dryRun ?? false);
@@ -128,10 +129,11 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
   // package.json is merged with the user's entries (package-merge.ts)
   const packageFile = planned.find((p) => p.path === 'package.json');
   const ownEntries = packageFile !== undefined && 'json' in packageFile ? (packageFile.json as Obj) : {};
+  const packageText = read('package.json');
   const pkg = steps.mergePackageJson(
     ownEntries,
-    read('package.json'),
-    previousPackage(manifest, read('package.json')),
+    packageText,
+    steps.previousPackage(manifest, packageText),
     options.force === true,
   );
   const merged = planned.map((p) => (p === packageFile ? { ...p, json: pkg.merged } : p));
@@ -139,11 +141,10 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
   const rendered = merged.map((p) => steps.renderOrKnown(p, source, known));
   const formatted = await steps.formatAll(rendered, known, pool);
   // package.json as it is on disk when it holds what would be written, laid out as npm or its user likes
-  const packageText = pkg.asIs ? read('package.json') : undefined;
   const files =
-    packageText === undefined
-      ? formatted
-      : formatted.map((f) => (f.path === 'package.json' ? { ...f, content: packageText } : f));
+    pkg.asIs && packageText !== undefined
+      ? formatted.map((f) => (f.path === 'package.json' ? { ...f, content: packageText } : f))
+      : formatted;
   const changes = steps.compare({
     read,
     files,
@@ -186,18 +187,6 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
   });
   steps.apply(outDir, changes, next, options.force ?? false);
   return { ...result, written: pending || manifest === undefined };
-}
-
-type Obj = Record<string, unknown>;
-
-/**
- * What restsmith wrote into package.json last time: recorded in the manifest; for a manifest from before the merge,
- * the file itself if nobody edited it since; else unknown (an entry that differs from restsmith's is then a conflict).
- */
-function previousPackage(manifest: Manifest | undefined, current: string | undefined): Obj | undefined {
-  if (manifest?.package !== undefined) return manifest.package;
-  if (current === undefined || manifest?.files['package.json'] !== hash(current)) return undefined;
-  return JSON.parse(current.replace(/^\uFEFF/, '')) as Obj;
 }
 
 /**

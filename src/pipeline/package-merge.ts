@@ -6,6 +6,8 @@
  * changed it (then it is theirs).
  */
 
+import { hash, type Manifest } from './manifest.js';
+
 type Json = unknown;
 type Obj = Record<string, Json>;
 
@@ -75,13 +77,7 @@ export function mergePackageJson(
   force: boolean,
 ): PackageMerge {
   if (current === undefined) return { merged: generated, conflicts: [], asIs: false };
-  let parsed: Json;
-  try {
-    // a byte order mark, which npm and some editors leave, is no part of the JSON
-    parsed = JSON.parse(current.replace(/^\uFEFF/, ''));
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parsePackage(current);
   if (!isObject(parsed)) {
     return { merged: generated, conflicts: ['package.json is not a JSON object'], asIs: false };
   }
@@ -101,4 +97,24 @@ export function mergePackageJson(
     if (!owned.has(named(entry)) && same(get(parsed, entry), get(previous ?? {}, entry))) remove(merged, entry);
   }
   return { merged, conflicts, asIs: same(merged, parsed) };
+}
+
+/**
+ * What restsmith wrote into package.json last time: recorded in the manifest; for a manifest from before the merge,
+ * the file itself if nobody edited it since; else unknown (an entry that differs from restsmith's is then a conflict).
+ */
+export function previousPackage(manifest: Manifest | undefined, current: string | undefined): Obj | undefined {
+  if (manifest?.package !== undefined) return manifest.package;
+  if (current === undefined || manifest?.files['package.json'] !== hash(current)) return undefined;
+  const parsed = parsePackage(current);
+  return isObject(parsed) ? parsed : undefined;
+}
+
+/** package.json's JSON (a byte order mark, which npm and some editors leave, is no part of it); undefined if none. */
+function parsePackage(text: string): Json {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,7 @@
  */
 export { compare } from './compare.js';
 export { formatAll, startPool } from './format.js';
-export { mergePackageJson } from './package-merge.js';
+export { mergePackageJson, previousPackage } from './package-merge.js';
 export { handlersPath, plan } from './plan.js';
 export { definitionOf } from './read-definition.js';
 export { renderOrKnown } from './render.js';

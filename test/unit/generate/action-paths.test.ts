@@ -105,3 +105,18 @@ describe('how the listing test gives a value to a field only actions set', () =>
     expect(fields.find((f) => f.name === 'title')).not.toHaveProperty('setBy');
   });
 });
+
+describe('how the actions test brings a record into the state a set action needs', () => {
+  const REOPEN = '            reopen: { on: item, access: admin, when: { status: [done] }, set: { status: open } }';
+  it('names the actions before it, several deep; none where a new record is; null where none get there', () => {
+    const set = viewOf([START, FINISH, REOPEN, CANCEL].join('\n')).actions.flatMap((view) => view.set);
+    expect(Object.fromEntries(set.map((a) => [a.name, a.path]))).toEqual({
+      start: [],
+      finish: ['start'],
+      reopen: ['start', 'finish'],
+      cancel: [],
+    });
+    const stuck = viewOf(FINISH).actions.flatMap((view) => view.set);
+    expect(stuck).toMatchObject([{ name: 'finish', path: null }]);
+  });
+});

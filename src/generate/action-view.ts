@@ -55,9 +55,11 @@ export interface ActionView {
   whenText: string;
   refusal: string;
   whenFields: string[];
+  /** the `when` as http/states.ts's States, for the check a handler's action makes before its handler runs */
+  whenStates: string;
   /**
-   * a `set` action whose rule admits callers the read rule does not: they are shown nothing of the record (a 204,
-   * a 409 without its state; see readCovers)
+   * an item action whose rule admits callers the read rule does not: they are shown nothing of the record (a `set`
+   * action's 204, a 409 without its state; see readCovers)
    */
   hidden: boolean;
 }
@@ -118,7 +120,8 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),
-    hidden: generated && item && actionHides(resource, action, api.auth.adminRole),
+    whenStates: js(action.when),
+    hidden: item && (generated || action.when.length > 0) && actionHides(resource, action, api.auth.adminRole),
     refuseHook: announced(resource, action).replace(', onRequest: ', ', '),
   };
 }
@@ -178,7 +181,8 @@ export function actionImports(
         ]
       : []),
     ...(set.length > 0 || handlers.some((a) => a.item) || orphans ? [local.model(typeName)] : []),
-    ...(handlers.some((a) => a.item) ? [rt.notFound] : []),
+    ...(handlers.some((a) => a.item) ? [rt.notFound, rt.parseIfMatch, rt.matchesIfMatch, rt.preconditionFailed] : []),
+    ...(handlers.some((a) => a.whenFields.length > 0) ? [rt.inStates, rt.conflict] : []),
     ...(handlers.length > 0 ? [rt.Caller, rt.ActionResult, rt.etagOf] : []),
     ...(orphans || resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? [rt.JsonValue] : []),
     ...(resource.deprecated !== undefined || actions.some((a) => a.deprecation !== undefined)

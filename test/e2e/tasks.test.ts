@@ -19,11 +19,22 @@ const SUMMARY_HANDLER = `
   },
 `;
 
+/** The user's handler of `POST /tasks/{id}/reschedule`: what it was given, to show it ran. */
+const RESCHEDULE_HANDLER = `
+  async reschedule({ input, record }) {
+    return { body: { id: record.id, status: record.status, dueOn: input.dueOn } };
+  },
+`;
+
 beforeAll(async () => {
   const dir = await generateFresh(`${ROOT}/examples/tasks.yaml`, 'e2e-tasks');
   const handlers = join(dir, 'src/handlers/tasks.ts');
-  const stub = /\n {2}\/\*\* Counts a project's[^\n]*\n {2}async summary\(_context\) \{\n[^\n]*\n {2}\},\n/;
-  writeFileSync(handlers, readFileSync(handlers, 'utf8').replace(stub, SUMMARY_HANDLER));
+  const stub = (name: string) =>
+    new RegExp(`\\n {2}/\\*\\*[^\\n]*\\n {2}async ${name}\\(_context\\) \\{\\n[^\\n]*\\n {2}\\},\\n`);
+  const written = readFileSync(handlers, 'utf8')
+    .replace(stub('summary'), SUMMARY_HANDLER)
+    .replace(stub('reschedule'), RESCHEDULE_HANDLER);
+  writeFileSync(handlers, written);
   await typecheckAndBuild(dir);
   server = await startServer(dir, {
     DATABASE_URL: await databaseUrl('tasks', 'sqlite:./data/e2e.db'),
@@ -259,6 +270,28 @@ describe('a read-only action (method: get)', () => {
       ['includeCancelled', 'query', false],
     ]);
     expect(operation?.get?.requestBody).toBeUndefined();
+  });
+});
+
+describe('an item action your handler answers, with a `when` (reschedule)', () => {
+  it('runs your handler only in the states its when allows (else 409) and at the version If-Match names (else 412)', async () => {
+    const p = await project();
+    const task = await create('/tasks', { projectId: p.id, title: 'Movable' });
+    const url = `${api}/tasks/${String(task.id)}/reschedule`;
+    const input = { dueOn: '2026-12-24', reason: 'waiting on parts' };
+    const ran = await http('POST', url, input);
+    expect(ran.status, JSON.stringify(ran.body)).toBe(200);
+    expect(ran.body).toEqual({ id: task.id, status: 'todo', dueOn: '2026-12-24' });
+    // If-Match: the record's own ETag runs it, another version is a 412, a malformed one a 400
+    const etag = String((await http('GET', `${api}/tasks/${String(task.id)}`)).headers.get('etag'));
+    expect((await http('POST', url, input, { 'if-match': etag })).status).toBe(200);
+    expect((await http('POST', url, input, { 'if-match': '"99"' })).status).toBe(412);
+    expect((await http('POST', url, input, { 'if-match': 'nope' })).status).toBe(400);
+    // done: outside its when, the handler is not called
+    expect((await http('POST', `${api}/tasks/${String(task.id)}/complete`)).status).toBe(200);
+    const refused = await http('POST', url, input);
+    expect(refused.status).toBe(409);
+    expect((refused.body as Rec).detail).toBe('reschedule needs status to be one of "todo", "doing"; status is "done"');
   });
 });
 

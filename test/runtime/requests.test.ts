@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readTrustProxy, ConfigError } from '../../runtime/src/config.js';
 import { originOf } from '../../runtime/src/http/docs.js';
 import { etagOf, isFresh } from '../../runtime/src/http/etag.js';
-import { parseIfMatch } from '../../runtime/src/http/preconditions.js';
+import { matchesIfMatch, parseIfMatch } from '../../runtime/src/http/preconditions.js';
 import { HttpProblem } from '../../runtime/src/http/problem.js';
 import { windowInWords } from '../../runtime/src/http/rate-limit.js';
 
@@ -25,6 +25,17 @@ describe('If-Match', () => {
 
   it.each(['3', '"3', 'W/3', '"a"b"', '"3",,"4"'])('given %j, is a 400 that says what an ETag looks like', (header) => {
     expect(() => parseIfMatch(header)).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  it.each([
+    [undefined, true],
+    ['*', true],
+    ['"3"', true],
+    ['"2", "3"', true],
+    ['"2"', false],
+    ['W/"3"', false],
+  ])('given %j, matches a record at version 3: %j (what a handler action runs on)', (header, want) => {
+    expect(matchesIfMatch(parseIfMatch(header), 3)).toBe(want);
   });
 });
 

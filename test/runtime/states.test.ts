@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpProblem } from '../../runtime/src/http/problem.js';
-import { whyRefused, type States } from '../../runtime/src/http/states.js';
+import { inStates, whyRefused, type States } from '../../runtime/src/http/states.js';
 
 /** Why a write its own statement refused was refused: given the record and the rule's states, want the answer. */
 describe('whyRefused', () => {
@@ -57,5 +57,21 @@ describe('whyRefused', () => {
       409,
       'an appointment can be updated only while status is "booked"',
     ]);
+  });
+});
+
+/** Whether a record is in a `when`'s states (a handler's action checks it before the handler runs). */
+describe('inStates', () => {
+  const when: States = [
+    { field: 'status', values: ['todo', 'doing'] },
+    { field: 'closedAt', values: [null] },
+  ];
+  it.each<[string, object, boolean]>([
+    ['each field one of its values', { status: 'doing', closedAt: null }, true],
+    ['an absent field as null', { status: 'todo' }, true],
+    ['one field outside', { status: 'done', closedAt: null }, false],
+    ['the other outside', { status: 'todo', closedAt: '2026-11-28T10:00:00.000Z' }, false],
+  ])('%s: %j', (_, record, want) => {
+    expect(inStates(record, when)).toBe(want);
   });
 });

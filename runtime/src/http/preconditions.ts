@@ -29,6 +29,10 @@ export function parseIfMatch(header: string | undefined): IfMatch {
   });
 }
 
+/** Whether a record at `version` is one `If-Match` names (none: any version); a handler's action checks it so. */
+export const matchesIfMatch = (ifMatch: IfMatch, version: number): boolean =>
+  ifMatch === null || ifMatch === '*' || ifMatch.includes(version);
+
 export const preconditionFailed = (): HttpProblem =>
   new HttpProblem(
     412,

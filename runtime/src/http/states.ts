@@ -7,6 +7,10 @@ import { HttpProblem } from './problem.js';
  */
 export type States = readonly { field: string; values: readonly JsonValue[] }[];
 
+/** Whether `record` is in `when`'s states: each field holds one of its values (an absent one is null). */
+export const inStates = (record: object, when: States): boolean =>
+  when.every((w) => w.values.includes((record as Record<string, JsonValue | undefined>)[w.field] ?? null));
+
 const quoted = (values: readonly JsonValue[]): string => values.map((v) => JSON.stringify(v)).join(', ');
 
 /** `status is "booked"`, `status is one of "booked", "waiting"`, joined by `and`. */

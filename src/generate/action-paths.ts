@@ -20,13 +20,21 @@ export function actionPath(resource: Resource, done: (action: Action) => boolean
 
 /**
  * The actions that take a record made with `body` (its other fields at their defaults) into a state `when` allows:
- * none when it is made there, undefined when no actions take it there.
+ * none when it is made there, undefined when no actions take it there. The fields of `body` named `unknown` are not
+ * known until the record is made (a value varied per record, a reference, an owner): no condition on them holds
+ * until an action sets them.
  */
-export function statePath(resource: Resource, when: When, body: Record<string, JsonValue> = {}): string[] | undefined {
+export function statePath(
+  resource: Resource,
+  when: When,
+  body: Record<string, JsonValue> = {},
+  unknown: readonly string[] = [],
+): string[] | undefined {
   const holds = (state: State): boolean => when.every((w) => allows(w, state[w.field]));
+  const known = Object.fromEntries(Object.entries(body).filter(([name]) => !unknown.includes(name)));
   const fields = when.map((w) => w.field);
-  if (holds(startOf(resource, body, fields))) return [];
-  return search(resource, body, fields, (_, after) => holds(after));
+  if (holds(startOf(resource, known, fields, unknown))) return [];
+  return search(resource, known, fields, (_, after) => holds(after), unknown);
 }
 
 function search(
@@ -34,9 +42,10 @@ function search(
   body: Record<string, JsonValue>,
   watched: readonly string[],
   done: (action: Action, after: State) => boolean,
+  unknown: readonly string[] = [],
 ): string[] | undefined {
-  const actions = resource.actions.filter((a) => a.on === 'item' && a.method === 'post' && a.input.length === 0);
-  const start = startOf(resource, body, [...watched, ...actions.flatMap((a) => a.when.map((w) => w.field))]);
+  const actions = takeable(resource);
+  const start = startOf(resource, body, [...watched, ...actions.flatMap((a) => a.when.map((w) => w.field))], unknown);
   const seen = new Set([JSON.stringify(start)]);
   let frontier: { state: State; path: string[] }[] = [{ state: start, path: [] }];
   for (let depth = 0; depth < LONGEST && frontier.length > 0; depth++) {
@@ -58,14 +67,27 @@ function search(
   return undefined;
 }
 
-/** The state of a record made with `body`: each of `fields` as the body gives it, else at its default. */
-function startOf(resource: Resource, body: Record<string, JsonValue>, fields: readonly string[]): State {
-  return Object.fromEntries(
-    [...new Set(fields)].map((name) => [
-      name,
-      name in body ? body[name] : resource.fields.find((f) => f.name === name)?.default,
-    ]),
-  );
+/** The actions a test takes a record through: item actions without input, which it calls with an empty body. */
+const takeable = (resource: Resource): Action[] =>
+  resource.actions.filter((a) => a.on === 'item' && a.method === 'post' && a.input.length === 0);
+
+/**
+ * The state of a record made with `body`: each of `fields` as the body gives it, else at its default (null for a
+ * nullable field without one); undefined, which no condition allows, for the `unknown` ones.
+ */
+function startOf(
+  resource: Resource,
+  body: Record<string, JsonValue>,
+  fields: readonly string[],
+  unknown: readonly string[] = [],
+): State {
+  const valueOf = (name: string): JsonValue | undefined => {
+    if (unknown.includes(name)) return undefined;
+    if (name in body) return body[name];
+    const field = resource.fields.find((f) => f.name === name);
+    return field?.default ?? (field?.nullable === true ? null : undefined);
+  };
+  return Object.fromEntries([...new Set(fields)].map((name) => [name, valueOf(name)]));
 }
 
 /** A value `set` gives, as a `when` reads it: `now` is no value a condition names. */

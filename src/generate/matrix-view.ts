@@ -1,4 +1,4 @@
-import type { Api, JsonValue, Resource, When } from '../model.js';
+import type { Action, Api, JsonValue, Resource, When } from '../model.js';
 import { actionPath, statePath } from './action-paths.js';
 import { writableFields } from '../schema/columns.js';
 import { listables } from '../contract/listing.js';
@@ -30,21 +30,24 @@ export interface ActionsView {
   collection: string;
   /** the user's handlers module and its export, when the resource has handler actions */
   handlers?: { module: string; name: string };
-  /** `path`: the actions that take a new record into the action's `when`; null: none do */
-  set: { name: string; set: Record<string, JsonValue>; when: Record<string, JsonValue[]>; path: string[] | null }[];
+  set: (Reaching & { name: string; set: Record<string, JsonValue> })[];
   /** updates and deletes allowed only in some states, and how a record leaves them */
   states: {
     operation: 'update' | 'delete';
     when: Record<string, JsonValue[]>;
-    out: { patch: Record<string, JsonValue> } | { action: string };
+    out: { patch: Record<string, JsonValue> } | { action: string; input?: Record<string, JsonValue> };
   }[];
-  handled: {
-    name: string;
-    handler: string;
-    method: 'GET' | 'POST';
-    item: boolean;
-    input: Record<string, JsonValue> | null;
-  }[];
+  handled: (Reaching & { name: string; handler: string; method: 'GET' | 'POST'; item: boolean })[];
+}
+
+/** How the actions test calls an action: in its states, with a valid input. */
+interface Reaching {
+  /** the states it needs */
+  when: Record<string, JsonValue[]>;
+  /** the actions that take a new record into them, one after the other (none: it is made there); null: none do */
+  path: string[] | null;
+  /** a valid input (its body, or a GET's query); null when it takes none, or none can be made */
+  input: Record<string, JsonValue> | null;
 }
 
 /** What test/generated/listing.ts pages, sorts and filters (see its Listing). */
@@ -67,6 +70,8 @@ export interface MatrixView {
     item: boolean;
     changes: boolean;
     when: Record<string, JsonValue[]>;
+    /** an action's valid input, which it is called with (its body, or a GET's query) */
+    input?: Record<string, JsonValue>;
     statuses: (number | null)[];
   }[];
 }
@@ -116,6 +121,7 @@ export function matrixView(
         item: row.item,
         changes: row.changes,
         when: whenObject(row.when),
+        ...inputOf(resource.actions.find((a) => a.name === row.what)),
         statuses: callers.map((caller) =>
           row.what === 'create' ? createStatusOf(caller) : (row.statuses[caller] ?? null),
         ),
@@ -145,7 +151,9 @@ export function matrixView(
   const actions = fixtures.flatMap((fixture) => {
     const resource = resources.get(fixture.name);
     if (resource === undefined) return [];
-    const view = actionsOf(resource, result[fixture.name]?.body ?? {});
+    const made = result[fixture.name];
+    if (made === undefined) return [];
+    const view = actionsOf(resource, made);
     return view.set.length + view.handled.length + view.states.length === 0 ? [] : [view];
   });
   const listings = fixtures.flatMap((fixture) => {
@@ -161,8 +169,15 @@ export function matrixView(
   return { fixtures: result, matrix, actions, listings, feeds, relations };
 }
 
-function actionsOf(resource: Resource, body: Record<string, JsonValue>): ActionsView {
+function actionsOf(resource: Resource, fixture: MatrixFixture): ActionsView {
   const handled = resource.actions.filter((a) => a.set.length === 0);
+  // what a record the test makes holds (Records.body): the fixture's body, but for what each record has its own of
+  const unknown = [...Object.keys(fixture.vary), ...Object.keys(fixture.refs), ...resource.owners];
+  const reaching = (a: Action): Reaching => ({
+    when: whenObject(a.when),
+    path: statePath(resource, a.when, fixture.body, unknown) ?? null,
+    input: inputOf(a).input ?? null,
+  });
   return {
     collection: resource.name,
     ...(handled.length > 0 && {
@@ -173,25 +188,28 @@ function actionsOf(resource: Resource, body: Record<string, JsonValue>): Actions
       .map((a) => ({
         name: a.name,
         set: Object.fromEntries(a.set.map((s) => [s.field, s.value.kind === 'now' ? { now: true } : s.value.value])),
-        when: whenObject(a.when),
-        path: statePath(resource, a.when, body) ?? null,
+        ...reaching(a),
       })),
     states: (['update', 'delete'] as const).flatMap((operation) => {
       const when = resource.writableWhen[operation];
-      const out = when.length === 0 ? undefined : outOf(resource, when, body);
+      const out = when.length === 0 ? undefined : outOf(resource, when, (a) => reaching(a).path?.length === 0);
       return out === undefined ? [] : [{ operation, when: whenObject(when), out }];
     }),
-    handled: handled.map((a) => {
-      const input = sampleBody(a.input, 1);
-      return {
-        name: a.name,
-        handler: a.names.camel,
-        method: a.method === 'get' ? ('GET' as const) : ('POST' as const),
-        item: a.on === 'item',
-        input: a.input.length === 0 || !input.complete ? null : input.body,
-      };
-    }),
+    handled: handled.map((a) => ({
+      name: a.name,
+      handler: a.names.camel,
+      method: a.method === 'get' ? ('GET' as const) : ('POST' as const),
+      item: a.on === 'item',
+      ...reaching(a),
+    })),
   };
+}
+
+/** A valid input of an action, when it takes one and a sample of every field can be made. */
+function inputOf(action: Action | undefined): { input?: Record<string, JsonValue> } {
+  if (action === undefined || action.input.length === 0) return {};
+  const sample = sampleBody(action.input, 1);
+  return sample.complete ? { input: sample.body } : {};
 }
 
 function fixtureFor(resource: Resource, fixture: Fixture, count: number): MatrixFixture {
@@ -236,8 +254,8 @@ function fixtureFor(resource: Resource, fixture: Fixture, count: number): Matrix
 function outOf(
   resource: Resource,
   when: When,
-  body: Record<string, JsonValue>,
-): { patch: Record<string, JsonValue> } | { action: string } | undefined {
+  madeIn: (action: Action) => boolean,
+): { patch: Record<string, JsonValue> } | { action: string; input?: Record<string, JsonValue> } | undefined {
   const writable = writableFields(resource);
   for (const w of when) {
     const field = writable.find((f) => f.name === w.field && f.ref === undefined);
@@ -259,6 +277,6 @@ function outOf(
     }),
   );
   // first one a new record may take (a 409 of its own is no way out)
-  const action = leaving.find((a) => statePath(resource, a.when, body)?.length === 0) ?? leaving[0];
-  return action === undefined ? undefined : { action: action.name };
+  const action = leaving.find(madeIn) ?? leaving[0];
+  return action === undefined ? undefined : { action: action.name, ...inputOf(action) };
 }

@@ -170,6 +170,12 @@ it('a project whose records may be edited in some states only passes its own tes
   expect(result.out).toMatch(/ok \d+ - refuses a PATCH whose If-Match is not its ETag/);
   // reopen needs a job done: its record is taken through start and finish, and it sets the status
   expect(result.out).toMatch(/ok \d+ - reopen sets its fields, once/);
+  // handler actions with a when: called in it (log-time after start) and refused outside it, before the handler
+  expect(result.out).toMatch(/ok \d+ - log-time is a 501 until you write its handler/);
+  expect(result.out).toMatch(/ok \d+ - dispute is a 501 until you write its handler/);
+  expect(result.out).toMatch(
+    /ok \d+ - dispute as stranger: admitted, then your handler answers, or 409 outside its when/,
+  );
   // jobs' states are set by actions only: every test runs, none is skipped
   expect(result.out).not.toMatch(/# SKIP/);
 }, 120_000);

@@ -27,6 +27,8 @@ export interface Row {
   changes: boolean;
   /** the states an admitted write needs: else 409 */
   when: Record<string, Json[]>;
+  /** a handler's action: a valid input it is called with (its body, or a GET's query) */
+  input?: JsonObject;
   /**
    * per caller, in the order of the matrix's `callers`: the status, 0 for "admitted, then your handler answers", null
    * for "not checked here" (a create by a caller admitted as an owner, where the owner is a reference or the id)
@@ -212,10 +214,18 @@ async function checkOne(
       ? ''
       : `/${row.what}`;
   const url = row.item || row.what === 'read' ? `${path}${action}` : `${fixture.path}${action}`;
-  // every create sends a body of its own: a caller who may not give a record away is refused after it is read
+  // every create sends a body of its own: a caller who may not give a record away is refused after it is read; a
+  // handler's action its valid input, so that what answers is its rule, its `when` and then the handler, not a 400
   const body =
-    row.what === 'create' ? await records.body(collection) : row.what === 'update' ? {} : undefined;
-  const answer = await records.call(row.method, url, token, body);
+    row.what === 'create'
+      ? await records.body(collection)
+      : row.what === 'update'
+        ? {}
+        : row.method === 'POST'
+          ? row.input
+          : undefined;
+  const query = row.method === 'GET' && row.input !== undefined ? queryOf(row.input) : '';
+  const answer = await records.call(row.method, `${url}${query}`, token, body);
   const want = admitted && record !== undefined && !holds(record, row.when) ? 409 : expected;
   const detail = `${row.method} ${url} as ${caller}: ${JSON.stringify(answer.body)}`;
   // a handler's action: the rule admits it, and the stub (501) or your handler answers, without failing
@@ -227,10 +237,16 @@ async function checkOne(
   else assert.equal(answer.status, want, detail);
 }
 
+/** `input` as a query string (`?day=2026-12-01&slots=4`): a string as it is, any other value as JSON. */
+export function queryOf(input: JsonObject): string {
+  const entries = Object.entries(input).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
+  return `?${new URLSearchParams(entries).toString()}`;
+}
+
 /** A row's expected status for a caller, as a test's title says it. */
 export function titleOf(row: Row, status: number | null | undefined): string {
   if (status === null || status === undefined) return 'not checked';
-  if (status === 0) return 'admitted, then your handler answers';
-  if (DENIED.has(status) || status === 404 || Object.keys(row.when).length === 0) return String(status);
-  return `${status}, or 409 outside its when`;
+  const outside = Object.keys(row.when).length === 0 ? '' : ', or 409 outside its when';
+  if (status === 0) return `admitted, then your handler answers${outside}`;
+  return DENIED.has(status) || status === 404 ? String(status) : `${status}${outside}`;
 }

@@ -1,26 +1,42 @@
 import assert from 'node:assert/strict';
-import { CannotCheck, holds, type Records } from './access.js';
+import { CannotCheck, holds, queryOf, type Records } from './access.js';
 import { tokens, type Json, type JsonObject } from './harness.js';
 
-/** An action that sets fields: what it sets (`now`: the time of the call), the states it needs, and how to get there. */
-export interface SetAction {
+/** How an action is called: in its states, with a valid input. */
+interface Reaching {
+  /** the states it needs */
+  when: Record<string, Json[]>;
+  /** the actions that take a new record into them, one after the other (none: it is made there); null: none do */
+  path: string[] | null;
+  /** a valid input (its body, or a GET's query); null when it takes none, or none could be made */
+  input: JsonObject | null;
+}
+
+/** An action that sets fields: what it sets (`now`: the time of the call). */
+export interface SetAction extends Reaching {
   name: string;
   /** field → the value it takes, or `{ now: true }` for the time of the call */
   set: Record<string, Json>;
-  /** the states it needs */
-  when: Record<string, Json[]>;
-  /** the actions that take a new record into those states, one after the other (none: it is made there); null: none do */
-  path: string[] | null;
 }
 
-/** An action your handler answers: a valid input (a body, or the query of a GET), and whether you wrote it yet. */
-export interface HandlerAction {
+/** An action your handler answers, and whether you wrote it yet. */
+export interface HandlerAction extends Reaching {
   name: string;
   /** its key in your handlers object */
   handler: string;
   method: 'GET' | 'POST';
   item: boolean;
-  input: JsonObject | null;
+}
+
+/** A record of its own for an action, taken through the actions of its `path`: the record, and its URL. */
+async function recordFor(
+  records: Records,
+  collection: string,
+  action: Reaching,
+): Promise<{ record: JsonObject; url: string }> {
+  const made = await records.fresh(collection);
+  const url = `${records.fixture(collection).path}/${String(made.id)}`;
+  return { record: (await records.take(url, action.path ?? [])) ?? made, url };
 }
 
 /**
@@ -29,13 +45,12 @@ export interface HandlerAction {
  * record is outside the action's `when`, else 200. A record no actions bring into the `when` must get a 409.
  */
 export async function checkSet(records: Records, collection: string, action: SetAction): Promise<void> {
-  const made = await records.fresh(collection);
-  const base = `${records.fixture(collection).path}/${String(made.id)}`;
-  const record = (await records.take(base, action.path ?? [])) ?? made;
+  const { record, url: base } = await recordFor(records, collection, action);
   const url = `${base}/${action.name}`;
   const token = await tokens.administrator();
+  const input = action.input ?? undefined;
   const before = Date.now();
-  const first = await records.call('POST', url, token);
+  const first = await records.call('POST', url, token, input);
   if (!holds(record, action.when)) {
     assert.equal(first.status, 409, `${url} outside its when: ${JSON.stringify(first.body)}`);
     return;
@@ -56,7 +71,7 @@ export async function checkSet(records: Records, collection: string, action: Set
       );
     } else assert.deepEqual(done[field], value, `${action.name} sets ${field}`);
   }
-  const second = await records.call('POST', url, token);
+  const second = await records.call('POST', url, token, input);
   assert.equal(
     second.status,
     holds(done, action.when) ? 200 : 409,
@@ -65,8 +80,9 @@ export async function checkSet(records: Records, collection: string, action: Set
 }
 
 /**
- * Calls an action your handler answers, as the administrator with a valid input: 501 while `written` is false (the
- * stub restsmith made), and once you wrote it, what your handler answers — never a 5xx.
+ * Calls an action your handler answers, as the administrator with a valid input, on a record of its own brought into
+ * the action's `when` by the actions of its `path`: 501 while `written` is false (the stub restsmith made), and once
+ * you wrote it, what your handler answers — never a 5xx. A record no actions bring into the `when` must get a 409.
  */
 export async function checkHandler(
   records: Records,
@@ -74,12 +90,10 @@ export async function checkHandler(
   action: HandlerAction,
   written: boolean,
 ): Promise<void> {
-  const path = records.fixture(collection).path;
-  const base = action.item ? `${path}/${String((await records.fresh(collection)).id)}` : path;
-  const query =
-    action.method === 'GET' && action.input !== null
-      ? `?${new URLSearchParams(Object.entries(action.input).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()}`
-      : '';
+  const { record, url: base } = action.item
+    ? await recordFor(records, collection, action)
+    : { record: undefined, url: records.fixture(collection).path };
+  const query = action.method === 'GET' && action.input !== null ? queryOf(action.input) : '';
   const body = action.method === 'POST' && action.input !== null ? action.input : undefined;
   const answer = await records.call(
     action.method,
@@ -88,7 +102,9 @@ export async function checkHandler(
     body,
   );
   const detail = `${action.method} ${base}/${action.name}: ${JSON.stringify(answer.body)}`;
-  if (!written) assert.equal(answer.status, 501, detail);
+  if (record !== undefined && !holds(record, action.when))
+    assert.equal(answer.status, 409, `${detail} outside its when`);
+  else if (!written) assert.equal(answer.status, 501, detail);
   else assert.ok(answer.status < 500, `${detail} (expected your handler to answer, not fail)`);
 }
 
@@ -96,8 +112,8 @@ export async function checkHandler(
 export interface StateRule {
   operation: 'update' | 'delete';
   when: Record<string, Json[]>;
-  /** a PATCH that takes the record out of the states, or the name of an action that does */
-  out: { patch: JsonObject } | { action: string };
+  /** a PATCH that takes the record out of the states, or the name of an action that does (and its input) */
+  out: { patch: JsonObject } | { action: string; input?: JsonObject };
 }
 
 /**
@@ -113,7 +129,7 @@ export async function checkState(records: Records, collection: string, rule: Sta
     const out =
       'patch' in rule.out
         ? await records.call('PATCH', url, token, rule.out.patch)
-        : await records.call('POST', `${url}/${rule.out.action}`, token);
+        : await records.call('POST', `${url}/${rule.out.action}`, token, rule.out.input);
     if (out.status !== 200)
       throw new CannotCheck(`${url} could not be taken out of its states: ${JSON.stringify(out.body)}`);
     record = out.body as JsonObject;

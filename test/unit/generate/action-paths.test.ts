@@ -66,6 +66,25 @@ describe('statePath: the actions that take a record made with a body where a wri
     expect(statePath(workOrders([CANCEL, START, FINISH].join('\n')), when(values), body)).toEqual(want);
   });
 
+  it('reads a nullable field without a default as null, as a record made stores it', () => {
+    const REVIEW =
+      '            review: { on: item, access: admin, when: { closedAt: null }, set: { status: in-progress } }';
+    const resource = workOrders([REVIEW, FINISH].join('\n'));
+    expect(statePath(resource, [{ field: 'closedAt', values: [null] }])).toEqual([]);
+    expect(statePath(resource, when(['done']))).toEqual(['review', 'finish']);
+  });
+
+  it('holds no condition on a field each record has its own value of (varied, a reference, an owner)', () => {
+    const OPENED =
+      '            open: { on: item, access: admin, when: { title: [first] }, set: { status: in-progress } }';
+    const resource = workOrders(OPENED);
+    const first = [{ field: 'title', values: ['first'] }];
+    expect(statePath(resource, first, { title: 'first' })).toEqual([]);
+    expect(statePath(resource, first, { title: 'first' }, ['title'])).toBeUndefined();
+    expect(statePath(resource, when(['in-progress']), { title: 'first' })).toEqual(['open']);
+    expect(statePath(resource, when(['in-progress']), { title: 'first' }, ['title'])).toBeUndefined();
+  });
+
   it("is what the generated API test takes its records through, where update's and delete's `when` need", () => {
     const api = shop(
       [CANCEL, START, FINISH].join('\n'),
@@ -118,5 +137,30 @@ describe('how the actions test brings a record into the state a set action needs
     });
     const stuck = viewOf(FINISH).actions.flatMap((view) => view.set);
     expect(stuck).toMatchObject([{ name: 'finish', path: null }]);
+  });
+});
+
+describe('how the actions test calls an action that takes input, or that your handler answers', () => {
+  it('gives each a valid input, and an item handler its path into its when', () => {
+    const REJECT =
+      '            reject: { on: item, access: admin, when: { status: [open] }, set: { status: cancelled }, input: { fields: { reason: { type: string, required: true } } } }';
+    const ESTIMATE =
+      '            estimate: { on: item, access: admin, when: { status: [in-progress] }, input: { fields: { hours: { type: integer, min: 1, required: true } } } }';
+    const view = viewOf([START, REJECT, ESTIMATE].join('\n'));
+    const [actions] = view.actions;
+    expect(actions?.set.find((a) => a.name === 'reject')).toMatchObject({
+      path: [],
+      input: { reason: expect.any(String) },
+    });
+    expect(actions?.set.find((a) => a.name === 'start')).toMatchObject({ input: null });
+    expect(actions?.handled).toMatchObject([
+      { name: 'estimate', when: { status: ['in-progress'] }, path: ['start'], input: { hours: expect.any(Number) } },
+    ]);
+    // the access matrix calls them with it too, and takes a record out of its update's states with it
+    const rows = view.matrix['work-orders']?.rows ?? [];
+    expect(rows.find((r) => r.what === 'estimate')?.input).toEqual(actions?.handled[0]?.input);
+    expect(rows.find((r) => r.what === 'start')).not.toHaveProperty('input');
+    const out = viewOf(REJECT).actions.flatMap((a) => a.states);
+    expect(out).toMatchObject([{ out: { action: 'reject', input: { reason: expect.any(String) } } }]);
   });
 });

@@ -14,6 +14,7 @@ function options() {
         sub: { type: 'string' },
         roles: { type: 'string', multiple: true, default: [] },
         expires: { type: 'string', default: '1h' },
+        help: { type: 'boolean', short: 'h', default: false },
       },
     }).values;
   } catch (error) {
@@ -23,6 +24,10 @@ function options() {
 }
 
 const values = options();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 
 const secret = process.env.JWT_SECRET;
 if (values.sub === undefined || values.sub === '') {

@@ -275,6 +275,11 @@ describe('start-up safety and dev tokens', () => {
     expect(printed.split('.')).toHaveLength(3);
     expect((await as(printed)('GET', `${api}/users`)).status).toBe(200);
   });
+
+  it('npm run token -- --help prints its usage only (a newcomer saw "Unknown option" first)', async () => {
+    const { stdout } = await run('npm', ['run', '--silent', 'token', '--', '--help'], { cwd: dir, env: process.env });
+    expect(stdout.trim()).toBe('usage: npm run token -- --sub <subject> [--roles a,b] [--expires 1h]');
+  });
 });
 
 describe('JWKS', () => {

@@ -1,4 +1,5 @@
 import { allows } from '../contract/access.js';
+import { asReturned } from '../contract/returned.js';
 import type { Action, JsonValue, Resource, When } from '../model.js';
 
 /** At most this many actions in a row, and this many states of a record looked at: a test's way, not a search. */
@@ -83,9 +84,11 @@ function startOf(
 ): State {
   const valueOf = (name: string): JsonValue | undefined => {
     if (unknown.includes(name)) return undefined;
-    if (name in body) return body[name];
     const field = resource.fields.find((f) => f.name === name);
-    return field?.default ?? (field?.nullable === true ? null : undefined);
+    // as the record made holds it (a datetime in UTC), to compare with `when` values (see asReturned)
+    const given = name in body ? body[name] : field?.default;
+    if (given !== undefined) return asReturned(field, given);
+    return field?.nullable === true ? null : undefined;
   };
   return Object.fromEntries([...new Set(fields)].map((name) => [name, valueOf(name)]));
 }

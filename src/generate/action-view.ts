@@ -181,7 +181,8 @@ export function actionImports(
         ]
       : []),
     ...(set.length > 0 || handlers.some((a) => a.item) || orphans ? [local.model(typeName)] : []),
-    ...(handlers.some((a) => a.item) ? [rt.notFound, rt.parseIfMatch, rt.matchesIfMatch, rt.preconditionFailed] : []),
+    ...(handlers.some((a) => a.item) ? [rt.notFound] : []),
+    ...(handlers.some((a) => a.item && !a.get) ? [rt.parseIfMatch, rt.matchesIfMatch, rt.preconditionFailed] : []),
     ...(handlers.some((a) => a.whenFields.length > 0) ? [rt.inStates, rt.conflict] : []),
     ...(handlers.length > 0 ? [rt.Caller, rt.ActionResult, rt.etagOf] : []),
     ...(orphans || resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? [rt.JsonValue] : []),

@@ -29,6 +29,7 @@ import {
   type WhenDef,
 } from '../definition/schema.js';
 import { parseDuration, parseSize } from '../definition/units.js';
+import { asReturned } from '../contract/returned.js';
 
 export const DEFAULTS = {
   access: 'authenticated',
@@ -173,6 +174,15 @@ function limits(def: LimitsDef | undefined): Limits {
 function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRule): Resource {
   const ruleOf = (rule: AccessRuleDef | undefined): AccessRule => (rule === undefined ? defaultRule : accessRule(rule));
   const switchedOn = new Set<Operation>(def.operations ?? OPERATIONS);
+  const fields = Object.entries(def.fields)
+    .filter(([, field]) => !isComputed(field))
+    .map(([fieldName, field]) => normaliseField(fieldName, field, name));
+  // `when` and `set` values as a record holds them, to compare with it (a datetime in UTC)
+  const returned = (field: string, value: JsonValue): JsonValue =>
+    asReturned(
+      fields.find((f) => f.name === field),
+      value,
+    );
   return {
     name,
     names: names(name),
@@ -180,9 +190,7 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
     table: names(name).snake,
     id: def.id ?? 'uuid',
     owners: def.owner === undefined ? [] : typeof def.owner === 'string' ? [def.owner] : def.owner,
-    fields: Object.entries(def.fields)
-      .filter(([, field]) => !isComputed(field))
-      .map(([fieldName, field]) => normaliseField(fieldName, field, name)),
+    fields,
     computed: Object.entries(def.fields)
       .filter(([, field]) => isComputed(field))
       .map(([fieldName, field]) => ({ ...normaliseField(fieldName, field, name), nullable: true, readOnly: true })),
@@ -194,12 +202,12 @@ function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRu
       delete: ruleOf(splitAccess(def.access?.delete).rule),
     },
     writableWhen: {
-      update: whenOf(splitAccess(def.access?.update).when),
-      delete: whenOf(splitAccess(def.access?.delete).when),
+      update: whenOf(splitAccess(def.access?.update).when, returned),
+      delete: whenOf(splitAccess(def.access?.delete).when, returned),
     },
     operations: OPERATIONS.filter((op) => switchedOn.has(op)),
     actions: Object.entries(def.actions ?? {}).map(([actionName, action]) =>
-      normaliseAction(actionName, action, ruleOf(action.access)),
+      normaliseAction(actionName, action, ruleOf(action.access), returned),
     ),
     relations: [],
     unique: def.unique ?? [],
@@ -261,18 +269,23 @@ export function normaliseField(name: string, def: FieldDef, collection = ''): Fi
 
 const isComputed = (field: FieldDef): boolean => typeof field === 'object' && field.computed === true;
 
-const whenOf = (when: WhenDef | undefined): When =>
-  Object.entries(when ?? {}).map(([field, value]) => ({ field, values: Array.isArray(value) ? value : [value] }));
+type Returned = (field: string, value: JsonValue) => JsonValue;
 
-function normaliseAction(name: string, def: ActionDef, access: AccessRule): Action {
+const whenOf = (when: WhenDef | undefined, returned: Returned): When =>
+  Object.entries(when ?? {}).map(([field, value]) => ({
+    field,
+    values: (Array.isArray(value) ? value : [value]).map((v) => returned(field, v)),
+  }));
+
+function normaliseAction(name: string, def: ActionDef, access: AccessRule, returned: Returned): Action {
   return {
     name,
     names: names(name),
     on: def.on,
     method: def.method ?? 'post',
     access,
-    when: whenOf(def.when),
-    set: Object.entries(def.set ?? {}).map(([field, value]) => ({ field, value: setValue(value) })),
+    when: whenOf(def.when, returned),
+    set: Object.entries(def.set ?? {}).map(([field, value]) => ({ field, value: setValue(returned(field, value)) })),
     input: Object.entries(def.input?.fields ?? {}).map(([fieldName, field]) => normaliseField(fieldName, field)),
     ...optional('description', def.description),
     ...optional('deprecated', def.deprecated),

@@ -202,6 +202,36 @@ describe('normalise: actions', () => {
     ];
     expect(got.resources[0]?.actions).toEqual(want);
   });
+
+  it('writes datetime when and set values as records return them (UTC, milliseconds, Z); others as written', () => {
+    const got = normalised(
+      withResources(`
+        slots:
+          fields:
+            at: { type: datetime, nullable: true }
+            day: { type: date, nullable: true }
+            label: { type: string, nullable: true }
+          access:
+            update: { access: admin, when: { at: "2024-05-01T14:00:00+02:00" } }
+          actions:
+            move:
+              on: item
+              when: { at: ["2024-05-01T12:00:00Z", null], day: "2024-05-01", label: "2024-05-01T12:00:00Z" }
+              set: { at: "2024-05-02T09:30:00-01:00", label: "2024-05-01T14:00:00+02:00" }
+      `),
+    );
+    const slots = got.resources[0];
+    expect(slots?.writableWhen.update).toEqual([{ field: 'at', values: ['2024-05-01T12:00:00.000Z'] }]);
+    expect(slots?.actions[0]?.when).toEqual([
+      { field: 'at', values: ['2024-05-01T12:00:00.000Z', null] },
+      { field: 'day', values: ['2024-05-01'] },
+      { field: 'label', values: ['2024-05-01T12:00:00Z'] },
+    ]);
+    expect(slots?.actions[0]?.set).toEqual([
+      { field: 'at', value: { kind: 'literal', value: '2024-05-02T10:30:00.000Z' } },
+      { field: 'label', value: { kind: 'literal', value: '2024-05-01T14:00:00+02:00' } },
+    ]);
+  });
 });
 
 describe('normalise: api', () => {

@@ -27,7 +27,7 @@ export interface Row {
   changes: boolean;
   /** the states an admitted write needs: else 409 */
   when: Record<string, Json[]>;
-  /** a handler's action: a valid input it is called with (its body, or a GET's query) */
+  /** an action's valid input, which it is called with (its body, or a GET's query) */
   input?: JsonObject;
   /**
    * per caller, in the order of the matrix's `callers`: the status, 0 for "admitted, then your handler answers", null

@@ -60,10 +60,16 @@ function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
       hasRead: true,
       hasPut: find('PUT', `${path}/{id}`) !== undefined,
       hasDelete: find('DELETE', `${path}/{id}`) !== undefined,
-      // item actions: POST /{c}/{id}/{action} answering 200 (a GET there is a nested listing, a POST answering 201
-      // a nested create)
+      // item actions that set fields: POST /{c}/{id}/{action} answering 200 with the record (a GET there is a nested
+      // listing, a POST answering 201 a nested create, one that may answer 501 your handler's, whatever it answers)
       actions: ops
-        .filter((o) => o.method === 'POST' && o.path.startsWith(`${path}/{id}/`) && !('201' in o.responses))
+        .filter(
+          (o) =>
+            o.method === 'POST' &&
+            o.path.startsWith(`${path}/{id}/`) &&
+            !('201' in o.responses) &&
+            !('501' in o.responses),
+        )
         .map((o) => o.path.split('/').pop()!),
     });
   }

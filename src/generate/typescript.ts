@@ -1,4 +1,5 @@
-import type { Api, Field, IdKind } from '../model.js';
+import type { Api, Field, IdKind, JsonValue } from '../model.js';
+import { asReturned } from '../contract/returned.js';
 import { isNotNull } from '../schema/columns.js';
 import { patchTakesNull } from '../contract/json-schemas.js';
 import { code, plain, type Code, type Symbol } from './code.js';
@@ -131,6 +132,6 @@ export function encodeLiteral(field: Field, value: unknown): string {
   if (value === null) return 'null';
   if (field.type === 'boolean') return value === true ? '1' : '0';
   if (field.type === 'json') return js(JSON.stringify(value));
-  if (field.type === 'datetime' && typeof value === 'string') return js(new Date(value).toISOString());
-  return js(value);
+  // a datetime in UTC, as records hold it
+  return js(asReturned(field, value as JsonValue));
 }

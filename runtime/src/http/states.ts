@@ -7,9 +7,12 @@ import { HttpProblem } from './problem.js';
  */
 export type States = readonly { field: string; values: readonly JsonValue[] }[];
 
-/** Whether `record` is in `when`'s states: each field holds one of its values (an absent one is null). */
-export const inStates = (record: object, when: States): boolean =>
-  when.every((w) => w.values.includes((record as Record<string, JsonValue | undefined>)[w.field] ?? null));
+/** Whether `record`'s field holds one of a condition's values (an absent field is null). */
+const holds = (record: object, w: States[number]): boolean =>
+  w.values.includes((record as Record<string, JsonValue | undefined>)[w.field] ?? null);
+
+/** Whether `record` is in `when`'s states: each field holds one of its values. */
+export const inStates = (record: object, when: States): boolean => when.every((w) => holds(record, w));
 
 const quoted = (values: readonly JsonValue[]): string => values.map((v) => JSON.stringify(v)).join(', ');
 
@@ -35,7 +38,7 @@ export function whyRefused(
   );
   if (record === undefined) return changed;
   const current = record as Record<string, JsonValue | undefined>;
-  const outside = options.when.filter((w) => !w.values.includes(current[w.field] ?? null));
+  const outside = options.when.filter((w) => !holds(record, w));
   if (outside.length > 0) {
     const state = outside.map((w) => `${w.field} is ${JSON.stringify(current[w.field] ?? null)}`).join(', ');
     const detail = `${options.what} only while ${describe(options.when)}`;

@@ -9,4 +9,4 @@ export { forbidden } from './auth/authorize.js';
 export type { Database } from './db/database.js';
 export { badRequest, conflict, HttpProblem, notFound } from './http/problem.js';
 export { access, type RouteDependencies, type Stores } from './resources/index.js';
-export type { JsonValue, Page, Versioned } from './types.js';
+export type { JsonValue, Page, Versioned, WriteOptions } from './types.js';

@@ -7,6 +7,15 @@ export interface Versioned<T> {
   version: number;
 }
 
+/**
+ * How your code writes through a store where the resource's update or delete rule has a `when`: those states bind
+ * the API's PUT, PATCH and DELETE, and the store's `replace`, `patch` and `delete` keep them unless `anyState` says
+ * the write is your code's (an action's handler changing a record in a state a client may not edit it in).
+ */
+export interface WriteOptions {
+  anyState?: boolean;
+}
+
 /** One page of a listing. */
 export interface Page<T> {
   items: T[];

@@ -37,6 +37,13 @@ export interface StoreView {
    */
   giverParam: string;
   giverArg: string;
+  /**
+   * `, options: WriteOptions = {}` where replace and patch (update) or delete keep a rule's `when` (your code's
+   * writes may skip it), else nothing; and the argument that passes it on
+   */
+  updateOptionsParam: string;
+  updateOptionsArg: string;
+  deleteOptionsParam: string;
   /** `patch`, or `#patchRow` where `patch` merges json objects first */
   patchMethod: string;
   /** the condition under which a PATCH merges nothing: no json field was sent an object */
@@ -99,7 +106,11 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
         .filter((v) => v !== null)
         .map((v, i) => entry(`when_${w.field}_${i + 1}`, plain(encodeLiteral(fieldNamed(resource, w.field), v)))),
     );
-  const updateWhen = whenBinds(resource.writableWhen.update);
+  /** an update or delete rule's `when`, which a write of your code's skips (`options.anyState`) */
+  const ruleBinds = (when: When): Code[] =>
+    when.length === 0 ? [] : [plain('any_state: options.anyState === true ? 1 : 0'), ...whenBinds(when)];
+  const updateWhen = ruleBinds(resource.writableWhen.update);
+  const deleteWhen = ruleBinds(resource.writableWhen.delete);
   const at = code`${rt.codec('now')}()`;
 
   const binds: Record<string, Code[]> = {
@@ -127,7 +138,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       ...updateWhen,
       ...giver,
     ],
-    delete: [...versioned, ...whenBinds(resource.writableWhen.delete)],
+    delete: [...versioned, ...deleteWhen],
   };
   const printed = (s: StatementText, bind: readonly Code[]) => ({
     doc: s.doc,
@@ -183,6 +194,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     rt.Page,
     rt.Versioned,
     ...(setActions.length > 0 ? [rt.ActionOutcome] : []),
+    ...(updateWhen.length + deleteWhen.length > 0 ? [rt.WriteOptions] : []),
     ...(jsonFields.length > 0 ? [rt.codec('merges'), rt.codec('mergePatch'), rt.DatabaseUnavailableError] : []),
     // the type of a write-only json field, in `Stored`
     ...(resource.fields.some((f) => f.writeOnly && f.type === 'json') ? [rt.JsonValue] : []),
@@ -210,6 +222,9 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     createOwnerParam: owner?.readOnly === true ? ', owner: string | null' : '',
     giverParam: owner?.givable === true ? ', giver: string | null' : '',
     giverArg: owner?.givable === true ? ', giver' : '',
+    updateOptionsParam: updateWhen.length === 0 ? '' : ', options: WriteOptions = {}',
+    updateOptionsArg: updateWhen.length === 0 ? '' : ', options',
+    deleteOptionsParam: deleteWhen.length === 0 ? '' : ', options: WriteOptions = {}',
     patchMethod: jsonFields.length > 0 ? '#patchRow' : 'patch',
     mergeNone: jsonFields.map((f) => `!merges(patch.${f})`).join(' && '),
     statements: Object.fromEntries(crud.map(([key, s]) => [key, { ...s, bind: s.bind.text }])),

@@ -92,6 +92,7 @@ export const rt = {
   JsonValue: types.types('JsonValue'),
   Page: types.types('Page'),
   Versioned: types.types('Versioned'),
+  WriteOptions: types.types('WriteOptions'),
   access: value.access('access'),
   RelationTarget: types.embed('RelationTarget'),
   Embedder: types.embed('Embedder'),

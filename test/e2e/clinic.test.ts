@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateFresh, ROOT, type RunningServer, startServer, typecheckAndBuild } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
@@ -16,8 +18,30 @@ type Rec = Record<string, unknown>;
 
 const url = (path: string): string => `${base}/api${path}`;
 
+/**
+ * The user's handler of `POST /appointments/{id}/add-note`, as a user writes it: a done appointment is outside the
+ * update rule's `when` (booked), which binds clients' PATCH; this write is the code's own (`anyState`).
+ */
+const ADD_NOTE_HANDLER = `
+  async addNote({ input, caller, record, version, store }) {
+    const written = await store.patch(record.id, { notes: input.notes }, null, version, null, caller?.subject ?? null, {
+      anyState: true,
+    });
+    if (written === undefined) throw conflict('the appointment changed since it was read');
+    return { body: written.record, version: written.version };
+  },
+`;
+
 beforeAll(async () => {
   const dir = await generateFresh(`${ROOT}/examples/clinic.yaml`, 'e2e-clinic');
+  const handlers = join(dir, 'src/handlers/appointments.ts');
+  const stub = /\n {2}\/\*\*[^\n]*\n {2}async addNote\(_context\) \{\n[^\n]*\n {2}\},\n/;
+  const source = readFileSync(handlers, 'utf8');
+  if (!stub.test(source)) throw new Error(`no addNote stub in ${handlers}`);
+  writeFileSync(
+    handlers,
+    source.replace(stub, ADD_NOTE_HANDLER).replace('import { notImplemented }', 'import { conflict, notImplemented }'),
+  );
   await typecheckAndBuild(dir);
   const env = { DATABASE_URL: await databaseUrl('clinic'), JWT_SECRET: SECRET };
   server = await startServer(dir, env, '/api/healthz');
@@ -231,6 +255,43 @@ describe('writes only in some states (update: { access, when })', () => {
     // an outsider still gets the 404 of a record they cannot see, not the 409 that would reveal its state
     const stranger = await patient();
     expect((await stranger.as('PATCH', path, { reason: 'x' })).status).toBe(404);
+  });
+
+  it("your handler writes where the rule's when refuses a client (anyState): a doctor's notes on a done one", async () => {
+    const [p, d] = [await patient(), await doctor()];
+    const booked = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
+    const path = url(`/appointments/${String(booked.id)}`);
+    // booked: outside add-note's own when, so the handler is not called
+    const early = await d.as('POST', `${path}/add-note`, { notes: 'too early' });
+    expect([early.status, (early.body as Rec).detail]).toEqual([
+      409,
+      'add-note needs status to be "done"; status is "booked"',
+    ]);
+    expect((await d.as('POST', `${path}/complete`)).status).toBe(200);
+    const refused = await d.as('PATCH', path, { notes: 'by PATCH' });
+    expect(refused.status, refused.text).toBe(409);
+    const before = await d.as('GET', path);
+    const noted = await d.as('POST', `${path}/add-note`, { notes: 'Rest for a week.' });
+    expect(noted.status, noted.text).toBe(200);
+    expect(noted.body).toMatchObject({ id: booked.id, status: 'done', notes: 'Rest for a week.' });
+    const after = await d.as('GET', path);
+    expect((after.body as Rec).notes).toBe('Rest for a week.');
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect(noted.headers.get('etag')).toBe(after.headers.get('etag'));
+    // the write recorded its event, with the doctor as its actor (the doctor's feed: their own records' events)
+    const events: Rec[] = [];
+    let cursor: string | null = '0';
+    for (let page = 0; cursor !== null && page < 50; page += 1) {
+      const r = await d.as('GET', url(`/events?types=appointments.updated&limit=100&after=${cursor}`));
+      expect(r.status, r.text).toBe(200);
+      const body = r.body as { items: Rec[]; nextCursor: string | null };
+      events.push(...body.items);
+      cursor = body.nextCursor;
+    }
+    expect(events.filter((e) => e.recordId === booked.id).at(-1)).toMatchObject({
+      actor: d.id,
+      data: { notes: 'Rest for a week.', status: 'done' },
+    });
   });
 
   it('deletes only booked or cancelled appointments: a done one is a 409, and stays', async () => {

@@ -8,7 +8,8 @@ import { sqlite } from '../../schema/dialect.js';
  * not a field's name; the rest hold an underscore): `id`, `owner_scope` (the token subject a request is restricted to,
  * or NULL for none), `if_version` (the version an If-Match expects, or NULL for any), `created_at`, `updated_at`, per
  * PATCHed field `given_<field>`, per value of an action's `when` (or of an update or delete rule's) `when_<field>_<n>`,
- * and `giver` (see keepsOwners).
+ * `any_state` (1 where your code writes outside an update or delete rule's `when`, else 0) and `giver` (see
+ * keepsOwners).
  */
 export interface StatementText {
   key: string;
@@ -94,9 +95,16 @@ export function resourceStatements(resource: Resource, events = false): Statemen
   const where = (conditions: string[]): string => `WHERE ${conditions.join('\n  AND ')}`;
   const atVersion = (param: (name: string) => string): string =>
     `${version} = coalesce(${param('if_version')}, ${version})`;
-  /** the states the definition allows a write in (`update: { access, when }`), in its WHERE: one atomic check */
-  const inState = (when: When, param: (name: string) => string): string[] =>
-    when.map((w) => whenCondition(ident(fieldNamed(resource, w.field).column), w.field, w.values, param));
+  /**
+   * the states the definition allows a write in (`update: { access, when }`), in its WHERE: one atomic check, which
+   * your code's writes skip with `:any_state` = 1 (written first: PostgreSQL types it as the integer it is)
+   */
+  const inState = (when: When, param: (name: string) => string): string[] => {
+    if (when.length === 0) return [];
+    const anyState = param('any_state');
+    const held = when.map((w) => whenCondition(ident(fieldNamed(resource, w.field).column), w.field, w.values, param));
+    return [`(${anyState} = 1\n    OR ${held.length === 1 ? held.join('') : `(${held.join(' AND ')})`})`];
+  };
   const update = (set: string[], conditions: string[]): string =>
     [
       `UPDATE ${table}`,

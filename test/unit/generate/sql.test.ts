@@ -132,6 +132,41 @@ describe('statements', () => {
     expect(get?.names).toEqual(['id', 'owner_scope']);
   });
 
+  it("keeps an update or delete rule's when in the WHERE, unless your code's write says any state (:any_state)", () => {
+    const stated = resource(
+      'repairs',
+      [field('status', 'string', { readOnly: true }), field('paid', 'boolean', { nullable: true })],
+      {
+        writableWhen: {
+          update: [{ field: 'status', values: ['open', 'doing'] }],
+          delete: [
+            { field: 'status', values: ['done'] },
+            { field: 'paid', values: [true, null] },
+          ],
+        },
+      },
+    );
+    const written = Object.fromEntries(resourceStatements(stated).map((s) => [s.key, s]));
+    const where = (key: string): string[] =>
+      (written[key]?.sql ?? '').split('\n').filter((l) => /^ +(AND|OR) /.test(l));
+    for (const key of ['update', 'patch']) {
+      expect(where(key)).toEqual([
+        '  AND "version" = coalesce(:if_version, "version")',
+        '  AND (:any_state = 1',
+        '    OR "status" IN (:when_status_1, :when_status_2))',
+      ]);
+      // named in the order they appear: PostgreSQL types :any_state by its first use, an integer
+      expect(written[key]?.names.slice(-3)).toEqual(['any_state', 'when_status_1', 'when_status_2']);
+    }
+    expect(where('delete')).toEqual([
+      '  AND "version" = coalesce(:if_version, "version")',
+      '  AND (:any_state = 1',
+      '    OR ("status" IN (:when_status_1) AND ("paid" IN (:when_paid_1) OR "paid" IS NULL)))',
+    ]);
+    // no rule, no flag
+    expect(sql.update?.names).not.toContain('any_state');
+  });
+
   it('lets integer ids be made by the database', () => {
     const insert = resourceStatements(tasks).find((s) => s.key === 'insert')?.sql;
     expect(insert).toBe(

@@ -11,7 +11,7 @@ import {
   recordSchema,
   type JsonSchema,
 } from '../contract/json-schemas.js';
-import { writableFields } from '../schema/columns.js';
+import { serverFields, writableFields } from '../schema/columns.js';
 import { listQuerySchema, readQuerySchema, relationFilterFields } from '../contract/listing.js';
 import { actionImports, actionView, type ActionView } from './action-view.js';
 import { listSpec } from './list-spec.js';
@@ -47,6 +47,8 @@ export interface ResourceView {
   computedNames: string[];
   inputProperties: { key: string; type: string; optional: boolean }[];
   patchProperties: { key: string; type: string }[];
+  /** the read-only fields, which your code may change through the store's `patch` (`<Type>Changes`), as a PATCH would */
+  changesProperties: { key: string; type: string }[];
   writeOnlyProperties: { key: string; type: string }[];
   readOnlyNames: string[];
   /** what a 409 says when a unique key or a reference refuses a write */
@@ -198,6 +200,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       optional: !f.required || resource.owners.includes(f.name),
     })),
     patchProperties: writable.map((f) => ({ key: f.name, type: patchType(api, f, resource.owners) })),
+    changesProperties: serverFields(resource).map((f) => ({ key: f.name, type: patchType(api, f, resource.owners) })),
     writeOnlyProperties: resource.fields
       .filter((f) => f.writeOnly)
       .map((f) => ({ key: f.name, type: outputType(api, f) })),

@@ -51,7 +51,9 @@ export interface StoreView {
   statements: Record<string, { doc: string; names: string; sql: string; bind: string }>;
   /** per `set` action: its name, what it is for (the definition's description), its UPDATE and binding */
   setActions: { name: string; camel: string; summary: string; doc: string; names: string; sql: string; bind: string }[];
-  /** writable json fields: a PATCH that sends an object for one merges it with the stored value first */
+  /** what `patch` takes: `<Type>Changes` where there are read-only fields (your code may change them), else `<Type>Patch` */
+  changesType: string;
+  /** json fields: a patch that gives an object for one merges it with the stored value first */
   jsonFields: string[];
   /**
    * with `events`: what the store tells the feed (see events/feed.ts), the owners of a record, as code, and (without
@@ -129,7 +131,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     ],
     update: [plain('...writable(input)'), code`updated_at: ${at}`, ...versioned, ...updateWhen, ...giver],
     patch: [
-      ...writableFields(resource).flatMap((f) => {
+      ...[...writableFields(resource), ...serverFields(resource)].flatMap((f) => {
         const { given, value } = patchExpressions(f, 'patch');
         return [entry(`given_${f.name}`, given), entry(f.name, value)];
       }),
@@ -178,7 +180,8 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     ...crud.map(([, s]) => s.bind),
     ...setActions.map((s) => s.bind),
   ];
-  const jsonFields = writableFields(resource)
+  const changes = serverFields(resource).length > 0 ? 'Changes' : 'Patch';
+  const jsonFields = [...writableFields(resource), ...serverFields(resource)]
     .filter((f) => f.type === 'json')
     .map((f) => f.name);
   const imports = importsOf([
@@ -198,7 +201,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     ...(jsonFields.length > 0 ? [rt.codec('merges'), rt.codec('mergePatch'), rt.DatabaseUnavailableError] : []),
     // the type of a write-only json field, in `Stored`
     ...(resource.fields.some((f) => f.writeOnly && f.type === 'json') ? [rt.JsonValue] : []),
-    ...['', 'Input', 'ListQuery', 'Patch'].map((suffix) => local.model(typeName + suffix)),
+    ...['', 'Input', 'ListQuery', changes].map((suffix) => local.model(typeName + suffix)),
     ...(resource.computed.length > 0
       ? [local.model(`${typeName}Stored`), local.computed(resource.names.kebab, `${resource.names.camel}Computed`)]
       : []),
@@ -225,6 +228,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     updateOptionsParam: updateWhen.length === 0 ? '' : ', options: WriteOptions = {}',
     updateOptionsArg: updateWhen.length === 0 ? '' : ', options',
     deleteOptionsParam: deleteWhen.length === 0 ? '' : ', options: WriteOptions = {}',
+    changesType: typeName + changes,
     patchMethod: jsonFields.length > 0 ? '#patchRow' : 'patch',
     mergeNone: jsonFields.map((f) => `!merges(patch.${f})`).join(' && '),
     statements: Object.fromEntries(crud.map(([key, s]) => [key, { ...s, bind: s.bind.text }])),

@@ -155,7 +155,8 @@ export function resourceStatements(resource: Resource, events = false): Statemen
     `CASE WHEN ${patch.param(`given_${f.name}`)} = 1 THEN ${patch.param(f.name)} ELSE ${ident(f.column)} END`;
   const patchSql = update(
     [
-      ...writableFields(resource).map((f) => `${ident(f.column)} = ${patched(f)}`),
+      // the read-only fields too: a PATCH never gives them (its schema refuses them), your code's patch may
+      ...[...writableFields(resource), ...serverFields(resource)].map((f) => `${ident(f.column)} = ${patched(f)}`),
       `${ident('updated_at')} = ${patch.param('updated_at')}`,
     ],
     [

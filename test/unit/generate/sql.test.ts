@@ -108,9 +108,20 @@ describe('statements', () => {
     );
   });
 
-  it('patches in one statement: each field kept unless given', () => {
+  it('patches in one statement: each field kept unless given, the read-only ones too (for your code)', () => {
     expect(sql.patch?.sql).toContain('"title" = CASE WHEN :given_title = 1 THEN :title ELSE "title" END,');
-    expect(sql.patch?.names).toEqual(['given_title', 'title', 'updated_at', 'id', 'if_version']);
+    expect(sql.patch?.sql).toContain('"status" = CASE WHEN :given_status = 1 THEN :status ELSE "status" END,');
+    expect(sql.patch?.names).toEqual([
+      'given_title',
+      'title',
+      'given_status',
+      'status',
+      'updated_at',
+      'id',
+      'if_version',
+    ]);
+    // a PUT replaces what a client writes: no read-only field
+    expect(sql.update?.names).not.toContain('status');
   });
 
   it('selects every column the store decodes, and writes no listing ahead (listings are per query shape)', () => {

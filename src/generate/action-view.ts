@@ -97,7 +97,8 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     recordsEvent: api.events !== undefined && !generated && !get,
     get,
     allowed: [methodUpper],
-    stubRoute: `${methodUpper} ${path}`,
+    // the path a client calls, prefix included: the 501 names it
+    stubRoute: `${methodUpper} ${api.prefix}${path}`,
     generated,
     guarded,
     declarations: generated ? 'action-set' : 'action-handler',

@@ -32,8 +32,36 @@ const ADD_NOTE_HANDLER = `
   },
 `;
 
+/**
+ * A route of the user's own (src/routes.ts) that closes an appointment's file whatever its state: the store's replace
+ * and delete refused outside the rules' `when`, then with `{ anyState: true }`. It answers what each call returned.
+ */
+const OWN_ROUTES = `import { access, notFound, type FastifyInstance, type RouteDependencies } from './extend.js';
+
+export async function registerRoutes(api: FastifyInstance, { stores, authorizer }: RouteDependencies): Promise<void> {
+  api.post<{ Params: { id: string } }>(
+    '/appointments/:id/close-file',
+    { preParsing: authorizer.guard(access.appointments.delete) },
+    async (request) => {
+      const { id } = request.params;
+      const found = await stores.appointments.get(id, null);
+      if (found === undefined) throw notFound('no such appointment');
+      const { patientId, doctorId, startsAt } = found.record;
+      const input = { patientId, doctorId, startsAt, reason: 'file closed' };
+      const store = stores.appointments;
+      const replaceRefused = (await store.replace(id, input, null, null, null, 'admin-1')) === undefined;
+      const replaced = await store.replace(id, input, null, null, null, 'admin-1', { anyState: true });
+      const deleteRefused = !(await store.delete(id, null, null, 'admin-1'));
+      const deleted = await store.delete(id, null, null, 'admin-1', { anyState: true });
+      return { replaceRefused, reason: replaced?.record.reason ?? null, deleteRefused, deleted };
+    },
+  );
+}
+`;
+
 beforeAll(async () => {
   const dir = await generateFresh(`${ROOT}/examples/clinic.yaml`, 'e2e-clinic');
+  writeFileSync(join(dir, 'src/routes.ts'), OWN_ROUTES);
   const handlers = join(dir, 'src/handlers/appointments.ts');
   const stub = /\n {2}\/\*\*[^\n]*\n {2}async addNote\(_context\) \{\n[^\n]*\n {2}\},\n/;
   const source = readFileSync(handlers, 'utf8');
@@ -293,6 +321,18 @@ describe('writes only in some states (update: { access, when })', () => {
       actor: d.id,
       data: { notes: 'Rest for a week.', status: 'done' },
     });
+  });
+
+  it("your own route replaces and deletes outside the rules' when only with { anyState: true }", async () => {
+    const [p, d] = [await patient(), await doctor()];
+    const booked = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
+    const path = url(`/appointments/${String(booked.id)}`);
+    expect((await d.as('POST', `${path}/complete`)).status).toBe(200);
+    expect((await receptionist('POST', `${path}/close-file`)).status).toBe(403);
+    const closed = await admin('POST', `${path}/close-file`);
+    expect(closed.status, closed.text).toBe(200);
+    expect(closed.body).toEqual({ replaceRefused: true, reason: 'file closed', deleteRefused: true, deleted: true });
+    expect((await admin('GET', path)).status).toBe(404);
   });
 
   it('deletes only booked or cancelled appointments: a done one is a 409, and stays', async () => {

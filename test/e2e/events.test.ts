@@ -66,6 +66,7 @@ resources:
     actions:
       pay: { on: item, access: owner, when: { status: open }, set: { status: paid } }
       remind: { on: item, access: owner }
+      withdraw: { on: item, access: owner }
 `;
 
 /** The user's handler of `remind`: answers with the record (as a user would write it). */
@@ -74,6 +75,11 @@ const HANDLERS = `import type { OrdersHandlers } from '../resources/orders/actio
 export const ordersHandlers: OrdersHandlers = {
   async remind({ record }) {
     return { status: 202, body: record };
+  },
+  // deletes the record it acts on: the action's event is still the record's, as it was
+  async withdraw({ record, version, caller, store }) {
+    await store.delete(record.id, null, version, caller?.subject ?? null);
+    return { status: 204 };
   },
 };
 `;
@@ -231,6 +237,20 @@ describe('the outbox', () => {
       [empty.id, 1, 'carl'],
       [gadget.id, 3, 'carl'],
     ]);
+  });
+
+  it("records an action whose handler deleted its record as the record was: its owner sees it, no one else (a newcomer's)", async () => {
+    const start = await latest();
+    const order = await created(alice, '/orders', { note: 'to withdraw' });
+    const withdrawn = await alice('POST', `${one.url}/api/orders/${String(order.id)}/withdraw`);
+    expect(withdrawn.status, withdrawn.text).toBe(204);
+    const events = await feed(alice, start);
+    expect(events.map((e) => [e.type, e.recordId, e.version, e.data === null])).toEqual([
+      ['orders.created', order.id, 1, false],
+      ['orders.deleted', order.id, 1, true],
+      ['orders.withdraw', order.id, 1, true],
+    ]);
+    expect((await feed(bob, start)).filter((e) => e.resource === 'orders')).toEqual([]);
   });
 
   it('records nothing when a constraint refuses the write', async () => {

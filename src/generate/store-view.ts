@@ -1,5 +1,5 @@
 import type { Api, Field, Resource, SetValue, When } from '../model.js';
-import { defaultedOwners, serverFields, writableFields } from '../schema/columns.js';
+import { defaultedOwners, serverFields, writableFields, writtenFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
 import { fieldNamed, ownerColumns, resourceStatements, type StatementText } from './sql/statements.js';
@@ -131,7 +131,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     ],
     update: [plain('...writable(input)'), code`updated_at: ${at}`, ...versioned, ...updateWhen, ...giver],
     patch: [
-      ...[...writableFields(resource), ...serverFields(resource)].flatMap((f) => {
+      ...writtenFields(resource).flatMap((f) => {
         const { given, value } = patchExpressions(f, 'patch');
         return [entry(`given_${f.name}`, given), entry(f.name, value)];
       }),
@@ -181,7 +181,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     ...setActions.map((s) => s.bind),
   ];
   const changes = serverFields(resource).length > 0 ? 'Changes' : 'Patch';
-  const jsonFields = [...writableFields(resource), ...serverFields(resource)]
+  const jsonFields = writtenFields(resource)
     .filter((f) => f.type === 'json')
     .map((f) => f.name);
   const imports = importsOf([

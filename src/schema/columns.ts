@@ -6,6 +6,9 @@ export const writableFields = (resource: Resource): Field[] => resource.fields.f
 /** Fields only the server or actions write; set to their default on insert. */
 export const serverFields = (resource: Resource): Field[] => resource.fields.filter((f) => f.readOnly);
 
+/** Every stored field, the writable ones first: an insert's columns, and what the store's patch may change. */
+export const writtenFields = (resource: Resource): Field[] => [...writableFields(resource), ...serverFields(resource)];
+
 /** A column is NOT NULL when a value is always present: required, or a non-null default, and not nullable. */
 export function isNotNull(field: Field): boolean {
   if (field.nullable) return false;

@@ -1,5 +1,5 @@
 import type { Action, Field, Resource, When } from '../../model.js';
-import { serverFields, writableFields } from '../../schema/columns.js';
+import { writableFields, writtenFields } from '../../schema/columns.js';
 import { sqlite } from '../../schema/dialect.js';
 
 /**
@@ -120,7 +120,7 @@ export function resourceStatements(resource: Resource, events = false): Statemen
   const insert = parameters();
   const insertColumns: [string, string][] = [
     ...(resource.id === 'uuid' ? [['id', 'id'] as [string, string]] : []),
-    ...[...writableFields(resource), ...serverFields(resource)].map((f): [string, string] => [f.column, f.name]),
+    ...writtenFields(resource).map((f): [string, string] => [f.column, f.name]),
     ['created_at', 'created_at'],
     ['updated_at', 'updated_at'],
   ];
@@ -156,7 +156,7 @@ export function resourceStatements(resource: Resource, events = false): Statemen
   const patchSql = update(
     [
       // the read-only fields too: a PATCH never gives them (its schema refuses them), your code's patch may
-      ...[...writableFields(resource), ...serverFields(resource)].map((f) => `${ident(f.column)} = ${patched(f)}`),
+      ...writtenFields(resource).map((f) => `${ident(f.column)} = ${patched(f)}`),
       `${ident('updated_at')} = ${patch.param('updated_at')}`,
     ],
     [

@@ -46,6 +46,16 @@ export interface Prepared<P extends Params> {
   bind(params: P): Bound;
 }
 
+/** A transaction's statements in order, each yielded and given back its rows (see `Database.inTransaction`). */
+export type Program<T> = Generator<Bound, T, Row[]>;
+
+/** `Database.atomically` as a program: `first`, then the statements `after` makes of its rows. */
+export function* firstThen(first: Bound, after: (rows: Row[]) => Bound[]): Program<Row[]> {
+  const rows = yield first;
+  for (const next of after(rows)) yield next;
+  return rows;
+}
+
 export interface Database {
   readonly dialect: Dialect;
   /** a statement written at generation time, with named parameters (`:name`), in SQL both databases read */
@@ -61,6 +71,12 @@ export interface Database {
    * connection no other request's statement can run inside the transaction. Resolves to `first`'s rows.
    */
   atomically(first: Bound, after: (rows: Row[]) => Bound[]): Promise<Row[]>;
+  /**
+   * Runs a transaction whose statements depend on the rows of the ones before: `program` yields each statement and
+   * is given back its rows; what it returns is what the promise resolves to. As with `atomically`, every change is
+   * kept or none, and the program is synchronous between its statements (on SQLite it runs in one go).
+   */
+  inTransaction<T>(program: Program<T>): Promise<T>;
   /**
    * the same connection seen through Kysely, for its migrator (see migrate.ts); not for requests. Kysely is loaded
    * on the first call, which a start with no migration pending never makes.

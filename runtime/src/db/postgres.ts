@@ -3,11 +3,13 @@ import type pg from 'pg';
 import {
   ConstraintError,
   DatabaseUnavailableError,
+  firstThen,
   lazyKysely,
   type Database,
   type Row,
   type Bound,
   type Params,
+  type Program,
   type SqlValue,
   type Statement,
 } from './database.js';
@@ -55,7 +57,8 @@ export function openPostgres(
       prepareNamed<P>(sql, 'postgres', (text) => prepare(pool, text)),
     prepareText: (text: string, options?: { transient?: boolean }) =>
       prepare(pool, text, options?.transient === true),
-    atomically: (first, after) => atomically(pool, first, after),
+    atomically: (first, after) => inTransaction(pool, firstThen(first, after)),
+    inTransaction: (program) => inTransaction(pool, program),
     kysely: lazyKysely((kysely) => new kysely.PostgresDialect({ pool: migrations })),
     ping: async () => {
       try {
@@ -131,8 +134,8 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
   return statement;
 }
 
-/** `first` and the statements `after` makes of its rows in one transaction, on one connection of the pool. */
-async function atomically(pool: pg.Pool, first: Bound, after: (rows: Row[]) => Bound[]): Promise<Row[]> {
+/** The statements `program` yields, in one transaction on one connection of the pool. */
+async function inTransaction<T>(pool: pg.Pool, program: Program<T>): Promise<T> {
   const run = async (client: pg.PoolClient, { statement, values }: Bound): Promise<Row[]> => {
     const query = queries.get(statement);
     if (query === undefined) throw new Error('a statement of another database');
@@ -154,10 +157,10 @@ async function atomically(pool: pg.Pool, first: Bound, after: (rows: Row[]) => B
   client.on('error', lost);
   try {
     await client.query('BEGIN');
-    const rows = await run(client, first);
-    for (const next of after(rows)) await run(client, next);
+    let step = program.next();
+    while (step.done !== true) step = program.next(await run(client, step.value));
     await client.query('COMMIT');
-    return rows;
+    return step.value;
   } catch (error) {
     await client.query('ROLLBACK').catch((failed: unknown) => {
       // a connection that cannot even roll back is not given back to the pool

@@ -4,11 +4,13 @@ import type BetterSqlite3 from 'better-sqlite3';
 import {
   ConstraintError,
   DatabaseUnavailableError,
+  firstThen,
   lazyKysely,
   type Database,
   type Row,
   type Bound,
   type Params,
+  type Program,
   type SqlValue,
   type Statement,
 } from './database.js';
@@ -41,17 +43,21 @@ export function openSqlite(file: string): Database {
     return [];
   };
   // IMMEDIATE: the write lock is taken at BEGIN, so that a transaction never fails half-way for another connection's
-  const transaction = db.transaction((first: Bound, after: (rows: Row[]) => Bound[]): Row[] => {
-    const rows = execute(first);
-    for (const next of after(rows)) execute(next);
-    return rows;
+  // write; the program runs between its statements with nothing else on this connection
+  const transaction = db.transaction((program: Program<unknown>): unknown => {
+    let step = program.next();
+    while (step.done !== true) step = program.next(execute(step.value));
+    return step.value;
   }).immediate;
+  const inTransaction = async <T>(program: Program<T>): Promise<T> =>
+    translateErrors(() => transaction(program) as T);
 
   return {
     dialect: 'sqlite',
     prepare: <P extends Params>(sql: string) => prepareNamed<P>(sql, 'sqlite', make),
     prepareText: make,
-    atomically: async (first, after) => translateErrors(() => transaction(first, after)),
+    atomically: (first, after) => inTransaction(firstThen(first, after)),
+    inTransaction,
     kysely: lazyKysely((kysely) => new kysely.SqliteDialect({ database: db })),
     ping: async () => {
       db.prepare('SELECT 1').get();

@@ -91,6 +91,8 @@ export function matrixView(
   listings: ListingView[];
   /** with `events`: the matrices of the collections whose feed the events test checks */
   feeds: Record<string, MatrixView>;
+  /** with `events`: the refs a delete follows (cascade, setNull) between collections the tests make records of */
+  reaches: ReachView[];
   relations: RelationView[];
 } {
   const resources = new Map(api.resources.map((r) => [r.name, r]));
@@ -166,7 +168,8 @@ export function matrixView(
     return [{ collection: fixture.name, max: api.limits.pageSize.max, fields }];
   });
   const feeds = api.events === undefined ? {} : matrix;
-  return { fixtures: result, matrix, actions, listings, feeds, relations };
+  const reaches = api.events === undefined ? [] : reachesOf(api, new Set(Object.keys(result)));
+  return { fixtures: result, matrix, actions, listings, feeds, reaches, relations };
 }
 
 function actionsOf(resource: Resource, fixture: MatrixFixture): ActionsView {
@@ -279,4 +282,25 @@ function outOf(
   // first one a new record may take (a 409 of its own is no way out)
   const action = leaving.find(madeIn) ?? leaving[0];
   return action === undefined ? undefined : { action: action.name, ...inputOf(action) };
+}
+
+/** A ref that a delete of its target follows, for the events test (test/generated/events.ts, checkReach). */
+export interface ReachView {
+  target: string;
+  holder: string;
+  field: string;
+  onDelete: 'cascade' | 'setNull';
+}
+
+/** The refs a delete follows whose records the tests can make (a create of each) and whose target they can delete. */
+function reachesOf(api: Api, made: ReadonlySet<string>): ReachView[] {
+  const deletable = new Set(api.resources.filter((r) => r.operations.includes('delete')).map((r) => r.name));
+  return api.resources.flatMap((holder) =>
+    holder.fields.flatMap((field): ReachView[] => {
+      const ref = field.ref;
+      if (ref === undefined || ref.onDelete === 'restrict' || field.readOnly) return [];
+      if (!made.has(holder.name) || !made.has(ref.to) || !deletable.has(ref.to)) return [];
+      return [{ target: ref.to, holder: holder.name, field: field.name, onDelete: ref.onDelete }];
+    }),
+  );
 }

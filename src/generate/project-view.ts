@@ -5,7 +5,14 @@ import type { ResourceView } from './resource-view.js';
 import { resourceViews } from './view-memo.js';
 import { fixtures, type Fixture } from './fixtures.js';
 import type { RelationView } from './relations-view.js';
-import { matrixView, type ActionsView, type ListingView, type MatrixFixture, type MatrixView } from './matrix-view.js';
+import {
+  matrixView,
+  type ActionsView,
+  type ListingView,
+  type MatrixFixture,
+  type MatrixView,
+  type ReachView,
+} from './matrix-view.js';
 import { relationMap, targetOf } from '../contract/relations.js';
 import { tsKey } from './literal.js';
 
@@ -29,6 +36,7 @@ export interface ProjectView {
     actions: ActionsView[];
     listings: ListingView[];
     feeds: Record<string, MatrixView>;
+    reaches: ReachView[];
     relations: RelationView[];
   };
   needsTokens: boolean;
@@ -41,6 +49,11 @@ export interface ProjectView {
   eventSettings: object | null;
   /** the same, and an example of an event's type, for the README */
   events: object | null;
+  /**
+   * with events: by resource, the refs of other resources to its records that a delete follows (cascade, setNull),
+   * for the events of the records it reaches (see db/cascade.ts)
+   */
+  referrers: Record<string, { holder: string; column: string; onDelete: string }[]> | null;
   /** the resources with relations, by their key in an object literal: the embedder's targets */
   relationTargets: { key: string; camel: string }[];
   /** by resource and relation name: what the embedder needs (see relations/embed.ts) */
@@ -88,6 +101,7 @@ export function projectView(
             ...api.events,
             example: { resource: api.resources[0]?.name ?? '', type: `${api.resources[0]?.name ?? ''}.created` },
           },
+    referrers: api.events === undefined ? null : referrers(api),
     relationMap: relationMap(api),
     hasRelations: api.resources.some((r) => r.relations.length > 0),
     hasLinks: api.resources.some((r) => r.relations.some((relation) => relation.through !== undefined)),
@@ -98,6 +112,24 @@ export function projectView(
     filterExample: filterExample(api),
     ...customRoute(api),
   };
+}
+
+/** Each resource's referrers that a delete follows (cascade and setNull refs to it), for the event log. */
+function referrers(api: Api): ProjectView['referrers'] {
+  const byResource = api.resources
+    .map(
+      (resource) =>
+        [
+          resource.names.camel,
+          api.resources.flatMap((holder) =>
+            holder.fields
+              .filter((f) => f.ref?.to === resource.name && f.ref.onDelete !== 'restrict')
+              .map((f) => ({ holder: holder.names.camel, column: f.column, onDelete: f.ref?.onDelete ?? '' })),
+          ),
+        ] as const,
+    )
+    .filter(([, list]) => list.length > 0);
+  return byResource.length === 0 ? null : Object.fromEntries(byResource);
 }
 
 /** The resource the README's own-route example reports on: the first with a listing. */

@@ -2,7 +2,7 @@ import type { Api, Field, Resource, SetValue, When } from '../model.js';
 import { defaultedOwners, serverFields, writableFields, writtenFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
-import { fieldNamed, ownerColumns, resourceStatements, type StatementText } from './sql/statements.js';
+import { fieldNamed, ownerColumns, resourceStatements, selectListOf, type StatementText } from './sql/statements.js';
 import type { OwnerView } from './owner-view.js';
 import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patchExpressions } from './typescript.js';
 import { sqlBlock } from './sql/block.js';
@@ -59,7 +59,7 @@ export interface StoreView {
    * with `events`: what the store tells the feed (see events/feed.ts), the owners of a record, as code, and (without
    * computed fields) the record as PostgreSQL makes it of a row, for the event of a write (see events/logged.ts)
    */
-  events: { types: string[]; owners: string; anyOwner: string; shape: EventShape | false } | false;
+  events: { types: string[]; owners: string; anyOwner: string; shape: EventShape | false; columns: string } | false;
   /** what the store tells relations of other resources (see relations/embed.ts) */
   relationTarget: {
     idKind: 'text' | 'integer';
@@ -238,6 +238,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       types: eventTypes(resource),
       owners: `[${resource.owners.map((name) => `stored.${name}`).join(', ')}]`,
       anyOwner: owner === undefined ? '' : ', null',
+      columns: selectListOf(resource),
       shape: resource.computed.length === 0 && {
         fields: [
           { key: 'id', column: 'id' },

@@ -62,6 +62,7 @@ resources:
       customerId: { type: string, readOnly: true }
       note: string
       status: { type: enum, values: [open, paid], default: open, readOnly: true }
+      productId: { type: ref, to: products, nullable: true, onDelete: setNull }
     access: { list: owner, read: owner, create: authenticated, update: owner, delete: owner }
     actions:
       pay: { on: item, access: owner, when: { status: open }, set: { status: paid } }
@@ -279,6 +280,45 @@ describe('the outbox', () => {
     expect(events[2]?.data).toMatchObject({ productId: product.id, tagId: tag.id });
     expect(tag.hashtag).toBe('#green');
     expect(events[1]?.data).toEqual(tag);
+  });
+
+  it('records what a delete did to the records that refer to it, each event seen by whoever may read its record', async () => {
+    const start = await latest();
+    const product = await created(clerk, '/products', { name: 'sencha' });
+    const tags = [
+      await created(clerk, '/tags', { label: 'steamed' }),
+      await created(clerk, '/tags', { label: 'leaf' }),
+    ];
+    for (const tag of tags) {
+      const link = await clerk('PUT', `${one.url}/api/products/${String(product.id)}/tags/${String(tag.id)}`);
+      expect(link.status, link.text).toBeLessThan(300);
+    }
+    const order = await created(alice, '/orders', { note: 'sencha please', productId: product.id });
+    const links = (await feed(admin, start)).filter((e) => e.type === 'product-tags.created');
+    const path = `${one.url}/api/products/${String(product.id)}`;
+    // a delete refused (another version) deletes nothing, clears nothing and records nothing
+    const before = await latest();
+    expect((await clerk('DELETE', path, undefined, { 'if-match': '"7"' })).status).toBe(412);
+    expect(await latest()).toBe(before);
+    expect((await clerk('DELETE', path)).status).toBe(204);
+
+    // the order whose ref was cleared is a new version, and its ETag says so
+    const read = await alice('GET', `${one.url}/api/orders/${String(order.id)}`);
+    expect(read.body).toMatchObject({ productId: null, note: 'sencha please' });
+    expect(read.headers.get('etag')).toBe('"2"');
+    const events = (await feed(admin, before)).map((e) => [e.type, e.recordId, e.version, e.actor, e.data]);
+    expect(events).toEqual([
+      ['orders.updated', order.id, 2, 'carl', read.body],
+      ...links.reverse().map((e) => ['product-tags.deleted', e.recordId, 1, 'carl', null]),
+      ['products.deleted', product.id, 1, 'carl', null],
+    ]);
+    // each by its own read rule: the order's event is alice's to see, not bob's
+    expect((await feed(alice, before)).map((e) => e.type)).toContain('orders.updated');
+    expect((await feed(bob, before)).map((e) => e.type)).toEqual([
+      'product-tags.deleted',
+      'product-tags.deleted',
+      'products.deleted',
+    ]);
   });
 
   it('keeps the event of a write in the same transaction: a failing event insert undoes the write', async () => {

@@ -109,6 +109,10 @@ const IN_LIST: Record<Dialect, (column: string, values: string, kind: ValueKind,
         : `${column} IN (SELECT value::${PG_TYPES[kind]} FROM jsonb_array_elements_text(${values}::jsonb) AS value)`,
   };
 
+/** `column IN (the values of a JSON array bound to param)`, the array's values read as `kind`. */
+export const inJsonArray = (dialect: Dialect, column: string, param: string, kind: ValueKind): string =>
+  IN_LIST[dialect](column, param, kind, false);
+
 /** PostgreSQL parameters carry their type: a query value is compared as its column's kind (its index is used). */
 const PG_TYPES: Record<ValueKind, string> = {
   text: 'text',

@@ -1,6 +1,33 @@
 import type { Change, EventLog } from '../events/log.js';
 import { loggedWrite, type EventShape, type LoggedParams } from '../events/logged.js';
+import { deleteReaching, type Reached, type Referrer } from './cascade.js';
 import type { Database, Params, Prepared, Row, SqlValue } from './database.js';
+import type { ValueKind } from './list-sql.js';
+
+/** A ref of another resource to this one's records, that a delete follows (see `Store.referredBy`). */
+export interface StoreReferrer {
+  store: Store;
+  /** the ref's column in the other resource's table */
+  column: string;
+  onDelete: 'cascade' | 'setNull';
+}
+
+/** By store: the refs to its records that a delete follows, each by the store of the resource that holds it. */
+export type Referrers = Readonly<
+  Record<string, readonly { holder: string; column: string; onDelete: 'cascade' | 'setNull' }[]>
+>;
+
+/** Tells each store of `stores` the refs to its records (makeStores, in resources/index.ts, with events). */
+export function linkReferrers(stores: Readonly<Record<string, Store>>, referrers: Referrers): void {
+  const named = (name: string): Store => {
+    const store = stores[name];
+    if (store === undefined) throw new Error(`no store ${name}`);
+    return store;
+  };
+  for (const [name, list] of Object.entries(referrers)) {
+    named(name).referredBy(list.map(({ holder, ...ref }) => ({ store: named(holder), ...ref })));
+  }
+}
 
 /**
  * What every generated store starts from: the database, the key that signs listing cursors and, when the definition
@@ -18,6 +45,13 @@ export abstract class Store {
    * (see events/logged.ts). Null: each write and its event are a transaction of two statements (SQLite, computed fields).
    */
   protected readonly eventShape: EventShape | null = null;
+  /**
+   * With events: the table, the columns `changeOf` reads and the id's kind, for the events of the records another
+   * resource's delete reaches (see db/cascade.ts). Null: no events.
+   */
+  protected readonly stored: { table: string; columns: string; idKind: ValueKind } | null = null;
+  #referrers: readonly Referrer[] = [];
+  #asReached: Reached | undefined;
   /** the SQL of each statement prepared, and the logged form of each write (one per statement, made at its first use) */
   readonly #sql = new WeakMap<object, string>();
   readonly #logged = new WeakMap<object, Prepared<Params>>();
@@ -46,6 +80,21 @@ export abstract class Store {
     actor: string | null = null,
   ): Promise<Row | undefined> {
     if (this.events === null) return statement.get(params);
+    if (kind === 'deleted' && this.#referrers.length > 0) {
+      // a delete that reaches other records through their refs: a transaction of several statements (cascade.ts);
+      // every store binds the record's id as `:id`
+      const program = deleteReaching(
+        this.db,
+        this.events,
+        this.#reached,
+        params.id ?? null,
+        statement.bind(params),
+        actor,
+      );
+      const row = await this.db.inTransaction(program);
+      if (row !== undefined) this.events.committed();
+      return row;
+    }
     if (this.db.dialect === 'postgres' && this.eventShape !== null) {
       const logged: LoggedParams = { event_at: new Date().toISOString(), event_actor: actor };
       const row = await this.#loggedOf(statement, kind, this.eventShape).get({ ...params, ...logged });
@@ -56,6 +105,32 @@ export abstract class Store {
       this.changeOf(row),
     );
     return rows[0];
+  }
+
+  /**
+   * With events: the refs of other resources to this one's records that a delete follows (`onDelete: cascade` or
+   * `setNull`), so that each record it deletes or clears gets its event. Told once, by makeStores (resources/index.ts).
+   */
+  referredBy(referrers: readonly StoreReferrer[]): void {
+    this.#referrers = referrers.map(({ store, column, onDelete }) => ({
+      holder: store.#reached,
+      column,
+      onDelete,
+    }));
+  }
+
+  /** This store as a delete reaches it (cascade.ts): one object, made at its first use, which the walk tells apart. */
+  get #reached(): Reached {
+    const stored = this.stored;
+    if (stored === null)
+      throw new Error(`${this.resource} records no events: its definition has no \`events\``);
+    this.#asReached ??= {
+      resource: this.resource,
+      ...stored,
+      changeOf: (row) => this.changeOf(row),
+      referrers: () => this.#referrers,
+    };
+    return this.#asReached;
   }
 
   /** `statement` made to record its event in the same statement, prepared at its first use. */

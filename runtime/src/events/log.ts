@@ -82,22 +82,27 @@ export class EventLog {
     changeOf: (row: Row) => Change,
   ): Promise<Row[]> {
     const at = new Date().toISOString();
-    const type = `${resource}.${kind}`;
     const rows = await this.db.atomically(write, (written) =>
-      written.map((row) => {
-        const change = changeOf(row);
-        const event = eventText(
-          type,
-          resource,
-          at,
-          actor,
-          kind === 'deleted' ? { ...change, record: null } : change,
-        );
-        return { statement: this.#insert, values: [type, at, ownersText(change.owners), actor, event] };
-      }),
+      written.map((row) => this.eventRow(resource, kind, at, actor, changeOf(row))),
     );
     if (rows.length > 0) this.committed();
     return rows;
+  }
+
+  /**
+   * The insert of one event `<resource>.<kind>`, for a transaction of the caller's (a deletion's event carries no
+   * record); the caller tells `committed` once it has committed.
+   */
+  eventRow(resource: string, kind: string, at: string, actor: string | null, change: Change): Bound {
+    const type = `${resource}.${kind}`;
+    const event = eventText(
+      type,
+      resource,
+      at,
+      actor,
+      kind === 'deleted' ? { ...change, record: null } : change,
+    );
+    return { statement: this.#insert, values: [type, at, ownersText(change.owners), actor, event] };
   }
 
   /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { tokenOf, type Matrix, type Records } from './access.js';
+import { CannotCheck, tokenOf, type Matrix, type Records } from './access.js';
 import { tokens, type Json, type JsonObject } from './harness.js';
 
 interface Event {
@@ -69,4 +69,45 @@ export async function checkFeed(
     if (created !== undefined)
       assert.deepEqual(created.data, record, `the event carries the record (${caller})`);
   }
+}
+
+/** A ref that a delete of its target follows (test/generated/reaches.json). */
+export interface Reach {
+  target: string;
+  holder: string;
+  field: string;
+  onDelete: 'cascade' | 'setNull';
+}
+
+/**
+ * A record of `holder` referring to a record of `target` through `field`; the administrator deletes the target: the
+ * feed shows the referrer's event before the target's own (`deleted` for cascade; `updated`, the ref cleared, for
+ * setNull). Skipped when the target's delete is refused here (a state its rule needs, another ref that restricts).
+ */
+export async function checkReach(
+  records: Records,
+  { target, holder, field, onDelete }: Reach,
+): Promise<void> {
+  const parent = await records.fresh(target);
+  const child = await records.fresh(holder, { [field]: parent.id ?? null });
+  const after = await newest(records);
+  const administrator = await tokens.administrator();
+  const deleted = await records.call(
+    'DELETE',
+    `${records.fixture(target).path}/${String(parent.id)}`,
+    administrator,
+  );
+  if (deleted.status !== 204)
+    throw new CannotCheck(
+      `the ${target} record could not be deleted here (${deleted.status}): nothing to check`,
+    );
+  const events = await feed(records, administrator, after);
+  assert.ok(Array.isArray(events), `GET /events as the administrator: ${String(events)}`);
+  const kind = onDelete === 'cascade' ? 'deleted' : 'updated';
+  const own = events.findIndex((e) => e.type === `${target}.deleted` && e.recordId === parent.id);
+  const reached = events.findIndex((e) => e.type === `${holder}.${kind}` && e.recordId === child.id);
+  assert.ok(own >= 0, `${target}.deleted is in the feed`);
+  assert.ok(reached >= 0 && reached < own, `${holder}.${kind} of the record referring to it comes before it`);
+  if (onDelete === 'setNull')
+    assert.equal(events[reached]?.data?.[field], null, `${holder}.${field} is cleared`);
 }

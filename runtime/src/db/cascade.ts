@@ -1,0 +1,133 @@
+import type { Change, EventLog } from '../events/log.js';
+import type { Bound, Database, Program, Row, SqlValue, Statement } from './database.js';
+import { inJsonArray, type ValueKind } from './list-sql.js';
+
+/**
+ * What the delete of a record does to the records that refer to it, told to the change feed (SPEC §6: every delete
+ * and every change writes its event). The database does the deleting and the clearing, by its foreign keys
+ * (`onDelete: cascade`, `setNull`); this records, in the same transaction, `<c>.deleted` for each record deleted with
+ * it (as it was) and `<c>.updated` for each whose ref was cleared (as it is after, with a new version and updatedAt,
+ * so that an ETag held for it no longer matches). Only for a definition with `events`: without, the foreign keys
+ * alone do it, and a cleared record keeps its version.
+ */
+
+/** A resource as a delete reaches it: its table, the rows its events are made of, and who refers to it. */
+export interface Reached {
+  readonly resource: string;
+  readonly table: string;
+  /** the select list of the rows `changeOf` reads (its store's writes return the same) */
+  readonly columns: string;
+  readonly idKind: ValueKind;
+  changeOf(row: Row): Change;
+  /** the refs to this resource's records that a delete follows (restrict ones are the database's to refuse) */
+  referrers(): readonly Referrer[];
+}
+
+export interface Referrer {
+  /** the resource whose records hold the ref */
+  readonly holder: Reached;
+  /** the ref's column */
+  readonly column: string;
+  readonly onDelete: 'cascade' | 'setNull';
+}
+
+const q = (name: string): string => `"${name}"`;
+
+/** The statements of the cascades of one database, prepared at their first use (one per ref, and per table). */
+const prepared = new WeakMap<Database, Map<string, Statement>>();
+
+function statement(db: Database, text: string): Statement {
+  let known = prepared.get(db);
+  if (known === undefined) prepared.set(db, (known = new Map()));
+  let made = known.get(text);
+  if (made === undefined) known.set(text, (made = db.prepareText(text)));
+  return made;
+}
+
+/**
+ * The rows of `table` whose `column` holds one of the ids (a JSON array); on PostgreSQL locked until the transaction
+ * ends, so that no record can come to refer to one of them before the delete.
+ */
+function readRows(
+  db: Database,
+  table: string,
+  columns: string,
+  column: string,
+  kind: ValueKind,
+  ids: SqlValue[],
+): Bound {
+  const param = db.dialect === 'sqlite' ? '?' : '$1';
+  const lock = db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+  const text = `SELECT ${columns} FROM ${q(table)} WHERE ${inJsonArray(db.dialect, q(column), param, kind)}${lock}`;
+  return { statement: statement(db, text), values: [JSON.stringify(ids)] };
+}
+
+/** A new version and updatedAt for the records whose ref the delete cleared, returned for their events. */
+function touch(db: Database, reached: Reached, ids: SqlValue[], at: string): Bound {
+  const [first, second] = db.dialect === 'sqlite' ? ['?', '?'] : ['$1', '$2'];
+  const text =
+    `UPDATE ${q(reached.table)} SET "version" = "version" + 1, "updated_at" = ${first} ` +
+    `WHERE ${inJsonArray(db.dialect, '"id"', second, reached.idKind)} RETURNING ${reached.columns}`;
+  return { statement: statement(db, text), values: [at, JSON.stringify(ids)] };
+}
+
+/**
+ * The delete `remove` of the record `id` of `root`, with its events and those of every record it reaches through
+ * refs (to any depth; a ref that goes round, such as a parent category, is followed until no new record is found).
+ * Before the delete, the records it will reach are read (and, on PostgreSQL, locked with the record itself); a
+ * delete that removes nothing (no such record, another version, a state its rule refuses) records nothing. The events
+ * of the records changed come before the record's own, the deepest first. Resolves to the row deleted.
+ */
+export function* deleteReaching(
+  db: Database,
+  events: EventLog,
+  root: Reached,
+  id: SqlValue,
+  remove: Bound,
+  actor: string | null,
+): Program<Row | undefined> {
+  const seen = new Map<Reached, Set<string>>([[root, new Set([String(id)])]]);
+  const deleted: { reached: Reached; row: Row }[] = [];
+  const cleared = new Map<Reached, SqlValue[]>();
+  if (db.dialect === 'postgres') yield readRows(db, root.table, '1', 'id', root.idKind, [id]);
+  let frontier: { reached: Reached; ids: SqlValue[] }[] = [{ reached: root, ids: [id] }];
+  while (frontier.length > 0) {
+    const next: typeof frontier = [];
+    for (const { reached, ids } of frontier) {
+      for (const { holder, column, onDelete } of reached.referrers()) {
+        const rows = yield readRows(db, holder.table, holder.columns, column, reached.idKind, ids);
+        if (onDelete === 'setNull') {
+          const list = cleared.get(holder) ?? [];
+          cleared.set(holder, list);
+          list.push(...rows.map((row) => row.id ?? null));
+          continue;
+        }
+        const known = seen.get(holder) ?? new Set<string>();
+        seen.set(holder, known);
+        const fresh = rows.filter((row) => !known.has(String(row.id)));
+        for (const row of fresh) {
+          known.add(String(row.id));
+          deleted.push({ reached: holder, row });
+        }
+        if (fresh.length > 0) next.push({ reached: holder, ids: fresh.map((row) => row.id ?? null) });
+      }
+    }
+    frontier = next;
+  }
+  const [gone] = yield remove;
+  if (gone === undefined) return undefined;
+  const at = new Date().toISOString();
+  for (const [holder, ids] of cleared) {
+    // a record both cleared and deleted (it referred to two of them) is deleted: it has only that event
+    const kept = [...new Set(ids.map(String))].filter((key) => !seen.get(holder)?.has(key));
+    if (kept.length === 0) continue;
+    const rows = yield touch(db, holder, holder.idKind === 'integer' ? kept.map(Number) : kept, at);
+    for (const row of rows)
+      yield events.eventRow(holder.resource, 'updated', at, actor, holder.changeOf(row));
+  }
+  for (const { reached, row } of deleted.reverse()) {
+    yield events.eventRow(reached.resource, 'deleted', at, actor, reached.changeOf(row));
+  }
+  yield events.eventRow(root.resource, 'deleted', at, actor, root.changeOf(gone));
+  return gone;
+}

@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deleteReaching, type Reached, type Referrer } from '../../runtime/src/db/cascade.js';
+import type { Database, Row } from '../../runtime/src/db/database.js';
+import { openSqlite } from '../../runtime/src/db/sqlite.js';
+import { EventLog } from '../../runtime/src/events/log.js';
+import { EVENT_TABLES } from '../../src/migrate/system-tables.js';
+
+/**
+ * A delete that reaches other records through their refs, on SQLite: folders in folders (a ref that goes round),
+ * files in folders (cascade), shortcuts to files and folders (setNull), and locks that restrict.
+ */
+const TABLES = [
+  `CREATE TABLE folders (id TEXT PRIMARY KEY, parent_id TEXT REFERENCES folders(id) ON DELETE CASCADE,
+    owner TEXT, created_at TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL DEFAULT '', version INTEGER NOT NULL DEFAULT 1)`,
+  `CREATE TABLE files (id INTEGER PRIMARY KEY, folder_id TEXT NOT NULL REFERENCES folders(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL DEFAULT '', version INTEGER NOT NULL DEFAULT 1)`,
+  `CREATE TABLE shortcuts (id INTEGER PRIMARY KEY, file_id INTEGER REFERENCES files(id) ON DELETE SET NULL,
+    folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL,
+    created_at TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL DEFAULT '', version INTEGER NOT NULL DEFAULT 1)`,
+  `CREATE TABLE locks (id INTEGER PRIMARY KEY, folder_id TEXT REFERENCES folders(id) ON DELETE RESTRICT)`,
+];
+
+let db: Database;
+let events: EventLog;
+
+function reached(resource: string, columns: string[], idKind: 'text' | 'integer', owner?: string): Reached {
+  const referrers: Referrer[] = [];
+  return Object.assign(
+    {
+      resource,
+      table: resource,
+      columns: columns.map((c) => `"${c}"`).join(', '),
+      idKind,
+      changeOf: (row: Row) => ({
+        recordId: row.id ?? '',
+        version: Number(row.version),
+        record: row,
+        owners: owner === undefined ? [] : [row[owner] ?? null],
+      }),
+      referrers: () => referrers,
+    },
+    { list: referrers },
+  );
+}
+
+const folders = reached('folders', ['id', 'parent_id', 'owner', 'updated_at', 'version'], 'text', 'owner');
+const files = reached('files', ['id', 'folder_id', 'updated_at', 'version'], 'integer');
+const shortcuts = reached('shortcuts', ['id', 'file_id', 'folder_id', 'updated_at', 'version'], 'integer');
+(folders as unknown as { list: Referrer[] }).list.push(
+  { holder: folders, column: 'parent_id', onDelete: 'cascade' },
+  { holder: files, column: 'folder_id', onDelete: 'cascade' },
+  { holder: shortcuts, column: 'folder_id', onDelete: 'setNull' },
+);
+(files as unknown as { list: Referrer[] }).list.push({ holder: shortcuts, column: 'file_id', onDelete: 'setNull' });
+
+const run = (sql: string): Promise<number> => db.prepareText(sql).run([]);
+const remove = (id: string, version = 1) => ({
+  statement: db.prepareText(
+    `DELETE FROM folders WHERE id = ? AND version = ? RETURNING "id", "parent_id", "owner", "updated_at", "version"`,
+  ),
+  values: [id, version],
+});
+const deleteFolder = (id: string, version = 1) =>
+  db.inTransaction(deleteReaching(db, events, folders, id, remove(id, version), 'ada'));
+
+async function recorded(): Promise<{ type: string; recordId: unknown; version: number; data: Row | null }[]> {
+  const rows = await db.prepareText(`SELECT "event" FROM "restsmith_events" ORDER BY "seq"`).all([]);
+  return rows.map(
+    (row) => JSON.parse(String(row.event)) as { type: string; recordId: unknown; version: number; data: Row | null },
+  );
+}
+
+beforeEach(async () => {
+  db = openSqlite(':memory:');
+  for (const statement of [...EVENT_TABLES.sqlite, ...TABLES]) await run(statement);
+  events = new EventLog(db);
+  await run(
+    `INSERT INTO folders (id, parent_id, owner) VALUES ('f1', NULL, 'alice'), ('f2', 'f1', 'bob'), ('f3', 'f2', NULL)`,
+  );
+  await run(`INSERT INTO files (id, folder_id) VALUES (10, 'f3')`);
+  await run(
+    `INSERT INTO shortcuts (id, file_id, folder_id) VALUES (100, 10, NULL), (101, NULL, 'f2'), (102, 10, 'f1')`,
+  );
+});
+afterEach(async () => db.close());
+
+describe('a delete that reaches other records', () => {
+  it('records each record deleted with it, deepest first, then each cleared one once, as it is after', async () => {
+    const gone = await deleteFolder('f1');
+    expect(gone).toMatchObject({ id: 'f1' });
+    const seen = await recorded();
+    expect(seen.map((e) => [e.type, e.recordId, e.version])).toEqual([
+      ['shortcuts.updated', 100, 2],
+      ['shortcuts.updated', 101, 2],
+      ['shortcuts.updated', 102, 2],
+      ['files.deleted', 10, 1],
+      ['folders.deleted', 'f3', 1],
+      ['folders.deleted', 'f2', 1],
+      ['folders.deleted', 'f1', 1],
+    ]);
+    // cleared by the foreign keys, a new version and updatedAt by the delete
+    expect(seen[2]?.data).toMatchObject({ file_id: null, folder_id: null, version: 2 });
+    expect(seen[2]?.data?.updated_at).not.toBe('');
+    expect(seen.slice(3).every((e) => e.data === null)).toBe(true);
+    expect(await db.prepareText('SELECT id FROM folders UNION ALL SELECT id FROM files').all([])).toEqual([]);
+  });
+
+  it('gives each event the owners of its own record', async () => {
+    await deleteFolder('f1');
+    const owners = await db
+      .prepareText(`SELECT "owners" FROM "restsmith_events" WHERE "type" = 'folders.deleted' ORDER BY "seq"`)
+      .all([]);
+    expect(owners.map((row) => row.owners)).toEqual([null, '\x1fbob\x1f', '\x1falice\x1f']);
+  });
+
+  it('records nothing and changes nothing when the delete removes nothing', async () => {
+    expect(await deleteFolder('f1', 2)).toBeUndefined();
+    expect(await recorded()).toEqual([]);
+    expect(await db.prepareText('SELECT version FROM shortcuts').all([])).toEqual([
+      { version: 1 },
+      { version: 1 },
+      { version: 1 },
+    ]);
+  });
+
+  it('follows a ref that goes round once per record', async () => {
+    await run(`INSERT INTO folders (id, parent_id) VALUES ('f4', NULL), ('f5', 'f4')`);
+    await run(`UPDATE folders SET parent_id = 'f5' WHERE id = 'f4'`);
+    await deleteFolder('f4');
+    expect((await recorded()).map((e) => [e.type, e.recordId])).toEqual([
+      ['folders.deleted', 'f5'],
+      ['folders.deleted', 'f4'],
+    ]);
+  });
+
+  it('records nothing when a ref that restricts refuses the delete', async () => {
+    await run(`INSERT INTO locks (id, folder_id) VALUES (1, 'f3')`);
+    await expect(deleteFolder('f1')).rejects.toMatchObject({ kind: 'foreignKey' });
+    expect(await recorded()).toEqual([]);
+    expect(await db.prepareText('SELECT count(*) AS n FROM folders').get([])).toEqual({ n: 3 });
+  });
+});

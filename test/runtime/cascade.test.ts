@@ -54,14 +54,20 @@ const shortcuts = reached('shortcuts', ['id', 'file_id', 'folder_id', 'updated_a
 (files as unknown as { list: Referrer[] }).list.push({ holder: shortcuts, column: 'file_id', onDelete: 'setNull' });
 
 const run = (sql: string): Promise<number> => db.prepareText(sql).run([]);
-const remove = (id: string, version = 1) => ({
-  statement: db.prepareText(
-    `DELETE FROM folders WHERE id = ? AND version = ? RETURNING "id", "parent_id", "owner", "updated_at", "version"`,
-  ),
-  values: [id, version],
-});
+const COLUMNS = `"id", "parent_id", "owner", "updated_at", "version"`;
 const deleteFolder = (id: string, version = 1) =>
-  db.inTransaction(deleteReaching(db, events, folders, id, remove(id, version), 'ada'));
+  db.inTransaction(() =>
+    deleteReaching(db, events, {
+      root: folders,
+      id,
+      guard: { statement: db.prepareText('SELECT 1 FROM folders WHERE id = ? AND version = ?'), values: [id, version] },
+      remove: {
+        statement: db.prepareText(`DELETE FROM folders WHERE id = ? AND version = ? RETURNING ${COLUMNS}`),
+        values: [id, version],
+      },
+      actor: 'ada',
+    }),
+  );
 
 async function recorded(): Promise<{ type: string; recordId: unknown; version: number; data: Row | null }[]> {
   const rows = await db.prepareText(`SELECT "event" FROM "restsmith_events" ORDER BY "seq"`).all([]);
@@ -131,6 +137,18 @@ describe('a delete that reaches other records', () => {
       ['folders.deleted', 'f5'],
       ['folders.deleted', 'f4'],
     ]);
+  });
+
+  it('records the events of a delete that reaches thousands of records in order, a statement for many', async () => {
+    const many = Array.from({ length: 1203 }, (_, i) => `(${1000 + i}, 'f2')`).join(', ');
+    await run(`INSERT INTO files (id, folder_id) VALUES ${many}`);
+    await deleteFolder('f1');
+    const seen = await recorded();
+    expect(seen).toHaveLength(7 + 1203);
+    const files = seen.filter((e) => e.type === 'files.deleted').map((e) => e.recordId);
+    // the deepest first: f3's file, then f2's, in the order they were read (from the last)
+    expect(files).toEqual([10, ...Array.from({ length: 1203 }, (_, i) => 2202 - i)]);
+    expect(seen.at(-1)).toMatchObject({ type: 'folders.deleted', recordId: 'f1' });
   });
 
   it('records nothing when a ref that restricts refuses the delete', async () => {

@@ -1,4 +1,4 @@
-import type { Change, EventLog } from '../events/log.js';
+import { COMMIT_ORDER_LOCK, type Change, type EventLog } from '../events/log.js';
 import type { Bound, Database, Program, Row, SqlValue, Statement } from './database.js';
 import { inJsonArray, type ValueKind } from './list-sql.js';
 
@@ -32,6 +32,7 @@ export interface Referrer {
 }
 
 const q = (name: string): string => `"${name}"`;
+const COMMIT_ORDER = `SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK})`;
 
 /** The statements of the cascades of one database, prepared at their first use (one per ref, and per table). */
 const prepared = new WeakMap<Database, Map<string, Statement>>();
@@ -44,10 +45,7 @@ function statement(db: Database, text: string): Statement {
   return made;
 }
 
-/**
- * The rows of `table` whose `column` holds one of the ids (a JSON array); on PostgreSQL locked until the transaction
- * ends, so that no record can come to refer to one of them before the delete.
- */
+/** The rows of `table` whose `column` holds one of the ids (a JSON array). */
 function readRows(
   db: Database,
   table: string,
@@ -57,8 +55,7 @@ function readRows(
   ids: SqlValue[],
 ): Bound {
   const param = db.dialect === 'sqlite' ? '?' : '$1';
-  const lock = db.dialect === 'postgres' ? ' FOR UPDATE' : '';
-  const text = `SELECT ${columns} FROM ${q(table)} WHERE ${inJsonArray(db.dialect, q(column), param, kind)}${lock}`;
+  const text = `SELECT ${columns} FROM ${q(table)} WHERE ${inJsonArray(db.dialect, q(column), param, kind)}`;
   return { statement: statement(db, text), values: [JSON.stringify(ids)] };
 }
 
@@ -71,25 +68,34 @@ function touch(db: Database, reached: Reached, ids: SqlValue[], at: string): Bou
   return { statement: statement(db, text), values: [at, JSON.stringify(ids)] };
 }
 
+/** What a delete will do, once it is sure to happen: its record, and the statement that removes it. */
+export interface Removal {
+  root: Reached;
+  id: SqlValue;
+  /** the delete's own conditions as a query (owner, version, states): a row when the delete would remove one */
+  guard: Bound;
+  remove: Bound;
+  actor: string | null;
+}
+
 /**
- * The delete `remove` of the record `id` of `root`, with its events and those of every record it reaches through
- * refs (to any depth; a ref that goes round, such as a parent category, is followed until no new record is found).
- * Before the delete, the records it will reach are read (and, on PostgreSQL, locked with the record itself); a
- * delete that removes nothing (no such record, another version, a state its rule refuses) records nothing. The events
- * of the records changed come before the record's own, the deepest first. Resolves to the row deleted.
+ * The delete of the record `id` of `root`, with its events and those of every record it reaches through refs (to any
+ * depth; a ref that goes round, such as a parent category, is followed until no new record is found). First the
+ * delete's own conditions: a delete that would remove nothing (no such record, another owner's, another version, a
+ * state its rule refuses) reads, changes and records nothing. On PostgreSQL the commit-order lock of the events
+ * (events/log.ts) is taken before anything is read: every write with an event takes it before it commits, so no
+ * record can come to refer to the ones read until the delete has committed (such a write then finds its ref gone: a
+ * 409). The events of the records changed come before the record's own, the deepest first. Resolves to the row
+ * deleted.
  */
-export function* deleteReaching(
-  db: Database,
-  events: EventLog,
-  root: Reached,
-  id: SqlValue,
-  remove: Bound,
-  actor: string | null,
-): Program<Row | undefined> {
+export function* deleteReaching(db: Database, events: EventLog, removal: Removal): Program<Row | undefined> {
+  const { root, id, actor } = removal;
+  if (db.dialect === 'postgres') yield { statement: statement(db, COMMIT_ORDER), values: [] };
+  const [found] = yield removal.guard;
+  if (found === undefined) return undefined;
   const seen = new Map<Reached, Set<string>>([[root, new Set([String(id)])]]);
-  const deleted: { reached: Reached; row: Row }[] = [];
+  const deleted: { resource: string; kind: string; change: Change }[] = [];
   const cleared = new Map<Reached, SqlValue[]>();
-  if (db.dialect === 'postgres') yield readRows(db, root.table, '1', 'id', root.idKind, [id]);
   let frontier: { reached: Reached; ids: SqlValue[] }[] = [{ reached: root, ids: [id] }];
   while (frontier.length > 0) {
     const next: typeof frontier = [];
@@ -107,27 +113,30 @@ export function* deleteReaching(
         const fresh = rows.filter((row) => !known.has(String(row.id)));
         for (const row of fresh) {
           known.add(String(row.id));
-          deleted.push({ reached: holder, row });
+          deleted.push({ resource: holder.resource, kind: 'deleted', change: holder.changeOf(row) });
         }
         if (fresh.length > 0) next.push({ reached: holder, ids: fresh.map((row) => row.id ?? null) });
       }
     }
     frontier = next;
   }
-  const [gone] = yield remove;
+  const [gone] = yield removal.remove;
   if (gone === undefined) return undefined;
   const at = new Date().toISOString();
+  const changed: { resource: string; kind: string; change: Change }[] = [];
   for (const [holder, ids] of cleared) {
     // a record both cleared and deleted (it referred to two of them) is deleted: it has only that event
     const kept = [...new Set(ids.map(String))].filter((key) => !seen.get(holder)?.has(key));
     if (kept.length === 0) continue;
     const rows = yield touch(db, holder, holder.idKind === 'integer' ? kept.map(Number) : kept, at);
     for (const row of rows)
-      yield events.eventRow(holder.resource, 'updated', at, actor, holder.changeOf(row));
+      changed.push({ resource: holder.resource, kind: 'updated', change: holder.changeOf(row) });
   }
-  for (const { reached, row } of deleted.reverse()) {
-    yield events.eventRow(reached.resource, 'deleted', at, actor, reached.changeOf(row));
-  }
-  yield events.eventRow(root.resource, 'deleted', at, actor, root.changeOf(gone));
+  changed.push(...deleted.reverse(), {
+    resource: root.resource,
+    kind: 'deleted',
+    change: root.changeOf(gone),
+  });
+  for (const insert of events.eventRows(changed, at, actor)) yield insert;
   return gone;
 }

@@ -72,11 +72,12 @@ export interface Database {
    */
   atomically(first: Bound, after: (rows: Row[]) => Bound[]): Promise<Row[]>;
   /**
-   * Runs a transaction whose statements depend on the rows of the ones before: `program` yields each statement and
-   * is given back its rows; what it returns is what the promise resolves to. As with `atomically`, every change is
-   * kept or none, and the program is synchronous between its statements (on SQLite it runs in one go).
+   * Runs a transaction whose statements depend on the rows of the ones before: the program `make` makes yields each
+   * statement and is given back its rows; what it returns is what the promise resolves to. As with `atomically`,
+   * every change is kept or none, and the program is synchronous between its statements (on SQLite it runs in one
+   * go). On PostgreSQL, a transaction a deadlock or a serialization failure undid is run again, by a new program.
    */
-  inTransaction<T>(program: Program<T>): Promise<T>;
+  inTransaction<T>(make: () => Program<T>): Promise<T>;
   /**
    * the same connection seen through Kysely, for its migrator (see migrate.ts); not for requests. Kysely is loaded
    * on the first call, which a start with no migration pending never makes.

@@ -57,8 +57,8 @@ export function openPostgres(
       prepareNamed<P>(sql, 'postgres', (text) => prepare(pool, text)),
     prepareText: (text: string, options?: { transient?: boolean }) =>
       prepare(pool, text, options?.transient === true),
-    atomically: (first, after) => inTransaction(pool, firstThen(first, after)),
-    inTransaction: (program) => inTransaction(pool, program),
+    atomically: (first, after) => inTransaction(pool, () => firstThen(first, after)),
+    inTransaction: (make) => inTransaction(pool, make),
     kysely: lazyKysely((kysely) => new kysely.PostgresDialect({ pool: migrations })),
     ping: async () => {
       try {
@@ -116,8 +116,12 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
       values: params as SqlValue[],
       rowMode,
     };
+    const again = (error: unknown, attempt: number): Promise<T> =>
+      attempt < RETRIES && retryable(error)
+        ? pool.query<R>(config).then(pick, (next: unknown) => again(next, attempt + 1))
+        : Promise.reject(translate(error));
     try {
-      return pool.query<R>(config).then(pick, fail);
+      return pool.query<R>(config).then(pick, (error: unknown) => again(error, 0));
     } catch (error) {
       // pg throws before it has a promise when it cannot even make a connection (a URL or certificate it cannot read):
       // a statement still answers with a rejected promise, its error translated
@@ -134,20 +138,28 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
   return statement;
 }
 
-/** The statements `program` yields, in one transaction on one connection of the pool. */
-async function inTransaction<T>(pool: pg.Pool, program: Program<T>): Promise<T> {
+/**
+ * The statements of the program `make` makes, in one transaction on one connection of the pool; run again, with a
+ * new program, when a deadlock or a serialization failure undid it (at most RETRIES times more).
+ */
+async function inTransaction<T>(pool: pg.Pool, make: () => Program<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await transactionOnce(pool, make());
+    } catch (error) {
+      if (attempt >= RETRIES || !retryable(error)) throw translate(error);
+    }
+  }
+}
+
+async function transactionOnce<T>(pool: pg.Pool, program: Program<T>): Promise<T> {
   const run = async (client: pg.PoolClient, { statement, values }: Bound): Promise<Row[]> => {
     const query = queries.get(statement);
     if (query === undefined) throw new Error('a statement of another database');
     const { name, text } = query;
     return (await client.query<Row>({ ...(name !== undefined && { name }), text, values: [...values] })).rows;
   };
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (error) {
-    throw translate(error);
-  }
+  const client = await pool.connect();
   let broken: Error | undefined;
   // the pool listens for a client's errors only while it is idle: a connection lost between two statements of the
   // transaction would otherwise be an unhandled 'error' event (the statement under way fails on its own)
@@ -166,17 +178,22 @@ async function inTransaction<T>(pool: pg.Pool, program: Program<T>): Promise<T> 
       // a connection that cannot even roll back is not given back to the pool
       broken = failed instanceof Error ? failed : new Error(String(failed));
     });
-    throw translate(error);
+    // untranslated: inTransaction tells a deadlock from the rest
+    throw error;
   } finally {
     client.off('error', lost);
     client.release(broken);
   }
 }
 
-/** A driver's error made one of database.ts (or left as it is), rethrown: a statement's rejection handler. */
-const fail = (error: unknown): never => {
-  throw translate(error);
-};
+/**
+ * How many times more a statement or a transaction is run when PostgreSQL undid it to break a deadlock (40P01) or
+ * for a serialization failure (40001): nothing of it was kept, so running it again is safe. A write whose event takes
+ * the commit-order lock (events/log.ts) while another holds rows it needs is one such deadlock.
+ */
+const RETRIES = 3;
+const retryable = (error: unknown): boolean =>
+  error instanceof loadPg().DatabaseError && (error.code === '40P01' || error.code === '40001');
 
 /** SQLSTATE codes of constraint violations: https://www.postgresql.org/docs/current/errcodes-appendix.html */
 const CONSTRAINT_KINDS: Record<string, ConstraintError['kind']> = {
@@ -189,9 +206,10 @@ const CONSTRAINT_KINDS: Record<string, ConstraintError['kind']> = {
 
 /**
  * Errors of a database that cannot answer now: connection exceptions (08), insufficient resources (53), shutdown
- * (57P), and a statement cancelled by statement_timeout (57014).
+ * (57P), a statement cancelled by statement_timeout (57014), and a deadlock or a serialization failure still there
+ * after the retries (40P01, 40001).
  */
-const UNAVAILABLE = /^(08|53|57P0[1-3]|57014)/;
+const UNAVAILABLE = /^(08|53|57P0[1-3]|57014|40P01|40001)/;
 const NETWORK_ERRORS = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'];
 
 function translate(error: unknown): unknown {

@@ -49,14 +49,14 @@ export function openSqlite(file: string): Database {
     while (step.done !== true) step = program.next(execute(step.value));
     return step.value;
   }).immediate;
-  const inTransaction = async <T>(program: Program<T>): Promise<T> =>
-    translateErrors(() => transaction(program) as T);
+  const inTransaction = async <T>(make: () => Program<T>): Promise<T> =>
+    translateErrors(() => transaction(make()) as T);
 
   return {
     dialect: 'sqlite',
     prepare: <P extends Params>(sql: string) => prepareNamed<P>(sql, 'sqlite', make),
     prepareText: make,
-    atomically: (first, after) => inTransaction(firstThen(first, after)),
+    atomically: (first, after) => inTransaction(() => firstThen(first, after)),
     inTransaction,
     kysely: lazyKysely((kysely) => new kysely.SqliteDialect({ database: db })),
     ping: async () => {

@@ -1,6 +1,6 @@
 import type { Change, EventLog } from '../events/log.js';
 import { loggedWrite, type EventShape, type LoggedParams } from '../events/logged.js';
-import { deleteReaching, type Reached, type Referrer } from './cascade.js';
+import { deleteReaching, type Reached, type Referrer, type Removal } from './cascade.js';
 import type { Database, Params, Prepared, Row, SqlValue } from './database.js';
 import type { ValueKind } from './list-sql.js';
 
@@ -55,6 +55,7 @@ export abstract class Store {
   /** the SQL of each statement prepared, and the logged form of each write (one per statement, made at its first use) */
   readonly #sql = new WeakMap<object, string>();
   readonly #logged = new WeakMap<object, Prepared<Params>>();
+  readonly #guards = new WeakMap<object, Prepared<Params>>();
 
   constructor(db: Database, cursorKey: Buffer, events: EventLog | null = null) {
     this.db = db;
@@ -79,29 +80,29 @@ export abstract class Store {
     kind: string,
     actor: string | null = null,
   ): Promise<Row | undefined> {
-    if (this.events === null) return statement.get(params);
+    const events = this.events;
+    if (events === null) return statement.get(params);
     if (kind === 'deleted' && this.#referrers.length > 0) {
       // a delete that reaches other records through their refs: a transaction of several statements (cascade.ts);
       // every store binds the record's id as `:id`
-      const program = deleteReaching(
-        this.db,
-        this.events,
-        this.#reached,
-        params.id ?? null,
-        statement.bind(params),
+      const removal: Removal = {
+        root: this.#reached,
+        id: params.id ?? null,
+        guard: this.#guardOf(statement).bind(params),
+        remove: statement.bind(params),
         actor,
-      );
-      const row = await this.db.inTransaction(program);
-      if (row !== undefined) this.events.committed();
+      };
+      const row = await this.db.inTransaction(() => deleteReaching(this.db, events, removal));
+      if (row !== undefined) events.committed();
       return row;
     }
     if (this.db.dialect === 'postgres' && this.eventShape !== null) {
       const logged: LoggedParams = { event_at: new Date().toISOString(), event_actor: actor };
       const row = await this.#loggedOf(statement, kind, this.eventShape).get({ ...params, ...logged });
-      if (row !== undefined) this.events.committed();
+      if (row !== undefined) events.committed();
       return row;
     }
-    const rows = await this.events.record(statement.bind(params), this.resource, kind, actor, (row) =>
+    const rows = await events.record(statement.bind(params), this.resource, kind, actor, (row) =>
       this.changeOf(row),
     );
     return rows[0];
@@ -131,6 +132,24 @@ export abstract class Store {
       referrers: () => this.#referrers,
     };
     return this.#asReached;
+  }
+
+  /**
+   * A delete's own conditions as a query (`DELETE FROM t WHERE …` read as `SELECT 1 FROM t WHERE …`), prepared at its
+   * first use: whether the delete would remove a record, asked before what it reaches is read (cascade.ts).
+   */
+  #guardOf(statement: object): Prepared<Params> {
+    const known = this.#guards.get(statement);
+    if (known !== undefined) return known;
+    const sql = this.#sql.get(statement);
+    if (sql === undefined || !/^\s*DELETE FROM /.test(sql))
+      throw new Error('a delete not prepared by this store');
+    const conditions = sql
+      .slice(0, sql.lastIndexOf('RETURNING'))
+      .replace(/^\s*DELETE FROM /, 'SELECT 1 FROM ');
+    const guard = this.db.prepare<Params>(conditions);
+    this.#guards.set(statement, guard);
+    return guard;
   }
 
   /** `statement` made to record its event in the same statement, prepared at its first use. */

@@ -82,17 +82,17 @@ export interface Removal {
  * The delete of the record `id` of `root`, with its events and those of every record it reaches through refs (to any
  * depth; a ref that goes round, such as a parent category, is followed until no new record is found). First the
  * delete's own conditions: a delete that would remove nothing (no such record, another owner's, another version, a
- * state its rule refuses) reads, changes and records nothing. On PostgreSQL the commit-order lock of the events
- * (events/log.ts) is taken before anything is read: every write with an event takes it before it commits, so no
- * record can come to refer to the ones read until the delete has committed (such a write then finds its ref gone: a
- * 409). The events of the records changed come before the record's own, the deepest first. Resolves to the row
- * deleted.
+ * state its rule refuses) reads, changes and records nothing; the delete itself checks them again. On PostgreSQL
+ * the commit-order lock of the events (events/log.ts) is then taken, before anything the delete reaches is read:
+ * every write with an event takes it before it commits, so no record can come to refer to the ones read until the
+ * delete has committed (such a write then finds its ref gone: a 409). The events of the records changed come before
+ * the record's own, the deepest first. Resolves to the row deleted.
  */
 export function* deleteReaching(db: Database, events: EventLog, removal: Removal): Program<Row | undefined> {
   const { root, id, actor } = removal;
-  if (db.dialect === 'postgres') yield { statement: statement(db, COMMIT_ORDER), values: [] };
   const [found] = yield removal.guard;
   if (found === undefined) return undefined;
+  if (db.dialect === 'postgres') yield { statement: statement(db, COMMIT_ORDER), values: [] };
   const seen = new Map<Reached, Set<string>>([[root, new Set([String(id)])]]);
   const deleted: { resource: string; kind: string; change: Change }[] = [];
   const cleared = new Map<Reached, SqlValue[]>();

@@ -86,7 +86,7 @@ export interface Removal {
  * the commit-order lock of the events (events/log.ts) is then taken, before anything the delete reaches is read:
  * every write with an event takes it before it commits, so no record can come to refer to the ones read until the
  * delete has committed (such a write then finds its ref gone: a 409). The events of the records changed come before
- * the record's own, the deepest first. Resolves to the row deleted.
+ * the record's own, those found furthest from it first (by the shortest chain of refs). Resolves to the row deleted.
  */
 export function* deleteReaching(db: Database, events: EventLog, removal: Removal): Program<Row | undefined> {
   const { root, id, actor } = removal;

@@ -1,4 +1,5 @@
 import type { Action, Api, JsonValue, Resource, When } from '../model.js';
+import { referrersOf } from '../contract/referrers.js';
 import { actionPath, statePath } from './action-paths.js';
 import { writableFields } from '../schema/columns.js';
 import { listables } from '../contract/listing.js';
@@ -294,13 +295,13 @@ export interface ReachView {
 
 /** The refs a delete follows whose records the tests can make (a create of each) and whose target they can delete. */
 function reachesOf(api: Api, made: ReadonlySet<string>): ReachView[] {
-  const deletable = new Set(api.resources.filter((r) => r.operations.includes('delete')).map((r) => r.name));
-  return api.resources.flatMap((holder) =>
-    holder.fields.flatMap((field): ReachView[] => {
-      const ref = field.ref;
-      if (ref === undefined || ref.onDelete === 'restrict' || field.readOnly) return [];
-      if (!made.has(holder.name) || !made.has(ref.to) || !deletable.has(ref.to)) return [];
-      return [{ target: ref.to, holder: holder.name, field: field.name, onDelete: ref.onDelete }];
-    }),
-  );
+  return api.resources
+    .filter((target) => made.has(target.name) && target.operations.includes('delete'))
+    .flatMap((target) =>
+      referrersOf(api, target.name).flatMap(({ from, field, ref }): ReachView[] =>
+        ref.onDelete === 'restrict' || field.readOnly || !made.has(from.name)
+          ? []
+          : [{ target: target.name, holder: from.name, field: field.name, onDelete: ref.onDelete }],
+      ),
+    );
 }

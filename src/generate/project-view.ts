@@ -15,6 +15,7 @@ import {
 } from './matrix-view.js';
 import { relationMap, targetOf } from '../contract/relations.js';
 import { tsKey } from './literal.js';
+import { referrersOf } from '../contract/referrers.js';
 
 /** What the project-wide templates print. */
 export interface ProjectView {
@@ -117,17 +118,15 @@ export function projectView(
 /** Each resource's referrers that a delete follows (cascade and setNull refs to it), for the event log. */
 function referrers(api: Api): ProjectView['referrers'] {
   const byResource = api.resources
-    .map(
-      (resource) =>
-        [
-          resource.names.camel,
-          api.resources.flatMap((holder) =>
-            holder.fields
-              .filter((f) => f.ref?.to === resource.name && f.ref.onDelete !== 'restrict')
-              .map((f) => ({ holder: holder.names.camel, column: f.column, onDelete: f.ref?.onDelete ?? '' })),
-          ),
-        ] as const,
-    )
+    .map((resource) => {
+      const followed = referrersOf(api, resource.name).filter(({ ref }) => ref.onDelete !== 'restrict');
+      const list = followed.map(({ from, field, ref }) => ({
+        holder: from.names.camel,
+        column: field.column,
+        onDelete: ref.onDelete,
+      }));
+      return [resource.names.camel, list] as const;
+    })
     .filter(([, list]) => list.length > 0);
   return byResource.length === 0 ? null : Object.fromEntries(byResource);
 }

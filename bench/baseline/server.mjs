@@ -80,7 +80,9 @@ app.post(
   async (request, reply) => {
     const b = request.body;
     const now = new Date().toISOString();
-    const row = posts.insert.get(
+    // `all`, not `get`: a write stepped to its end, or SQLite never runs its automatic WAL checkpoint and the WAL grows
+    // without bound (the generated server does the same: runtime/src/db/sqlite.ts)
+    const [row] = posts.insert.all(
       uuidv7(),
       b.title,
       b.body ?? null,
@@ -96,7 +98,7 @@ app.post(
 );
 app.patch('/posts/:id', { schema: { params, body: input, response: { 200: post } } }, async (request, reply) => {
   const b = request.body;
-  const row = posts.update.get(
+  const [row] = posts.update.all(
     b.title ?? null,
     b.body !== undefined ? 1 : 0,
     b.body ?? null,

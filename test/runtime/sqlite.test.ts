@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConstraintError, type Database } from '../../runtime/src/db/database.js';
@@ -86,5 +89,48 @@ describe('SQLite rows', () => {
     expect(rows).toEqual([{ id: 'c', n: null }]);
     expect(seen).toEqual([{ id: 'c', n: null }]);
     await expect(insert.get({ id: 'c' })).rejects.toBeInstanceOf(ConstraintError);
+  });
+});
+
+/**
+ * SQLite checkpoints its WAL automatically (every 1,000 pages written) only when a statement that commits is stepped
+ * to its end: a write that returns its row must be, or the WAL file grows with every write, without bound.
+ */
+describe('SQLite WAL', () => {
+  let dir: string;
+  let db: Database;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'restsmith-wal-'));
+    db = openSqlite(join(dir, 'wal.db'));
+    await db.prepareText('CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, note TEXT)').run([]);
+  });
+  afterEach(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** the WAL's size in frames of the database's page size (each frame: a 24-byte header and a page) */
+  const walFrames = (): number => {
+    const own = new BetterSqlite3(join(dir, 'wal.db'), { readonly: true });
+    const pageSize = Number(own.pragma('page_size', { simple: true }));
+    own.close();
+    return statSync(join(dir, 'wal.db-wal')).size / (pageSize + 24);
+  };
+
+  it.each([
+    ['an insert', 'INSERT INTO t (id, n, note) VALUES (:i, :i, :note) RETURNING id, n'],
+    ['an update', 'UPDATE t SET n = :i, note = :note WHERE id = 100000 + :i % 50 RETURNING id, n'],
+    ['an update returning *', 'UPDATE t SET n = :i, note = :note WHERE id = 100000 + :i % 50 RETURNING *'],
+  ])('stays bounded under writes that return their row: %s', async (_, sql) => {
+    const fill = db.prepare<{ i: number }>('INSERT INTO t (id, n) VALUES (:i, :i)');
+    for (let i = 0; i < 50; i += 1) await fill.run({ i: 100_000 + i });
+    const write = db.prepare<{ i: number; note: string }>(sql);
+    // each write a page or two of its own (a note of 3 KB): 3,000 writes are well over the checkpoint's 1,000 pages
+    const note = 'x'.repeat(3000);
+    for (let i = 0; i < 3000; i += 1) {
+      const row = await write.get({ i, note });
+      expect(row?.n).toBe(i);
+    }
+    expect(walFrames()).toBeLessThan(1500);
   });
 });

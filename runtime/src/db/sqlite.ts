@@ -89,12 +89,17 @@ interface Native {
 function nativeOf(db: BetterSqlite3.Database, text: string): Native {
   const statement = db.prepare<SqlValue[], Row>(text);
   if (!statement.reader) return { run: (params) => statement.run(...params).changes };
+  // A write that returns rows (`… RETURNING`) is stepped to its end even when one row is asked: SQLite runs the WAL's
+  // automatic checkpoint only when a statement that commits steps to SQLITE_DONE, and one reset after its first row
+  // commits without it. A server whose writes all return their row would grow its WAL file without bound (gigabytes
+  // within minutes of steady writes), and every page read would search a longer and longer WAL index.
+  const writes = !statement.readonly;
   if (text.includes('*')) {
     // the same statement in raw mode, for `values`, prepared on first use
     let raw: BetterSqlite3.Statement<SqlValue[], SqlValue[]> | undefined;
     return {
       all: (params) => statement.all(...params),
-      get: (params) => statement.get(...params),
+      get: writes ? (params) => statement.all(...params)[0] : (params) => statement.get(...params),
       values: (params) => (raw ??= db.prepare<SqlValue[], SqlValue[]>(text).raw(true)).all(...params),
       run: (params) => statement.all(...params).length,
     };
@@ -109,7 +114,7 @@ function nativeOf(db: BetterSqlite3.Database, text: string): Native {
   return {
     all: (params) => rows.all(...params).map(toRow),
     get: (params) => {
-      const values = rows.get(...params);
+      const values = writes ? rows.all(...params)[0] : rows.get(...params);
       return values === undefined ? undefined : toRow(values);
     },
     values: (params) => rows.all(...params),

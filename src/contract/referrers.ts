@@ -32,3 +32,10 @@ export function referrersOf(api: Api, target: string): readonly Referrer[] {
   }
   return byTarget.get(target) ?? [];
 }
+
+/**
+ * The refs to `target` that a delete of one of its records follows (`onDelete: cascade` or `setNull`; a `restrict`
+ * one refuses the delete instead): with events, each record they reach gets its event (the generated db/cascade.ts).
+ */
+export const followedReferrersOf = (api: Api, target: string): readonly Referrer[] =>
+  referrersOf(api, target).filter(({ ref }) => ref.onDelete !== 'restrict');

@@ -15,7 +15,7 @@ import {
 } from './matrix-view.js';
 import { relationMap, targetOf } from '../contract/relations.js';
 import { tsKey } from './literal.js';
-import { referrersOf } from '../contract/referrers.js';
+import { followedReferrersOf } from '../contract/referrers.js';
 
 /** What the project-wide templates print. */
 export interface ProjectView {
@@ -119,8 +119,7 @@ export function projectView(
 function referrers(api: Api): ProjectView['referrers'] {
   const byResource = api.resources
     .map((resource) => {
-      const followed = referrersOf(api, resource.name).filter(({ ref }) => ref.onDelete !== 'restrict');
-      const list = followed.map(({ from, field, ref }) => ({
+      const list = followedReferrersOf(api, resource.name).map(({ from, field, ref }) => ({
         holder: from.names.camel,
         column: field.column,
         onDelete: ref.onDelete,

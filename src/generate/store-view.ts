@@ -7,6 +7,7 @@ import type { OwnerView } from './owner-view.js';
 import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patchExpressions } from './typescript.js';
 import { sqlBlock } from './sql/block.js';
 import { eventTypes } from '../contract/events.js';
+import { followedReferrersOf } from '../contract/referrers.js';
 
 /** The shape of a record in its event, as events/logged.ts reads it (runtime types are not imported here). */
 interface EventShape {
@@ -77,7 +78,11 @@ const objectOf = (entries: readonly Code[]): Code =>
   entries.length === 0 ? plain('{}') : code`{ ${join(entries, ', ')} }`;
 
 export function storeView(api: Api, resource: Resource, owner: OwnerView | undefined, typeName: string): StoreView {
-  const statements = resourceStatements(resource, api.events !== undefined);
+  const events = api.events !== undefined;
+  const statements = resourceStatements(resource, {
+    events,
+    deleteReaches: events && followedReferrersOf(api, resource.name).length > 0,
+  });
   const defaulted = defaultedOwners(resource);
   const optionalOwner = (f: Field): Field => (defaulted.includes(f) ? { ...f, required: false } : f);
   const writable = writableFields(resource).map((f) => entry(f.name, encodeExpression(optionalOwner(f), 'input')));
@@ -141,6 +146,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
       ...giver,
     ],
     delete: [...versioned, ...deleteWhen],
+    deletable: [...versioned, ...deleteWhen],
   };
   const printed = (s: StatementText, bind: readonly Code[]) => ({
     doc: s.doc,

@@ -1,33 +1,23 @@
 import type { Change, EventLog } from '../events/log.js';
 import { loggedWrite, type EventShape, type LoggedParams } from '../events/logged.js';
-import { deleteReaching, type Reached, type Referrer, type Removal } from './cascade.js';
+import * as cascade from './cascade.js';
 import type { Database, Params, Prepared, Row, SqlValue } from './database.js';
 import type { ValueKind } from './list-sql.js';
 
-/** A ref of another resource to this one's records, that a delete follows (see `Store.referredBy`). */
-export interface StoreReferrer {
-  store: Store;
-  /** the ref's column in the other resource's table */
-  column: string;
-  onDelete: 'cascade' | 'setNull';
-}
-
-/** By store: the refs to its records that a delete follows, each by the store of the resource that holds it. */
+/**
+ * By store: the refs to its records that a delete follows (`onDelete: cascade` or `setNull`), each by the store of the
+ * resource that holds it: the generated resources/index.ts's REFERRERS, with events.
+ */
 export type Referrers = Readonly<
   Record<string, readonly { holder: string; column: string; onDelete: 'cascade' | 'setNull' }[]>
 >;
 
-/** Tells each store of `stores` the refs to its records (makeStores, in resources/index.ts, with events). */
-export function linkReferrers(stores: Readonly<Record<string, Store>>, referrers: Referrers): void {
-  const named = (name: string): Store => {
-    const store = stores[name];
-    if (store === undefined) throw new Error(`no store ${name}`);
-    return store;
-  };
-  for (const [name, list] of Object.entries(referrers)) {
-    named(name).referredBy(list.map(({ holder, ...ref }) => ({ store: named(holder), ...ref })));
-  }
-}
+/**
+ * Tells each store of `stores` the refs to its records, so that each record a delete deletes or clears gets its event
+ * (makeStores, in resources/index.ts, with events).
+ */
+export const linkReferrers = (stores: Readonly<Record<string, Store>>, referrers: Referrers): void =>
+  Store.link(stores, referrers);
 
 /**
  * What every generated store starts from: the database, the key that signs listing cursors and, when the definition
@@ -50,12 +40,11 @@ export abstract class Store {
    * resource's delete reaches (see db/cascade.ts). Null: no events.
    */
   protected readonly stored: { table: string; columns: string; idKind: ValueKind } | null = null;
-  #referrers: readonly Referrer[] = [];
-  #asReached: Reached | undefined;
+  #referrers: readonly cascade.Referrer[] = [];
+  #asReached: cascade.Reached | undefined;
   /** the SQL of each statement prepared, and the logged form of each write (one per statement, made at its first use) */
   readonly #sql = new WeakMap<object, string>();
   readonly #logged = new WeakMap<object, Prepared<Params>>();
-  readonly #guards = new WeakMap<object, Prepared<Params>>();
 
   constructor(db: Database, cursorKey: Buffer, events: EventLog | null = null) {
     this.db = db;
@@ -82,20 +71,6 @@ export abstract class Store {
   ): Promise<Row | undefined> {
     const events = this.events;
     if (events === null) return statement.get(params);
-    if (kind === 'deleted' && this.#referrers.length > 0) {
-      // a delete that reaches other records through their refs: a transaction of several statements (cascade.ts);
-      // every store binds the record's id as `:id`
-      const removal: Removal = {
-        root: this.#reached,
-        id: params.id ?? null,
-        guard: this.#guardOf(statement).bind(params),
-        remove: statement.bind(params),
-        actor,
-      };
-      const row = await this.db.inTransaction(() => deleteReaching(this.db, events, removal));
-      if (row !== undefined) events.committed();
-      return row;
-    }
     if (this.db.dialect === 'postgres' && this.eventShape !== null) {
       const logged: LoggedParams = { event_at: new Date().toISOString(), event_actor: actor };
       const row = await this.#loggedOf(statement, kind, this.eventShape).get({ ...params, ...logged });
@@ -109,19 +84,50 @@ export abstract class Store {
   }
 
   /**
-   * With events: the refs of other resources to this one's records that a delete follows (`onDelete: cascade` or
-   * `setNull`), so that each record it deletes or clears gets its event. Told once, by makeStores (resources/index.ts).
+   * With events, a delete of a record that others' refs cascade from or are set null by (the generated store knows
+   * which): one transaction (db/cascade.ts) that asks `guard`, the delete's own conditions as a query, first, then
+   * reads what the delete reaches, runs it and records an event for every record it deleted or cleared, its own last.
+   * Undefined when it removed nothing. Both statements bind the record's id as `:id`.
    */
-  referredBy(referrers: readonly StoreReferrer[]): void {
-    this.#referrers = referrers.map(({ store, column, onDelete }) => ({
-      holder: store.#reached,
-      column,
-      onDelete,
-    }));
+  protected async deleteReaching<P extends Params>(
+    remove: Prepared<P>,
+    guard: Prepared<P>,
+    params: P,
+    actor: string | null,
+  ): Promise<Row | undefined> {
+    const events = this.events;
+    if (events === null)
+      throw new Error(`${this.resource} records no events: its definition has no \`events\``);
+    const removal: cascade.Removal = {
+      root: this.#reached,
+      id: params.id ?? null,
+      guard: guard.bind(params),
+      remove: remove.bind(params),
+      actor,
+    };
+    const row = await this.db.inTransaction(() => cascade.deleteReaching(this.db, events, removal));
+    if (row !== undefined) events.committed();
+    return row;
+  }
+
+  /** linkReferrers: here, where each store's own fields are in reach. */
+  static link(stores: Readonly<Record<string, Store>>, referrers: Referrers): void {
+    const named = (name: string): Store => {
+      const store = stores[name];
+      if (store === undefined) throw new Error(`no store ${name}`);
+      return store;
+    };
+    for (const [name, list] of Object.entries(referrers)) {
+      named(name).#referrers = list.map(({ holder, column, onDelete }) => ({
+        holder: named(holder).#reached,
+        column,
+        onDelete,
+      }));
+    }
   }
 
   /** This store as a delete reaches it (cascade.ts): one object, made at its first use, which the walk tells apart. */
-  get #reached(): Reached {
+  get #reached(): cascade.Reached {
     const stored = this.stored;
     if (stored === null)
       throw new Error(`${this.resource} records no events: its definition has no \`events\``);
@@ -132,24 +138,6 @@ export abstract class Store {
       referrers: () => this.#referrers,
     };
     return this.#asReached;
-  }
-
-  /**
-   * A delete's own conditions as a query (`DELETE FROM t WHERE …` read as `SELECT 1 FROM t WHERE …`), prepared at its
-   * first use: whether the delete would remove a record, asked before what it reaches is read (cascade.ts).
-   */
-  #guardOf(statement: object): Prepared<Params> {
-    const known = this.#guards.get(statement);
-    if (known !== undefined) return known;
-    const sql = this.#sql.get(statement);
-    if (sql === undefined || !/^\s*DELETE FROM /.test(sql))
-      throw new Error('a delete not prepared by this store');
-    const conditions = sql
-      .slice(0, sql.lastIndexOf('RETURNING'))
-      .replace(/^\s*DELETE FROM /, 'SELECT 1 FROM ');
-    const guard = this.db.prepare<Params>(conditions);
-    this.#guards.set(statement, guard);
-    return guard;
   }
 
   /** `statement` made to record its event in the same statement, prepared at its first use. */

@@ -53,8 +53,15 @@ export function ownerColumns(resource: Resource): string[] {
  * http/listing.ts): get, insert, update (PUT), patch (PATCH, one statement: each field kept unless given), delete,
  * and one UPDATE per `set` action, whose `when` is part of its WHERE clause.
  */
-/** `events`: the delete returns the row it removed, for the event of the deletion (its id, version and owners). */
-export function resourceStatements(resource: Resource, events = false): StatementText[] {
+/**
+ * `events`: the delete returns the row it removed, for the event of the deletion (its id, version and owners).
+ * `deleteReaches`: with events, a delete reaches the records of other resources whose refs cascade or are set null
+ * (db/cascade.ts), and `deletable` asks its conditions first, as a query, before what it reaches is read.
+ */
+export function resourceStatements(
+  resource: Resource,
+  { events = false, deleteReaches = false }: { events?: boolean; deleteReaches?: boolean } = {},
+): StatementText[] {
   const table = ident(resource.table);
   const selectList = selectListOf(resource);
   const owners = ownerColumns(resource);
@@ -168,12 +175,27 @@ export function resourceStatements(resource: Resource, events = false): Statemen
   );
 
   const remove = parameters();
+  const removeWhere = where([
+    ...byId(remove.param),
+    atVersion(remove.param),
+    ...inState(resource.writableWhen.delete, remove.param),
+  ]);
   const removeSql = [
     `DELETE FROM ${table}`,
-    where([...byId(remove.param), atVersion(remove.param), ...inState(resource.writableWhen.delete, remove.param)]),
+    removeWhere,
     // the row removed: whole for its event, else its id (Store.write reads a row either way)
     `RETURNING ${events ? selectList : ident('id')}`,
   ].join('\n');
+  const deletable: StatementText[] = deleteReaches
+    ? [
+        {
+          key: 'deletable',
+          doc: 'Whether the delete would remove the record: asked before what it reaches is read (db/cascade.ts).',
+          sql: [`SELECT 1 FROM ${table}`, removeWhere].join('\n'),
+          names: remove.names,
+        },
+      ]
+    : [];
 
   return [
     { key: 'get', doc: 'One record by id.', sql: getSql, names: get.names },
@@ -196,6 +218,7 @@ export function resourceStatements(resource: Resource, events = false): Statemen
       sql: removeSql,
       names: remove.names,
     },
+    ...deletable,
     ...resource.actions
       .filter((a) => a.set.length > 0)
       .map((action) => {

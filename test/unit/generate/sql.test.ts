@@ -178,6 +178,31 @@ describe('statements', () => {
     expect(sql.update?.names).not.toContain('any_state');
   });
 
+  it("asks a delete that reaches other records its own conditions first, as a query of the delete's WHERE", () => {
+    const stated = resource('invoices', [field('status', 'string')], {
+      writableWhen: { update: [], delete: [{ field: 'status', values: ['done'] }] },
+    });
+    const keys = (options: Parameters<typeof resourceStatements>[1]) =>
+      resourceStatements(stated, options).map((s) => s.key);
+    expect(keys({ events: true })).not.toContain('deletable');
+    expect(keys({ events: true, deleteReaches: true })).toContain('deletable');
+    const written = Object.fromEntries(
+      resourceStatements(stated, { events: true, deleteReaches: true }).map((s) => [s.key, s]),
+    );
+    const remove = written.delete?.sql ?? '';
+    expect(written.deletable?.sql).toBe(
+      [
+        'SELECT 1 FROM "invoices"',
+        ...remove.split('\n').slice(
+          1,
+          remove.split('\n').findIndex((l) => l.startsWith('RETURNING')),
+        ),
+      ].join('\n'),
+    );
+    expect(written.deletable?.sql).toContain('"status" IN (:when_status_1)');
+    expect(written.deletable?.names).toEqual(written.delete?.names);
+  });
+
   it('lets integer ids be made by the database', () => {
     const insert = resourceStatements(tasks).find((s) => s.key === 'insert')?.sql;
     expect(insert).toBe(

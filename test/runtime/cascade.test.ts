@@ -7,7 +7,8 @@ import { EVENT_TABLES } from '../../src/migrate/system-tables.js';
 
 /**
  * A delete that reaches other records through their refs, on SQLite: folders in folders (a ref that goes round),
- * files in folders (cascade), shortcuts to files and folders (setNull), and locks that restrict.
+ * files in folders (cascade), shortcuts to files and folders (setNull), locks that restrict, and notes in folders
+ * that reply to notes (two cascades, so that a note may be reached two ways).
  */
 const TABLES = [
   `CREATE TABLE folders (id TEXT PRIMARY KEY, parent_id TEXT REFERENCES folders(id) ON DELETE CASCADE,
@@ -18,6 +19,9 @@ const TABLES = [
     folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL,
     created_at TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL DEFAULT '', version INTEGER NOT NULL DEFAULT 1)`,
   `CREATE TABLE locks (id INTEGER PRIMARY KEY, folder_id TEXT REFERENCES folders(id) ON DELETE RESTRICT)`,
+  `CREATE TABLE notes (id INTEGER PRIMARY KEY, folder_id TEXT REFERENCES folders(id) ON DELETE CASCADE,
+    reply_to INTEGER REFERENCES notes(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL DEFAULT '', updated_at TEXT NOT NULL DEFAULT '', version INTEGER NOT NULL DEFAULT 1)`,
 ];
 
 let db: Database;
@@ -46,12 +50,15 @@ function reached(resource: string, columns: string[], idKind: 'text' | 'integer'
 const folders = reached('folders', ['id', 'parent_id', 'owner', 'updated_at', 'version'], 'text', 'owner');
 const files = reached('files', ['id', 'folder_id', 'updated_at', 'version'], 'integer');
 const shortcuts = reached('shortcuts', ['id', 'file_id', 'folder_id', 'updated_at', 'version'], 'integer');
+const notes = reached('notes', ['id', 'folder_id', 'reply_to', 'updated_at', 'version'], 'integer');
 (folders as unknown as { list: Referrer[] }).list.push(
   { holder: folders, column: 'parent_id', onDelete: 'cascade' },
   { holder: files, column: 'folder_id', onDelete: 'cascade' },
   { holder: shortcuts, column: 'folder_id', onDelete: 'setNull' },
+  { holder: notes, column: 'folder_id', onDelete: 'cascade' },
 );
 (files as unknown as { list: Referrer[] }).list.push({ holder: shortcuts, column: 'file_id', onDelete: 'setNull' });
+(notes as unknown as { list: Referrer[] }).list.push({ holder: notes, column: 'reply_to', onDelete: 'cascade' });
 
 const run = (sql: string): Promise<number> => db.prepareText(sql).run([]);
 const COLUMNS = `"id", "parent_id", "owner", "updated_at", "version"`;
@@ -91,7 +98,7 @@ beforeEach(async () => {
 afterEach(async () => db.close());
 
 describe('a delete that reaches other records', () => {
-  it('records each record deleted with it, deepest first, then each cleared one once, as it is after', async () => {
+  it('records each record cleared once, as it is after, then each deleted with it, before what it refers to', async () => {
     const gone = await deleteFolder('f1');
     expect(gone).toMatchObject({ id: 'f1' });
     const seen = await recorded();
@@ -149,6 +156,53 @@ describe('a delete that reaches other records', () => {
     // the deepest first: f3's file, then f2's, in the order they were read (from the last)
     expect(files).toEqual([10, ...Array.from({ length: 1203 }, (_, i) => 2202 - i)]);
     expect(seen.at(-1)).toMatchObject({ type: 'folders.deleted', recordId: 'f1' });
+  });
+
+  it("records each deleted record's event before those of the records it refers to, however far it was found", async () => {
+    // notes 1 and 2 in f1, 1 a reply to 2 (made after, so read first); note 3 in f3 and a reply to 2: found twice
+    await run(`INSERT INTO notes (id, folder_id) VALUES (1, 'f1'), (2, 'f1')`);
+    await run(`INSERT INTO notes (id, folder_id, reply_to) VALUES (3, 'f3', 2), (4, NULL, 3), (5, NULL, 4)`);
+    await run(`UPDATE notes SET reply_to = 2 WHERE id = 1`);
+    const refs = [
+      ...(await db.prepareText('SELECT id, parent_id AS ref FROM folders WHERE parent_id IS NOT NULL').all([])).map(
+        (row) => [`folders.deleted ${row.id}`, `folders.deleted ${row.ref}`],
+      ),
+      ...(await db.prepareText('SELECT id, folder_id AS ref FROM files').all([])).map((row) => [
+        `files.deleted ${row.id}`,
+        `folders.deleted ${row.ref}`,
+      ]),
+      ...(await db.prepareText('SELECT id, folder_id AS ref FROM notes WHERE folder_id IS NOT NULL').all([])).map(
+        (row) => [`notes.deleted ${row.id}`, `folders.deleted ${row.ref}`],
+      ),
+      ...(await db.prepareText('SELECT id, reply_to AS ref FROM notes WHERE reply_to IS NOT NULL').all([])).map(
+        (row) => [`notes.deleted ${row.id}`, `notes.deleted ${row.ref}`],
+      ),
+    ];
+    await deleteFolder('f1');
+    const order = (await recorded()).map((e) => `${e.type} ${String(e.recordId)}`);
+    expect(order.filter((e) => e.startsWith('notes.'))).toHaveLength(5);
+    expect(refs).toHaveLength(10);
+    for (const [from, to] of refs) {
+      expect(order.indexOf(from), `${from} before ${to}`).toBeGreaterThanOrEqual(0);
+      expect(order.indexOf(from), `${from} before ${to}`).toBeLessThan(order.indexOf(to));
+    }
+    expect(order.at(-1)).toBe('folders.deleted f1');
+  });
+
+  it('records every record of a cycle of refs among those deleted once, the rest still in order', async () => {
+    await run(`INSERT INTO notes (id, folder_id) VALUES (6, 'f2'), (7, 'f2'), (8, 'f3')`);
+    await run(`UPDATE notes SET reply_to = CASE id WHEN 6 THEN 7 WHEN 7 THEN 6 ELSE 6 END`);
+    await deleteFolder('f1');
+    const order = (await recorded()).map((e) => `${e.type} ${String(e.recordId)}`);
+    expect(order.filter((e) => e.startsWith('notes.')).sort()).toEqual([
+      'notes.deleted 6',
+      'notes.deleted 7',
+      'notes.deleted 8',
+    ]);
+    // 8 replies to 6, and is in f3, in f2, in f1
+    for (const later of ['notes.deleted 6', 'folders.deleted f3', 'folders.deleted f2'])
+      expect(order.indexOf('notes.deleted 8')).toBeLessThan(order.indexOf(later));
+    expect(order.at(-1)).toBe('folders.deleted f1');
   });
 
   it('records nothing when a ref that restricts refuses the delete', async () => {

@@ -86,15 +86,16 @@ export interface Removal {
  * the commit-order lock of the events (events/log.ts) is then taken, before anything the delete reaches is read:
  * every write with an event takes it before it commits, so no record can come to refer to the ones read until the
  * delete has committed (such a write then finds its ref gone: a 409). The events of the records changed come before
- * the record's own, those found furthest from it first (by the shortest chain of refs). Resolves to the row deleted.
+ * the record's own: those cleared first, then those deleted, each before the records it refers to (see
+ * referrersFirst). Resolves to the row deleted.
  */
 export function* deleteReaching(db: Database, events: EventLog, removal: Removal): Program<Row | undefined> {
   const { root, id, actor } = removal;
   const [found] = yield removal.guard;
   if (found === undefined) return undefined;
   if (db.dialect === 'postgres') yield { statement: statement(db, COMMIT_ORDER), values: [] };
-  const seen = new Map<Reached, Set<string>>([[root, new Set([String(id)])]]);
-  const deleted: { resource: string; kind: string; change: Change }[] = [];
+  const seen = new Map<Reached, Map<string, Node | null>>([[root, new Map([[String(id), null]])]]);
+  const deleted: Node[] = [];
   const cleared = new Map<Reached, SqlValue[]>();
   let frontier: { reached: Reached; ids: SqlValue[] }[] = [{ reached: root, ids: [id] }];
   while (frontier.length > 0) {
@@ -108,14 +109,26 @@ export function* deleteReaching(db: Database, events: EventLog, removal: Removal
           list.push(...rows.map((row) => row.id ?? null));
           continue;
         }
-        const known = seen.get(holder) ?? new Set<string>();
+        const known = seen.get(holder) ?? new Map<string, Node | null>();
         seen.set(holder, known);
-        const fresh = rows.filter((row) => !known.has(String(row.id)));
-        for (const row of fresh) {
-          known.add(String(row.id));
-          deleted.push({ resource: holder.resource, kind: 'deleted', change: holder.changeOf(row) });
+        const fresh: SqlValue[] = [];
+        for (const row of rows) {
+          let node = known.get(String(row.id));
+          if (node === undefined) {
+            const event = { resource: holder.resource, kind: 'deleted', change: holder.changeOf(row) };
+            node = { event, refersTo: [], referredBy: 0 };
+            known.set(String(row.id), node);
+            deleted.push(node);
+            fresh.push(row.id ?? null);
+          }
+          // the record it refers to by this ref, deleted too: its event waits for this one's (none for the root)
+          const parent = seen.get(reached)?.get(String(row[column]));
+          if (node !== null && parent !== undefined && parent !== null) {
+            node.refersTo.push(parent);
+            parent.referredBy += 1;
+          }
         }
-        if (fresh.length > 0) next.push({ reached: holder, ids: fresh.map((row) => row.id ?? null) });
+        if (fresh.length > 0) next.push({ reached: holder, ids: fresh });
       }
     }
     frontier = next;
@@ -132,11 +145,53 @@ export function* deleteReaching(db: Database, events: EventLog, removal: Removal
     for (const row of rows)
       changed.push({ resource: holder.resource, kind: 'updated', change: holder.changeOf(row) });
   }
-  changed.push(...deleted.reverse(), {
+  changed.push(...referrersFirst(deleted), {
     resource: root.resource,
     kind: 'deleted',
     change: root.changeOf(gone),
   });
   for (const insert of events.eventRows(changed, at, actor)) yield insert;
   return gone;
+}
+
+/** A record deleted with a delete: its event, the records deleted with it that it refers to, how many refer to it. */
+interface Node {
+  event: { resource: string; kind: string; change: Change };
+  refersTo: Node[];
+  referredBy: number;
+}
+
+/**
+ * The events of the records deleted with a delete (found nearest first), each record's before those of the records
+ * it refers to, so that a receiver that keeps foreign keys of its own can apply them one by one; otherwise the
+ * furthest first. Records whose refs go round (a cycle) come in that order, the furthest first.
+ */
+function referrersFirst(deleted: readonly Node[]): Node['event'][] {
+  const order = [...deleted].reverse();
+  const done = new Set<Node>();
+  const events: Node['event'][] = [];
+  const ready = order.filter((node) => node.referredBy === 0);
+  const take = (node: Node): void => {
+    done.add(node);
+    events.push(node.event);
+    for (const parent of node.refersTo) {
+      parent.referredBy -= 1;
+      if (parent.referredBy === 0) ready.push(parent);
+    }
+  };
+  let next = 0;
+  let furthest = 0;
+  while (events.length < order.length) {
+    const node = ready[next];
+    next += 1;
+    if (node !== undefined) {
+      if (!done.has(node)) take(node);
+      continue;
+    }
+    // only records whose refs go round are left: the furthest of them goes next
+    next -= 1;
+    while (furthest < order.length && done.has(order[furthest] as Node)) furthest += 1;
+    take(order[furthest] as Node);
+  }
+  return events;
 }

@@ -45,6 +45,7 @@ beforeAll(async () => {
     additionalProperties: false,
   };
   app.get('/items', { schema: { querystring } }, async (request) => request.query);
+  app.delete('/items/:id', async (request) => ({ body: request.body ?? 'none' }));
   await app.ready();
 });
 
@@ -158,6 +159,23 @@ describe('a number in the query', () => {
   it('words a number and a whole number as the patterns take them', () => {
     expect(SPELLING.number).toMatch(/1e-7/);
     expect(SPELLING.integer).toMatch(/whole number/);
+  });
+});
+
+describe('an empty body said to be JSON', () => {
+  const send = (method: 'POST' | 'DELETE', url: string) =>
+    app.inject({ method, url, headers: { 'content-type': 'application/json' }, payload: '' });
+
+  it('is none on a route that takes no body, such as a DELETE (found by a newcomer)', async () => {
+    const response = await send('DELETE', '/items/1');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ body: 'none' });
+  });
+
+  it('is a 400 that says so where the route takes a body', async () => {
+    const response = await send('POST', '/items');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ detail: 'the body is empty: send a JSON value' });
   });
 });
 

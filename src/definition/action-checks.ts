@@ -20,6 +20,8 @@ const NOW = 'now';
 const TAKEN = new Set([
   ...OPERATIONS,
   ...['get', 'replace', 'patch', 'prepare', 'db', 'cursorKey', 'constructor'],
+  // what every store has from db/store.ts (an action is a method of its resource's store)
+  ...['write', 'deleteReaching', 'changeOf', 'events', 'resource', 'eventShape', 'stored'],
   ...['toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable'],
 ]);
 

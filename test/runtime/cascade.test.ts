@@ -182,7 +182,7 @@ describe('a delete that reaches other records', () => {
     const order = (await recorded()).map((e) => `${e.type} ${String(e.recordId)}`);
     expect(order.filter((e) => e.startsWith('notes.'))).toHaveLength(5);
     expect(refs).toHaveLength(10);
-    for (const [from, to] of refs) {
+    for (const [from = '', to = ''] of refs) {
       expect(order.indexOf(from), `${from} before ${to}`).toBeGreaterThanOrEqual(0);
       expect(order.indexOf(from), `${from} before ${to}`).toBeLessThan(order.indexOf(to));
     }
@@ -203,6 +203,30 @@ describe('a delete that reaches other records', () => {
     for (const later of ['notes.deleted 6', 'folders.deleted f3', 'folders.deleted f2'])
       expect(order.indexOf('notes.deleted 8')).toBeLessThan(order.indexOf(later));
     expect(order.at(-1)).toBe('folders.deleted f1');
+  });
+
+  it("keeps a record outside a cycle after the cycle records that refer to it (a reviewer's)", async () => {
+    // notes 1 and 2 reply to each other; 2 is also in f4, the furthest folder, which waits for it
+    await run(`INSERT INTO folders (id, parent_id) VALUES ('f4', 'f3')`);
+    await run(`INSERT INTO notes (id, folder_id) VALUES (1, 'f1'), (2, 'f4')`);
+    await run(`UPDATE notes SET reply_to = CASE id WHEN 1 THEN 2 ELSE 1 END`);
+    await deleteFolder('f1');
+    const order = (await recorded()).map((e) => `${e.type} ${String(e.recordId)}`);
+    const at = (event: string): number => order.indexOf(event);
+    expect(at('notes.deleted 2')).toBeLessThan(at('folders.deleted f4'));
+    expect(at('folders.deleted f4')).toBeLessThan(at('folders.deleted f3'));
+    expect(Math.abs(at('notes.deleted 1') - at('notes.deleted 2'))).toBe(1);
+    expect(order.at(-1)).toBe('folders.deleted f1');
+  });
+
+  it("records a delete that reaches 130,000 records, which no call takes as its arguments (a reviewer's)", async () => {
+    await run(
+      `WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 130999)
+       INSERT INTO files (id, folder_id) SELECT i, 'f2' FROM n`,
+    );
+    await deleteFolder('f1');
+    const counted = await db.prepareText(`SELECT count(*) AS n FROM "restsmith_events"`).get([]);
+    expect(counted).toEqual({ n: 7 + 130_000 });
   });
 
   it('records nothing when a ref that restricts refuses the delete', async () => {

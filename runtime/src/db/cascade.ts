@@ -106,7 +106,7 @@ export function* deleteReaching(db: Database, events: EventLog, removal: Removal
         if (onDelete === 'setNull') {
           const list = cleared.get(holder) ?? [];
           cleared.set(holder, list);
-          list.push(...rows.map((row) => row.id ?? null));
+          for (const row of rows) list.push(row.id ?? null);
           continue;
         }
         const known = seen.get(holder) ?? new Map<string, Node | null>();
@@ -116,17 +116,14 @@ export function* deleteReaching(db: Database, events: EventLog, removal: Removal
           let node = known.get(String(row.id));
           if (node === undefined) {
             const event = { resource: holder.resource, kind: 'deleted', change: holder.changeOf(row) };
-            node = { event, refersTo: [], referredBy: 0 };
+            node = { event, refersTo: [], index: -1, low: -1, component: -1 };
             known.set(String(row.id), node);
             deleted.push(node);
             fresh.push(row.id ?? null);
           }
           // the record it refers to by this ref, deleted too: its event waits for this one's (none for the root)
           const parent = seen.get(reached)?.get(String(row[column]));
-          if (node !== null && parent !== undefined && parent !== null) {
-            node.refersTo.push(parent);
-            parent.referredBy += 1;
-          }
+          if (node !== null && parent !== undefined && parent !== null) node.refersTo.push(parent);
         }
         if (fresh.length > 0) next.push({ reached: holder, ids: fresh });
       }
@@ -145,53 +142,97 @@ export function* deleteReaching(db: Database, events: EventLog, removal: Removal
     for (const row of rows)
       changed.push({ resource: holder.resource, kind: 'updated', change: holder.changeOf(row) });
   }
-  changed.push(...referrersFirst(deleted), {
-    resource: root.resource,
-    kind: 'deleted',
-    change: root.changeOf(gone),
-  });
+  // one at a time: a call's arguments are bounded (a delete may reach hundreds of thousands of records)
+  for (const event of referrersFirst(deleted)) changed.push(event);
+  changed.push({ resource: root.resource, kind: 'deleted', change: root.changeOf(gone) });
   for (const insert of events.eventRows(changed, at, actor)) yield insert;
   return gone;
 }
 
-/** A record deleted with a delete: its event, the records deleted with it that it refers to, how many refer to it. */
+/** A record deleted with a delete: its event, and the records deleted with it that it refers to. */
 interface Node {
   event: { resource: string; kind: string; change: Change };
   refersTo: Node[];
-  referredBy: number;
+  /** for componentsOf: the order it was found in, the lowest it reaches, its component (-1: none yet) */
+  index: number;
+  low: number;
+  component: number;
 }
 
 /**
  * The events of the records deleted with a delete (found nearest first), each record's before those of the records
- * it refers to, so that a receiver that keeps foreign keys of its own can apply them one by one; otherwise the
- * furthest first. Records whose refs go round (a cycle) come in that order, the furthest first.
+ * it refers to, so that a receiver that keeps foreign keys of its own can apply them one by one. Records whose refs go
+ * round (a cycle: a strongly connected component) come together, the furthest first; so do records with no ref
+ * between them. Linear in records and refs.
  */
 function referrersFirst(deleted: readonly Node[]): Node['event'][] {
   const order = [...deleted].reverse();
-  const done = new Set<Node>();
-  const events: Node['event'][] = [];
-  const ready = order.filter((node) => node.referredBy === 0);
-  const take = (node: Node): void => {
-    done.add(node);
-    events.push(node.event);
+  const count = componentsOf(order);
+  const members: Node[][] = Array.from({ length: count }, () => []);
+  const waiting = new Array<number>(count).fill(0);
+  const referred: number[][] = Array.from({ length: count }, () => []);
+  for (const node of order) {
+    members[node.component]?.push(node);
     for (const parent of node.refersTo) {
-      parent.referredBy -= 1;
-      if (parent.referredBy === 0) ready.push(parent);
+      if (parent.component === node.component) continue;
+      waiting[parent.component] = (waiting[parent.component] ?? 0) + 1;
+      referred[node.component]?.push(parent.component);
     }
-  };
-  let next = 0;
-  let furthest = 0;
-  while (events.length < order.length) {
-    const node = ready[next];
-    next += 1;
-    if (node !== undefined) {
-      if (!done.has(node)) take(node);
-      continue;
+  }
+  // components nothing waits on, in the order of their furthest member; the others as they come free
+  const ready = [...new Set(order.map((node) => node.component))].filter((c) => waiting[c] === 0);
+  const events: Node['event'][] = [];
+  for (let i = 0; i < ready.length; i += 1) {
+    const component = ready[i] ?? 0;
+    for (const node of members[component] ?? []) events.push(node.event);
+    for (const parent of referred[component] ?? []) {
+      waiting[parent] = (waiting[parent] ?? 0) - 1;
+      if (waiting[parent] === 0) ready.push(parent);
     }
-    // only records whose refs go round are left: the furthest of them goes next
-    next -= 1;
-    while (furthest < order.length && done.has(order[furthest] as Node)) furthest += 1;
-    take(order[furthest] as Node);
   }
   return events;
+}
+
+/** Tarjan's strongly connected components of the refs among `nodes`, without recursion: sets each node's; how many. */
+function componentsOf(nodes: readonly Node[]): number {
+  let found = 0;
+  let components = 0;
+  const stack: Node[] = [];
+  const onStack = new Set<Node>();
+  const visit = (node: Node): void => {
+    node.index = node.low = found++;
+    stack.push(node);
+    onStack.add(node);
+  };
+  for (const start of nodes) {
+    if (start.index >= 0) continue;
+    visit(start);
+    const path: { node: Node; next: number }[] = [{ node: start, next: 0 }];
+    while (path.length > 0) {
+      const top = path[path.length - 1] as { node: Node; next: number };
+      const { node } = top;
+      const to = node.refersTo[top.next];
+      if (to !== undefined) {
+        top.next += 1;
+        if (to.index < 0) {
+          visit(to);
+          path.push({ node: to, next: 0 });
+        } else if (onStack.has(to)) node.low = Math.min(node.low, to.index);
+        continue;
+      }
+      path.pop();
+      const below = path[path.length - 1];
+      if (below !== undefined) below.node.low = Math.min(below.node.low, node.low);
+      if (node.low !== node.index) continue;
+      let member: Node | undefined;
+      do {
+        member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        member.component = components;
+      } while (member !== node);
+      components += 1;
+    }
+  }
+  return components;
 }

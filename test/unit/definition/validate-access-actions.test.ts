@@ -220,10 +220,14 @@ const actions: Row[] = [
           update: { on: item, set: { done: true } }
           get: { on: collection }
           publish: { on: item, set: { done: true } }
+          delete-reaching: { on: item, set: { done: true } }
+          write: { on: collection }
     `),
     want: [
       'api.yaml:8:7  resources.posts.actions.update  "update" is a name the generated code uses for the resource itself: choose another',
       'api.yaml:9:7  resources.posts.actions.get  "get" is a name the generated code uses for the resource itself: choose another',
+      'api.yaml:11:7  resources.posts.actions.delete-reaching  "delete-reaching" is a name the generated code uses for the resource itself: choose another',
+      'api.yaml:12:7  resources.posts.actions.write  "write" is a name the generated code uses for the resource itself: choose another',
     ],
   },
   {

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConstraintError, type Database } from '../../runtime/src/db/database.js';
 import { openSqlite } from '../../runtime/src/db/sqlite.js';
+import { installErrorHandlers } from '../../runtime/src/http/errors.js';
 
 /**
  * The SQLite driver reads rows raw and makes the objects itself (db/sqlite.ts): they must be the rows better-sqlite3
@@ -132,5 +134,38 @@ describe('SQLite WAL', () => {
       expect(row?.n).toBe(i);
     }
     expect(walFrames()).toBeLessThan(1500);
+  });
+});
+
+/** SQLite follows a foreign key's cascade as a trigger, 1,000 deep at most: a deeper delete is a 409, never a 500. */
+describe('a cascade deeper than SQLite follows (found by a reviewer)', () => {
+  it('is a ConstraintError of its own, which the server answers 409', async () => {
+    const db = openSqlite(':memory:');
+    await db
+      .prepareText('CREATE TABLE t (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES t(id) ON DELETE CASCADE)')
+      .run([]);
+    await db.prepareText('CREATE INDEX t_parent ON t (parent)').run([]);
+    await db
+      .prepareText(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1100)
+         INSERT INTO t SELECT i, CASE WHEN i = 1 THEN NULL ELSE i - 1 END FROM n`,
+      )
+      .run([]);
+    const remove = db.prepareText('DELETE FROM t WHERE id = ?');
+    await expect(remove.run([1])).rejects.toMatchObject({ kind: 'depth' });
+    const app = Fastify();
+    installErrorHandlers(app);
+    app.delete('/t/:id', async () => remove.run([1]));
+    const response = await app.inject({ method: 'DELETE', url: '/t/1' });
+    await app.close();
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({
+      status: 409,
+      detail: expect.stringContaining('more than 1,000 refs deep'),
+    });
+    // the chain from its far end is no deeper than that: it goes
+    await db.prepareText('DELETE FROM t WHERE id > 500').run([]);
+    expect(await remove.run([1])).toBe(1);
+    await db.close();
   });
 });

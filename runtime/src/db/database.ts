@@ -108,8 +108,11 @@ export class DatabaseUnavailableError extends Error {
 export class ConstraintError extends Error {
   override name = 'ConstraintError';
   constructor(
-    /** `value`: a value this database cannot store (PostgreSQL refuses the NUL character in text) */
-    readonly kind: 'unique' | 'foreignKey' | 'notNull' | 'check' | 'value',
+    /**
+     * `value`: a value this database cannot store (PostgreSQL refuses the NUL character in text); `depth`: a delete
+     * whose cascades go deeper than the database follows (SQLite: 1,000 records, each referring to the next)
+     */
+    readonly kind: 'unique' | 'foreignKey' | 'notNull' | 'check' | 'value' | 'depth',
     /** the columns concerned, where the driver names them */
     readonly columns: string[],
     /** the constraint or index violated, where the driver names it (PostgreSQL; SQLite for an expression index) */

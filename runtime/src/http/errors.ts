@@ -209,6 +209,13 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
     if (error.kind === 'foreignKey') return missingReference(request, messages?.foreignKey);
     if (error.kind === 'value')
       return badRequest('the request holds a value the database cannot store (such as the NUL character)');
+    if (error.kind === 'depth') {
+      return new HttpProblem(
+        409,
+        'Conflict',
+        'this delete would reach records more than 1,000 refs deep, each referring to the next, which SQLite does not follow: delete the furthest of them first',
+      );
+    }
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     const limit = request.routeOptions.bodyLimit;

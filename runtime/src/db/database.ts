@@ -110,7 +110,7 @@ export class ConstraintError extends Error {
   constructor(
     /**
      * `value`: a value this database cannot store (PostgreSQL refuses the NUL character in text); `depth`: a delete
-     * whose cascades go deeper than the database follows (SQLite: 1,000 records, each referring to the next)
+     * whose cascades go deeper than the database follows (SQLite: 1,000 records or more, each referring to the next)
      */
     readonly kind: 'unique' | 'foreignKey' | 'notNull' | 'check' | 'value' | 'depth',
     /** the columns concerned, where the driver names them */

@@ -149,7 +149,7 @@ function translateErrors<T>(run: () => T): T {
     if (!(error instanceof loadBetterSqlite3().SqliteError)) throw error;
     // another connection held the database longer than busy_timeout
     if (error.code === 'SQLITE_BUSY') throw new DatabaseUnavailableError(error.message);
-    // a foreign key's cascade is a trigger to SQLite, which follows them 1,000 deep (SQLITE_MAX_TRIGGER_DEPTH)
+    // a foreign key's cascade is a trigger to SQLite, which it follows fewer than 1,000 deep (SQLITE_MAX_TRIGGER_DEPTH)
     if (error.message === 'too many levels of trigger recursion')
       throw new ConstraintError('depth', [], undefined, { cause: error });
     // ON DELETE RESTRICT fails with SQLITE_CONSTRAINT_TRIGGER, but says what it is

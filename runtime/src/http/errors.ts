@@ -213,7 +213,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
       return new HttpProblem(
         409,
         'Conflict',
-        'this delete would reach records more than 1,000 refs deep, each referring to the next, which SQLite does not follow: delete the furthest of them first',
+        'this delete would reach records 1,000 or more refs deep, each referring to the next, which SQLite does not follow: delete the furthest of them first',
       );
     }
   }

@@ -22,6 +22,8 @@ const TAKEN = new Set([
   ...['get', 'replace', 'patch', 'prepare', 'db', 'cursorKey', 'constructor'],
   // what every store has from db/store.ts (an action is a method of its resource's store)
   ...['write', 'deleteReaching', 'changeOf', 'events', 'resource', 'eventShape', 'stored'],
+  // and what a generated store may declare besides its operations and actions (templates/resource/store.ts.hbs)
+  ...['relationTarget', 'recordAction', 'eventSource', 'getBeforeAction'],
   ...['toString', 'toLocaleString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable'],
 ]);
 

@@ -222,12 +222,14 @@ const actions: Row[] = [
           publish: { on: item, set: { done: true } }
           delete-reaching: { on: item, set: { done: true } }
           write: { on: collection }
+          record-action: { on: collection }
     `),
     want: [
       'api.yaml:8:7  resources.posts.actions.update  "update" is a name the generated code uses for the resource itself: choose another',
       'api.yaml:9:7  resources.posts.actions.get  "get" is a name the generated code uses for the resource itself: choose another',
       'api.yaml:11:7  resources.posts.actions.delete-reaching  "delete-reaching" is a name the generated code uses for the resource itself: choose another',
       'api.yaml:12:7  resources.posts.actions.write  "write" is a name the generated code uses for the resource itself: choose another',
+      'api.yaml:13:7  resources.posts.actions.record-action  "record-action" is a name the generated code uses for the resource itself: choose another',
     ],
   },
   {

@@ -52,8 +52,7 @@ export function ownerColumns(resource: Resource): string[] {
  * The data-access statements of one resource (listings are written per query shape at run time, see the generated
  * http/listing.ts): get, insert, update (PUT), patch (PATCH, one statement: each field kept unless given), delete,
  * and one UPDATE per `set` action, whose `when` is part of its WHERE clause.
- */
-/**
+ *
  * `events`: the delete returns the row it removed, for the event of the deletion (its id, version and owners).
  * `deleteReaches`: with events, a delete reaches the records of other resources whose refs cascade or are set null
  * (db/cascade.ts), and `deletable` asks its conditions first, as a query, before what it reaches is read.

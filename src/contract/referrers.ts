@@ -37,5 +37,8 @@ export function referrersOf(api: Api, target: string): readonly Referrer[] {
  * The refs to `target` that a delete of one of its records follows (`onDelete: cascade` or `setNull`; a `restrict`
  * one refuses the delete instead): with events, each record they reach gets its event (the generated db/cascade.ts).
  */
-export const followedReferrersOf = (api: Api, target: string): readonly Referrer[] =>
-  referrersOf(api, target).filter(({ ref }) => ref.onDelete !== 'restrict');
+export const followedReferrersOf = (api: Api, target: string): readonly FollowedReferrer[] =>
+  referrersOf(api, target).filter((r): r is FollowedReferrer => r.ref.onDelete !== 'restrict');
+
+/** A referrer whose ref a delete follows. */
+export type FollowedReferrer = Referrer & { ref: { onDelete: 'cascade' | 'setNull' } };

@@ -1,5 +1,5 @@
 import type { Action, Api, JsonValue, Resource, When } from '../model.js';
-import { referrersOf } from '../contract/referrers.js';
+import { followedReferrersOf } from '../contract/referrers.js';
 import { actionPath, statePath } from './action-paths.js';
 import { writableFields } from '../schema/columns.js';
 import { listables } from '../contract/listing.js';
@@ -298,8 +298,8 @@ function reachesOf(api: Api, made: ReadonlySet<string>): ReachView[] {
   return api.resources
     .filter((target) => made.has(target.name) && target.operations.includes('delete'))
     .flatMap((target) =>
-      referrersOf(api, target.name).flatMap(({ from, field, ref }): ReachView[] =>
-        ref.onDelete === 'restrict' || field.readOnly || !made.has(from.name)
+      followedReferrersOf(api, target.name).flatMap(({ from, field, ref }): ReachView[] =>
+        field.readOnly || !made.has(from.name)
           ? []
           : [{ target: target.name, holder: from.name, field: field.name, onDelete: ref.onDelete }],
       ),

@@ -18,7 +18,7 @@ import { CustomRoutes } from './http/custom-routes.js';
 import { countDocsAssetsApart, installDocs } from './http/docs.js';
 import { installIdempotency } from './http/idempotency.js';
 import { refuseOtherMethodsLater, routeEveryMethod } from './http/methods.js';
-import { cursorKey } from './http/listing.js';
+import { cursorKey } from './http/cursors.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
 import {

@@ -48,6 +48,7 @@ export const RUNTIME = [
   'src/http/errors.ts',
   'src/http/validation.ts',
   'src/http/validator.ts',
+  'src/http/cursors.ts',
   'src/http/listing.ts',
   'src/http/related.ts',
   'src/http/etag.ts',

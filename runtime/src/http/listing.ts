@@ -1,4 +1,3 @@
-import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Database, Row, SqlValue, Statement } from '../db/database.js';
 import {
   filterKey,
@@ -13,6 +12,7 @@ import {
   type Operator,
   type OwnerColumns,
 } from '../db/list-sql.js';
+import { Cursors } from './cursors.js';
 import { badRequest } from './problem.js';
 import { hopsThrough, type RelatedScopes, type RelationFilterSpec } from './related.js';
 import { CANONICAL, isDateTime, SPELLING } from './validator.js';
@@ -77,31 +77,21 @@ const MAX_NAMED_SHAPES = 64;
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const ID: ListColumn = { column: 'id', kind: 'text', notNull: true };
 
-/** The HMAC key of cursors: CURSOR_SECRET, else one derived from JWT_SECRET, else one made for this process. */
-export function cursorKey(secret: string | undefined): Buffer {
-  return secret === undefined
-    ? randomBytes(32)
-    : createHmac('sha256', secret).update('restsmith cursor key').digest();
-}
-
 export class Listing {
   readonly #statements = new Map<string, Statement>();
   /** the shapes whose statements are named on PostgreSQL (at most MAX_NAMED_SHAPES, never dropped) */
   readonly #named = new Set<string>();
   /** the owner columns, with the kind of their values */
   readonly #owner: OwnerColumns | undefined;
-  /**
-   * the cursors' key, prepared once (an HMAC keyed with a Buffer prepares the key again each time): the server's,
-   * made this table's own, so that a cursor of one collection is refused by another's listings
-   */
-  readonly #key: KeyObject;
+  /** the cursors of this listing, signed with the server's key made this table's own (see Cursors) */
+  readonly #cursors: Cursors;
 
   constructor(
     private readonly db: Database,
     private readonly spec: ListSpec,
     key: Buffer,
   ) {
-    this.#key = createSecretKey(createHmac('sha256', key).update(`cursors of ${spec.table}`).digest());
+    this.#cursors = new Cursors(key, spec.table);
     const owners = spec.ownerColumns;
     const first = Object.values(spec.columns).find((c) => c.column === owners?.[0]);
     this.#owner = owners === undefined ? undefined : { columns: owners, kind: first?.kind ?? 'text' };
@@ -134,7 +124,9 @@ export class Listing {
             .map(({ filter }) => filter);
     const sortText = sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',');
     const after =
-      typeof query.cursor === 'string' ? this.#decode(query.cursor, sortText, sort.length) : undefined;
+      typeof query.cursor === 'string'
+        ? this.#cursors.decode(query.cursor, sortText, sort.length)
+        : undefined;
     const restricted = owner !== null ? this.#owner : undefined;
 
     const shape: ListShape = {
@@ -164,7 +156,7 @@ export class Listing {
       nextCursor:
         last === undefined
           ? null
-          : this.#encode(
+          : this.#cursors.encode(
               sortText,
               sort.map((k) => last[k.column.column] ?? null),
             ),
@@ -173,7 +165,7 @@ export class Listing {
 
   /** The cursor of the page after `row` in id order: where an embedded page of these records continues. */
   cursorAfter(row: Row): string {
-    return this.#encode('id', [row.id ?? null]);
+    return this.#cursors.encode('id', [row.id ?? null]);
   }
 
   #parentFilter(parent: Parent): Filter {
@@ -262,34 +254,7 @@ export class Listing {
     }
     return filters;
   }
-
-  #encode(sort: string, values: SqlValue[]): string {
-    const payload = Buffer.from(JSON.stringify({ s: sort, v: values })).toString('base64url');
-    return `${payload}.${this.#sign(payload)}`;
-  }
-
-  #decode(cursor: string, sort: string, keys: number): SqlValue[] {
-    const [payload = '', signature = ''] = cursor.split('.');
-    const expected = Buffer.from(this.#sign(payload));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      throw invalidCursor('is not a cursor this listing issued');
-    const { s, v } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-      s: string;
-      v: SqlValue[];
-    };
-    if (s !== sort || !Array.isArray(v) || v.length !== keys)
-      throw invalidCursor('belongs to another sort: start again without it');
-    return v;
-  }
-
-  #sign(payload: string): string {
-    return createHmac('sha256', this.#key).update(payload).digest('base64url').slice(0, 22);
-  }
 }
-
-const invalidCursor = (message: string) =>
-  badRequest('the cursor is not valid', [{ path: '/cursor', message }]);
 
 /** A query value as its column stores it. */
 function stored(column: ListColumn, value: unknown, path: string): SqlValue {

@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { SqlValue } from '../../runtime/src/db/database.js';
+import { Cursors } from '../../runtime/src/http/cursors.js';
+
+const KEY = Buffer.alloc(32, 7);
+
+/** The problem `decode` throws, as the client sees it. */
+function refusal(cursors: Cursors, cursor: string, sort = 'id', keys = 1): unknown {
+  try {
+    cursors.decode(cursor, sort, keys);
+  } catch (error) {
+    return error;
+  }
+  return 'taken';
+}
+
+const refused = (message: string) => expect.objectContaining({ status: 400, errors: [{ path: '/cursor', message }] });
+const forged = refused('is not a cursor this listing issued');
+
+/** `cursor` with the character at `i` replaced by another of the base64url alphabet. */
+const changedAt = (cursor: string, i: number): string =>
+  `${cursor.slice(0, i)}${cursor[i] === 'A' ? 'B' : 'A'}${cursor.slice(i + 1)}`;
+
+describe('Cursors', () => {
+  it('takes back the sort keys of the cursors it issued, remembered or not', () => {
+    const values = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.constant(null),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(values, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('id', '-createdAt,id'),
+        (v, sort) => {
+          const issuer = new Cursors(KEY, 'posts');
+          const cursor = issuer.encode(sort, v);
+          // another instance with the same key has remembered nothing: it checks the HMAC and parses
+          const fresh = new Cursors(KEY, 'posts');
+          const expected = JSON.parse(JSON.stringify(v)) as SqlValue[];
+          expect(issuer.decode(cursor, sort, v.length)).toEqual(expected);
+          expect(fresh.decode(cursor, sort, v.length)).toEqual(expected);
+          // issuing again gives the same cursor, from memory or not
+          expect(issuer.encode(sort, v)).toBe(cursor);
+          expect(fresh.encode(sort, v)).toBe(cursor);
+        },
+      ),
+    );
+  });
+
+  it('gives the values a cursor holds, not the caller’s: -0 comes back 0, as through JSON', () => {
+    const cursors = new Cursors(KEY, 'posts');
+    const cursor = cursors.encode('views,id', [-0, 'a']);
+    expect(Object.is(cursors.decode(cursor, 'views,id', 2)[0], 0)).toBe(true);
+  });
+
+  it('refuses every cursor with one character changed, remembered or not', () => {
+    const issuer = new Cursors(KEY, 'posts');
+    const cursor = issuer.encode('id', ['01a2255d-3e0d-721b-967e-08d42cde6812']);
+    const fresh = new Cursors(KEY, 'posts');
+    for (let i = 0; i < cursor.length; i++) {
+      if (cursor[i] === '.') continue;
+      expect(refusal(issuer, changedAt(cursor, i)), `character ${i}`).toEqual(forged);
+      expect(refusal(fresh, changedAt(cursor, i)), `character ${i}`).toEqual(forged);
+    }
+  });
+
+  it.each([
+    ['more after the signature', (c: string) => `${c}.x`],
+    ['a longer signature', (c: string) => `${c}A`],
+    ['a shorter signature', (c: string) => c.slice(0, -1)],
+    ['no signature', (c: string) => c.slice(0, c.indexOf('.'))],
+    ['nothing', () => ''],
+  ])('refuses a cursor with %s', (_, change) => {
+    const cursors = new Cursors(KEY, 'posts');
+    const cursor = cursors.encode('id', ['a']);
+    expect(refusal(cursors, change(cursor))).toEqual(forged);
+  });
+
+  it('refuses a cursor of another collection, another key or another sort', () => {
+    const cursor = new Cursors(KEY, 'posts').encode('id', ['a']);
+    expect(refusal(new Cursors(KEY, 'articles'), cursor)).toEqual(forged);
+    expect(refusal(new Cursors(Buffer.alloc(32, 8), 'posts'), cursor)).toEqual(forged);
+    const cursors = new Cursors(KEY, 'posts');
+    const remembered = cursors.encode('id', ['a']);
+    expect(refusal(cursors, remembered, 'title,id', 2)).toEqual(
+      refused('belongs to another sort: start again without it'),
+    );
+    expect(refusal(cursors, remembered, 'id', 2)).toEqual(refused('belongs to another sort: start again without it'));
+  });
+
+  it('remembers at most 256 cursors, the oldest forgotten first, and still takes back those it forgot', () => {
+    const cursors = new Cursors(KEY, 'posts');
+    const issued = Array.from({ length: 1_000 }, (_, i) => cursors.encode('id', [`record-${i}`]));
+    expect(cursors.remembered).toBe(256);
+    expect(cursors.decode(issued[0] ?? '', 'id', 1)).toEqual(['record-0']);
+    expect(cursors.decode(issued[999] ?? '', 'id', 1)).toEqual(['record-999']);
+    // the newest are remembered: issuing one again does not grow the memory
+    cursors.encode('id', ['record-999']);
+    expect(cursors.remembered).toBe(256);
+  });
+
+  it('does not remember a cursor of long sort keys, and still takes it back', () => {
+    const cursors = new Cursors(KEY, 'posts');
+    const long = 'x'.repeat(300);
+    const cursor = cursors.encode('title,id', [long, 'a']);
+    expect(cursors.remembered).toBe(0);
+    expect(cursors.decode(cursor, 'title,id', 2)).toEqual([long, 'a']);
+  });
+});

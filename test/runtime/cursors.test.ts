@@ -6,9 +6,9 @@ import { Cursors } from '../../runtime/src/http/cursors.js';
 const KEY = Buffer.alloc(32, 7);
 
 /** The problem `decode` throws, as the client sees it. */
-function refusal(cursors: Cursors, cursor: string, sort = 'id', keys = 1): unknown {
+function refusal(cursors: Cursors, cursor: string, sort = 'id', keys = 1, scope = ''): unknown {
   try {
-    cursors.decode(cursor, sort, keys);
+    cursors.decode(cursor, sort, keys, scope);
   } catch (error) {
     return error;
   }
@@ -36,15 +36,15 @@ describe('Cursors', () => {
         fc.constantFrom('id', '-createdAt,id'),
         (v, sort) => {
           const issuer = new Cursors(KEY, 'posts');
-          const cursor = issuer.encode(sort, v);
+          const cursor = issuer.encode(sort, v, '');
           // another instance with the same key has remembered nothing: it checks the HMAC and parses
           const fresh = new Cursors(KEY, 'posts');
           const expected = JSON.parse(JSON.stringify(v)) as SqlValue[];
-          expect(issuer.decode(cursor, sort, v.length)).toEqual(expected);
-          expect(fresh.decode(cursor, sort, v.length)).toEqual(expected);
+          expect(issuer.decode(cursor, sort, v.length, '')).toEqual(expected);
+          expect(fresh.decode(cursor, sort, v.length, '')).toEqual(expected);
           // issuing again gives the same cursor, from memory or not
-          expect(issuer.encode(sort, v)).toBe(cursor);
-          expect(fresh.encode(sort, v)).toBe(cursor);
+          expect(issuer.encode(sort, v, '')).toBe(cursor);
+          expect(fresh.encode(sort, v, '')).toBe(cursor);
         },
       ),
     );
@@ -52,13 +52,13 @@ describe('Cursors', () => {
 
   it('gives the values a cursor holds, not the caller’s: -0 comes back 0, as through JSON', () => {
     const cursors = new Cursors(KEY, 'posts');
-    const cursor = cursors.encode('views,id', [-0, 'a']);
-    expect(Object.is(cursors.decode(cursor, 'views,id', 2)[0], 0)).toBe(true);
+    const cursor = cursors.encode('views,id', [-0, 'a'], '');
+    expect(Object.is(cursors.decode(cursor, 'views,id', 2, '')[0], 0)).toBe(true);
   });
 
   it('refuses every cursor with one character changed, remembered or not', () => {
     const issuer = new Cursors(KEY, 'posts');
-    const cursor = issuer.encode('id', ['01a2255d-3e0d-721b-967e-08d42cde6812']);
+    const cursor = issuer.encode('id', ['01a2255d-3e0d-721b-967e-08d42cde6812'], '');
     const fresh = new Cursors(KEY, 'posts');
     for (let i = 0; i < cursor.length; i++) {
       if (cursor[i] === '.') continue;
@@ -75,16 +75,16 @@ describe('Cursors', () => {
     ['nothing', () => ''],
   ])('refuses a cursor with %s', (_, change) => {
     const cursors = new Cursors(KEY, 'posts');
-    const cursor = cursors.encode('id', ['a']);
+    const cursor = cursors.encode('id', ['a'], '');
     expect(refusal(cursors, change(cursor))).toEqual(forged);
   });
 
   it('refuses a cursor of another collection, another key or another sort', () => {
-    const cursor = new Cursors(KEY, 'posts').encode('id', ['a']);
+    const cursor = new Cursors(KEY, 'posts').encode('id', ['a'], '');
     expect(refusal(new Cursors(KEY, 'articles'), cursor)).toEqual(forged);
     expect(refusal(new Cursors(Buffer.alloc(32, 8), 'posts'), cursor)).toEqual(forged);
     const cursors = new Cursors(KEY, 'posts');
-    const remembered = cursors.encode('id', ['a']);
+    const remembered = cursors.encode('id', ['a'], '');
     expect(refusal(cursors, remembered, 'title,id', 2)).toEqual(
       refused('belongs to another sort: start again without it'),
     );
@@ -93,20 +93,40 @@ describe('Cursors', () => {
 
   it('remembers at most 256 cursors, the oldest forgotten first, and still takes back those it forgot', () => {
     const cursors = new Cursors(KEY, 'posts');
-    const issued = Array.from({ length: 1_000 }, (_, i) => cursors.encode('id', [`record-${i}`]));
+    const issued = Array.from({ length: 1_000 }, (_, i) => cursors.encode('id', [`record-${i}`], ''));
     expect(cursors.remembered).toBe(256);
-    expect(cursors.decode(issued[0] ?? '', 'id', 1)).toEqual(['record-0']);
-    expect(cursors.decode(issued[999] ?? '', 'id', 1)).toEqual(['record-999']);
+    expect(cursors.decode(issued[0] ?? '', 'id', 1, '')).toEqual(['record-0']);
+    expect(cursors.decode(issued[999] ?? '', 'id', 1, '')).toEqual(['record-999']);
     // the newest are remembered: issuing one again does not grow the memory
-    cursors.encode('id', ['record-999']);
+    cursors.encode('id', ['record-999'], '');
     expect(cursors.remembered).toBe(256);
   });
 
   it('does not remember a cursor of long sort keys, and still takes it back', () => {
     const cursors = new Cursors(KEY, 'posts');
     const long = 'x'.repeat(300);
-    const cursor = cursors.encode('title,id', [long, 'a']);
+    const cursor = cursors.encode('title,id', [long, 'a'], '');
     expect(cursors.remembered).toBe(0);
-    expect(cursors.decode(cursor, 'title,id', 2)).toEqual([long, 'a']);
+    expect(cursors.decode(cursor, 'title,id', 2, '')).toEqual([long, 'a']);
+  });
+
+  it('remembers within a scope: a cursor issued to one owner is checked in full when another takes it back', () => {
+    const cursors = new Cursors(KEY, 'posts');
+    const cursor = cursors.encode('id', ['a'], 'owner alice');
+    expect(cursors.remembered).toBe(1);
+    // the same page of another owner, or of an unrestricted listing, is another cursor in memory
+    expect(cursors.encode('id', ['a'], 'owner bob')).toBe(cursor);
+    expect(cursors.encode('id', ['a'], '')).toBe(cursor);
+    expect(cursors.remembered).toBe(3);
+    // taken back in any scope, it is the same cursor: memory changes the time, never the answer
+    for (const scope of ['owner alice', 'owner bob', '', 'owner carol'])
+      expect(cursors.decode(cursor, 'id', 1, scope)).toEqual(['a']);
+  });
+
+  it('remembers nothing issued without a scope (an embedded page, continued on a route of its own)', () => {
+    const cursors = new Cursors(KEY, 'posts');
+    const cursor = cursors.encode('id', ['a'], null);
+    expect(cursors.remembered).toBe(0);
+    expect(cursors.decode(cursor, 'id', 1, '')).toEqual(['a']);
   });
 });

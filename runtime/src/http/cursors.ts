@@ -18,6 +18,9 @@ interface Issued {
   cursor: string;
   sort: string;
   values: readonly SqlValue[];
+  /** its keys in memory: its scope with its payload, and with the whole cursor */
+  byPayload: string;
+  byCursor: string;
 }
 
 /**
@@ -27,9 +30,12 @@ interface Issued {
  *
  * The last MAX_REMEMBERED cursors issued are remembered: a client paging through a listing sends back the cursor it
  * was just given, and many clients reading the same page are given the same cursor, so most cursors are issued again
- * and taken back without an HMAC or a parse. What is remembered is keyed by the whole cursor when taken back: a cursor
- * whose signature is not the one issued is checked in full, as it would be if nothing were remembered, so its time
- * says nothing of what others were given. Bounded: at most MAX_REMEMBERED cursors of payloads at most
+ * and taken back without an HMAC or a parse. A cursor is taken back from memory only when it is the very text issued:
+ * any other is checked in full, so a forged one costs the same time whatever is remembered. Remembered per `scope`:
+ * the owner a listing is restricted to, so that whether a cursor is remembered (which shows in the time to answer)
+ * says nothing of what another owner's listings gave; on a listing that is not restricted, it can say that someone
+ * who may list the same records was given a page ending at the same record lately — what the database's own cache
+ * of recently read pages already says. Bounded: at most MAX_REMEMBERED cursors of payloads at most
  * MAX_REMEMBERED_PAYLOAD characters long (longer ones are signed and checked each time), the oldest forgotten first.
  */
 export class Cursors {
@@ -47,26 +53,35 @@ export class Cursors {
     return this.#byCursor.size;
   }
 
-  /** The cursor of the page after a record whose sort keys (in `sort`'s order) are `values`. */
-  encode(sort: string, values: readonly SqlValue[]): string {
+  /**
+   * The cursor of the page after a record whose sort keys (in `sort`'s order) are `values`, issued within `scope`
+   * (the owner the listing is restricted to, or ''; null: not remembered).
+   */
+  encode(sort: string, values: readonly SqlValue[], scope: string | null): string {
     const json = JSON.stringify({ s: sort, v: values });
     const payload = Buffer.from(json).toString('base64url');
-    const known = this.#byPayload.get(payload);
+    const known = scope === null ? undefined : this.#byPayload.get(`${scope}\0${payload}`);
     if (known !== undefined) return known.cursor;
     const cursor = `${payload}.${this.#sign(payload)}`;
-    if (payload.length <= MAX_REMEMBERED_PAYLOAD) {
-      // the values as a cursor taken back gives them (through JSON), not as the caller's row held them
-      this.#remember(
-        { cursor, sort, values: Object.freeze((JSON.parse(json) as { v: SqlValue[] }).v) },
-        payload,
-      );
+    if (scope !== null && payload.length <= MAX_REMEMBERED_PAYLOAD) {
+      this.#remember({
+        cursor,
+        sort,
+        // the values as a cursor taken back gives them (through JSON), not as the caller's row held them
+        values: Object.freeze((JSON.parse(json) as { v: SqlValue[] }).v),
+        byPayload: `${scope}\0${payload}`,
+        byCursor: `${scope}\0${cursor}`,
+      });
     }
     return cursor;
   }
 
-  /** The sort keys `cursor` continues after: a 400 unless this listing issued it for `sort` (of `keys` keys). */
-  decode(cursor: string, sort: string, keys: number): readonly SqlValue[] {
-    const known = this.#byCursor.get(cursor);
+  /**
+   * The sort keys `cursor` continues after: a 400 unless this listing issued it for `sort` (of `keys` keys). `scope`:
+   * the owner the listing is restricted to, or '' (see encode).
+   */
+  decode(cursor: string, sort: string, keys: number, scope: string): readonly SqlValue[] {
+    const known = this.#byCursor.get(`${scope}\0${cursor}`);
     const { s, v } = known === undefined ? this.#verify(cursor) : { s: known.sort, v: known.values };
     if (s !== sort || !Array.isArray(v) || v.length !== keys)
       throw invalidCursor('belongs to another sort: start again without it');
@@ -82,14 +97,16 @@ export class Cursors {
     return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: unknown; v: unknown };
   }
 
-  #remember(issued: Issued, payload: string): void {
+  #remember(issued: Issued): void {
     if (this.#byPayload.size >= MAX_REMEMBERED) {
-      const [oldest, forgotten] = this.#byPayload.entries().next().value ?? [];
-      if (oldest !== undefined) this.#byPayload.delete(oldest);
-      if (forgotten !== undefined) this.#byCursor.delete(forgotten.cursor);
+      const oldest = this.#byPayload.values().next().value;
+      if (oldest !== undefined) {
+        this.#byPayload.delete(oldest.byPayload);
+        this.#byCursor.delete(oldest.byCursor);
+      }
     }
-    this.#byPayload.set(payload, issued);
-    this.#byCursor.set(issued.cursor, issued);
+    this.#byPayload.set(issued.byPayload, issued);
+    this.#byCursor.set(issued.byCursor, issued);
   }
 
   #sign(payload: string): string {

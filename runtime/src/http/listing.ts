@@ -123,9 +123,12 @@ export class Listing {
             .sort((a, b) => compare(a.key, b.key))
             .map(({ filter }) => filter);
     const sortText = sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',');
+    // whose cursors these are: the owner the listing (or the join a nested one goes through) is restricted to
+    const through = parent !== undefined && 'through' in parent ? parent.through.owner?.value : undefined;
+    const scope = owner !== null ? `owner ${owner}` : through != null ? `join owner ${through}` : '';
     const after =
       typeof query.cursor === 'string'
-        ? this.#cursors.decode(query.cursor, sortText, sort.length)
+        ? this.#cursors.decode(query.cursor, sortText, sort.length, scope)
         : undefined;
     const restricted = owner !== null ? this.#owner : undefined;
 
@@ -159,13 +162,17 @@ export class Listing {
           : this.#cursors.encode(
               sortText,
               sort.map((k) => last[k.column.column] ?? null),
+              scope,
             ),
     };
   }
 
-  /** The cursor of the page after `row` in id order: where an embedded page of these records continues. */
+  /**
+   * The cursor of the page after `row` in id order: where an embedded page of these records continues. Not
+   * remembered: the embedding listing's scope is not this one's (see Cursors).
+   */
   cursorAfter(row: Row): string {
-    return this.#cursors.encode('id', [row.id ?? null]);
+    return this.#cursors.encode('id', [row.id ?? null], null);
   }
 
   #parentFilter(parent: Parent): Filter {

@@ -213,3 +213,42 @@ describe('contains, the same on SQLite and PostgreSQL', () => {
     expect([...byTitle.keys()].sort()).toEqual([...titles].sort());
   });
 });
+
+describe('a sort on long texts', () => {
+  it('pages with cursors that name their record instead of holding kilobytes of text (a newcomer got a 431)', async () => {
+    const project = (await http('POST', `${server.url}/projects`, { key: 'LNG', name: 'Long notes' })).body as {
+      id: number;
+    };
+    const ids: number[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      // 20,000 characters each, sorting as their first letters say (g, f, …, a): far past what a URL holds
+      const notes = `${String.fromCharCode(103 - i)}${'x'.repeat(20_000)}`;
+      const body = { projectId: project.id, title: `long ${i}`, notes };
+      ids.push(((await http('POST', tasks, body)).body as Task).id);
+    }
+    const pages: { items: Task[]; nextCursor: string | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const url: string = `${tasks}?limit=2&sort=notes&projectId=${project.id}${cursor ? `&cursor=${cursor}` : ''}`;
+      const r = await http('GET', url);
+      expect(r.status, r.text.slice(0, 300)).toBe(200);
+      const page = r.body as { items: Task[]; nextCursor: string | null };
+      pages.push(page);
+      cursor = page.nextCursor;
+      if (cursor !== null) expect(cursor.length).toBeLessThan(300);
+    } while (cursor !== null && pages.length < 10);
+    expect(pages.flatMap((p) => p.items.map((t) => t.id))).toEqual([...ids].reverse());
+
+    // the record a cursor names is gone: a 400 that says to start again, not a page from nowhere
+    const first = (await http('GET', `${tasks}?limit=2&sort=notes&projectId=${project.id}`)).body as {
+      items: Task[];
+      nextCursor: string;
+    };
+    expect((await http('DELETE', `${tasks}/${first.items[1]?.id}`)).status).toBe(204);
+    const gone = await http('GET', `${tasks}?limit=2&sort=notes&projectId=${project.id}&cursor=${first.nextCursor}`);
+    expect(gone.status).toBe(400);
+    expect((gone.body as { errors: { message: string }[] }).errors[0]?.message).toBe(
+      'continues after a record that is gone: start again without it',
+    );
+  });
+});

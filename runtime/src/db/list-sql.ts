@@ -149,6 +149,17 @@ export function listSql(table: string, selectList: string, shape: ListShape, dia
   return `SELECT * FROM (${branches.join(' UNION ')}) AS ${q('owned')} ORDER BY ${orderOf(shape)} LIMIT ${param('integer')}`;
 }
 
+/** The sort keys (`columns`) of one record of `table` by id: where a cursor that names its record continues. */
+export function sortKeysSql(
+  table: string,
+  columns: readonly string[],
+  idKind: ValueKind,
+  dialect: Dialect,
+): string {
+  const param = dialect === 'sqlite' ? '?' : `$1::${PG_TYPES[idKind]}`;
+  return `SELECT ${columns.map(q).join(', ')} FROM ${q(table)} WHERE ${q('id')} = ${param}`;
+}
+
 /**
  * The parameters of listSql, given the owner's value and the rest (filter values, cursor values, limit) in order:
  * with several owner columns, the rest once per column, each after its owner, then the limit again.

@@ -5,6 +5,14 @@ import { badRequest } from './problem.js';
 /** How many cursors each listing remembers issuing, and the longest payload it remembers. */
 const MAX_REMEMBERED = 256;
 const MAX_REMEMBERED_PAYLOAD = 256;
+/** The longest sort keys a cursor holds, in characters of JSON: past it, it names its record instead. */
+const MAX_HELD_KEYS = 512;
+
+/**
+ * Where a page continues: after the record whose sort keys are `values`; or, when they are too long to hold in a
+ * URL, after the record whose id is `record`, its sort keys read again (see Listing).
+ */
+export type Position = { values: readonly SqlValue[] } | { record: SqlValue };
 
 /** The HMAC key of cursors: CURSOR_SECRET, else one derived from JWT_SECRET, else one made for this process. */
 export function cursorKey(secret: string | undefined): Buffer {
@@ -24,9 +32,10 @@ interface Issued {
 }
 
 /**
- * The cursors of one listing: `base64url(JSON {s: sort, v: values}).signature`, the signature an HMAC-SHA256 of the
- * payload (22 base64url characters) keyed with the server's cursor key made this table's own, so that a forged
- * cursor, or one of another collection, is refused.
+ * The cursors of one listing: `base64url(JSON {s: sort, v: values}).signature` (`{s: sort, r: id}` when the values
+ * are too long to hold, see encode), the signature an HMAC-SHA256 of the payload (22 base64url characters) keyed
+ * with the server's cursor key made this table's own, so that a forged cursor, or one of another collection, is
+ * refused.
  *
  * The last MAX_REMEMBERED cursors issued are remembered: a client paging through a listing sends back the cursor it
  * was just given, and many clients reading the same page are given the same cursor, so most cursors are issued again
@@ -54,11 +63,16 @@ export class Cursors {
   }
 
   /**
-   * The cursor of the page after a record whose sort keys (in `sort`'s order) are `values`, issued within `scope`
-   * (the owner the listing is restricted to, or ''; null: not remembered).
+   * The cursor of the page after a record whose sort keys (in `sort`'s order) are `values` and whose id is `record`,
+   * issued within `scope` (the owner the listing is restricted to, or ''; null: not remembered). Sort keys longer
+   * than MAX_HELD_KEYS are not held: the cursor names the record (a text of kilobytes would make a URL too long).
    */
-  encode(sort: string, values: readonly SqlValue[], scope: string | null): string {
+  encode(sort: string, values: readonly SqlValue[], scope: string | null, record?: SqlValue): string {
     const json = JSON.stringify({ s: sort, v: values });
+    if (record !== undefined && json.length > MAX_HELD_KEYS + sort.length) {
+      const payload = Buffer.from(JSON.stringify({ s: sort, r: record })).toString('base64url');
+      return `${payload}.${this.#sign(payload)}`;
+    }
     const payload = Buffer.from(json).toString('base64url');
     const known = scope === null ? undefined : this.#byPayload.get(`${scope}\0${payload}`);
     if (known !== undefined) return known.cursor;
@@ -77,24 +91,32 @@ export class Cursors {
   }
 
   /**
-   * The sort keys `cursor` continues after: a 400 unless this listing issued it for `sort` (of `keys` keys). `scope`:
-   * the owner the listing is restricted to, or '' (see encode).
+   * Where `cursor` continues: a 400 unless this listing issued it for `sort` (of `keys` keys). `scope`: the owner
+   * the listing is restricted to, or '' (see encode).
    */
-  decode(cursor: string, sort: string, keys: number, scope: string): readonly SqlValue[] {
+  decode(cursor: string, sort: string, keys: number, scope: string): Position {
     const known = this.#byCursor.get(`${scope}\0${cursor}`);
-    const { s, v } = known === undefined ? this.#verify(cursor) : { s: known.sort, v: known.values };
-    if (s !== sort || !Array.isArray(v) || v.length !== keys)
-      throw invalidCursor('belongs to another sort: start again without it');
-    return v;
+    if (known !== undefined && known.sort === sort && known.values.length === keys)
+      return { values: known.values };
+    const { s, v, r } =
+      known === undefined ? this.#verify(cursor) : { s: known.sort, v: known.values, r: undefined };
+    if (s !== sort) throw anotherSort();
+    if (typeof r === 'string' || typeof r === 'number') return { record: r };
+    if (!Array.isArray(v) || v.length !== keys) throw anotherSort();
+    return { values: v as SqlValue[] };
   }
 
-  #verify(cursor: string): { s: unknown; v: unknown } {
+  #verify(cursor: string): { s: unknown; v: unknown; r: unknown } {
     const [payload = '', signature = '', ...more] = cursor.split('.');
     const expected = Buffer.from(this.#sign(payload));
     const given = Buffer.from(signature);
     if (more.length > 0 || given.length !== expected.length || !timingSafeEqual(given, expected))
       throw invalidCursor('is not a cursor this listing issued');
-    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { s: unknown; v: unknown };
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      s: unknown;
+      v: unknown;
+      r: unknown;
+    };
   }
 
   #remember(issued: Issued): void {
@@ -114,5 +136,8 @@ export class Cursors {
   }
 }
 
-const invalidCursor = (message: string) =>
+/** The 400 of a cursor this listing cannot take. */
+export const invalidCursor = (message: string) =>
   badRequest('the cursor is not valid', [{ path: '/cursor', message }]);
+
+const anotherSort = () => invalidCursor('belongs to another sort: start again without it');

@@ -6,13 +6,14 @@ import {
   listSql,
   ownerParams,
   shapeKey,
+  sortKeysSql,
   type Hop,
   type ListColumn,
   type ListShape,
   type Operator,
   type OwnerColumns,
 } from '../db/list-sql.js';
-import { Cursors } from './cursors.js';
+import { Cursors, invalidCursor } from './cursors.js';
 import { badRequest } from './problem.js';
 import { hopsThrough, type RelatedScopes, type RelationFilterSpec } from './related.js';
 import { CANONICAL, isDateTime, SPELLING } from './validator.js';
@@ -79,6 +80,8 @@ const ID: ListColumn = { column: 'id', kind: 'text', notNull: true };
 
 export class Listing {
   readonly #statements = new Map<string, Statement>();
+  /** by sort columns: the statement that reads a record's sort keys (see #sortKeysOf), at most MAX_SHAPES */
+  readonly #lookups = new Map<string, Statement>();
   /** the shapes whose statements are named on PostgreSQL (at most MAX_NAMED_SHAPES, never dropped) */
   readonly #named = new Set<string>();
   /** the owner columns, with the kind of their values */
@@ -126,10 +129,14 @@ export class Listing {
     // whose cursors these are: the owner the listing (or the join a nested one goes through) is restricted to
     const through = parent !== undefined && 'through' in parent ? parent.through.owner?.value : undefined;
     const scope = owner !== null ? `owner ${owner}` : through != null ? `join owner ${through}` : '';
-    const after =
+    const position =
       typeof query.cursor === 'string'
         ? this.#cursors.decode(query.cursor, sortText, sort.length, scope)
         : undefined;
+    const after =
+      position === undefined || 'values' in position
+        ? position?.values
+        : await this.#sortKeysOf(position.record, sort);
     const restricted = owner !== null ? this.#owner : undefined;
 
     const shape: ListShape = {
@@ -163,6 +170,7 @@ export class Listing {
               sortText,
               sort.map((k) => last[k.column.column] ?? null),
               scope,
+              last.id,
             ),
     };
   }
@@ -173,6 +181,28 @@ export class Listing {
    */
   cursorAfter(row: Row): string {
     return this.#cursors.encode('id', [row.id ?? null], null);
+  }
+
+  /**
+   * The sort keys of the record a cursor names (one whose keys were too long to hold): a 400 when it is gone. They
+   * are read as they are now, so a page continues where that record stands, not where it stood.
+   */
+  async #sortKeysOf(record: SqlValue, sort: readonly SortKey[]): Promise<SqlValue[]> {
+    const columns = sort.map((k) => k.column.column);
+    const key = columns.join(',');
+    let statement = this.#lookups.get(key);
+    if (statement === undefined) {
+      if (this.#lookups.size >= MAX_SHAPES) this.#lookups.delete(this.#lookups.keys().next().value ?? '');
+      const idKind = this.spec.columns.id?.kind ?? ID.kind;
+      statement = this.db.prepareText(sortKeysSql(this.spec.table, columns, idKind, this.db.dialect), {
+        transient: true,
+      });
+      this.#lookups.set(key, statement);
+    }
+    const row = await statement.get([record]);
+    if (row === undefined)
+      throw invalidCursor('continues after a record that is gone: start again without it');
+    return columns.map((column) => row[column] ?? null);
   }
 
   #parentFilter(parent: Parent): Filter {

@@ -148,4 +148,13 @@ describe('Cursors', () => {
     expect(refusal(cursors, cursor, 'title,id', 2)).toEqual(refused('belongs to another sort: start again without it'));
     expect(refusal(new Cursors(KEY, 'books'), cursor, 'body,id', 2)).toEqual(forged);
   });
+
+  it('takes a cursor that names its record back only in the scope it was issued in (a reviewer)', () => {
+    const cursors = new Cursors(KEY, 'notes');
+    const cursor = cursors.encode('body,id', ['x'.repeat(600), 'n-1'], 'owner alice', 'n-1');
+    expect(cursors.decode(cursor, 'body,id', 2, 'owner alice')).toEqual({ record: 'n-1' });
+    const another = refused("belongs to another caller's listing: start again without it");
+    expect(refusal(cursors, cursor, 'body,id', 2, 'owner bob')).toEqual(another);
+    expect(refusal(cursors, cursor, 'body,id', 2, '')).toEqual(another);
+  });
 });

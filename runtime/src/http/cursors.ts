@@ -70,7 +70,10 @@ export class Cursors {
   encode(sort: string, values: readonly SqlValue[], scope: string | null, record?: SqlValue): string {
     const json = JSON.stringify({ s: sort, v: values });
     if (record !== undefined && json.length > MAX_HELD_KEYS + sort.length) {
-      const payload = Buffer.from(JSON.stringify({ s: sort, r: record })).toString('base64url');
+      // the scope signed in (see decode)
+      const payload = Buffer.from(JSON.stringify({ s: sort, r: record, o: scope ?? '' })).toString(
+        'base64url',
+      );
       return `${payload}.${this.#sign(payload)}`;
     }
     const payload = Buffer.from(json).toString('base64url');
@@ -96,17 +99,22 @@ export class Cursors {
    */
   decode(cursor: string, sort: string, keys: number, scope: string): Position {
     const known = this.#byCursor.get(`${scope}\0${cursor}`);
-    if (known !== undefined && known.sort === sort && known.values.length === keys)
+    if (known !== undefined) {
+      if (known.sort !== sort || known.values.length !== keys) throw anotherSort();
       return { values: known.values };
-    const { s, v, r } =
-      known === undefined ? this.#verify(cursor) : { s: known.sort, v: known.values, r: undefined };
+    }
+    const { s, v, r, o } = this.#verify(cursor);
     if (s !== sort) throw anotherSort();
-    if (typeof r === 'string' || typeof r === 'number') return { record: r };
+    if (typeof r === 'string' || typeof r === 'number') {
+      // a record's keys are read whoever may see it: only the listing of the scope it was issued in takes it back
+      if (o !== scope) throw invalidCursor("belongs to another caller's listing: start again without it");
+      return { record: r };
+    }
     if (!Array.isArray(v) || v.length !== keys) throw anotherSort();
     return { values: v as SqlValue[] };
   }
 
-  #verify(cursor: string): { s: unknown; v: unknown; r: unknown } {
+  #verify(cursor: string): { s: unknown; v: unknown; r: unknown; o: unknown } {
     const [payload = '', signature = '', ...more] = cursor.split('.');
     const expected = Buffer.from(this.#sign(payload));
     const given = Buffer.from(signature);
@@ -116,6 +124,7 @@ export class Cursors {
       s: unknown;
       v: unknown;
       r: unknown;
+      o: unknown;
     };
   }
 

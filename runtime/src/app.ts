@@ -1,3 +1,5 @@
+// first: keeps the shape of Node's tick objects alive before modules load (see tick-shape.ts)
+import './tick-shape.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createAuthorizer, type Scope } from './auth/authorize.js';
 import { createTokenVerifier } from './auth/verify.js';

@@ -32,6 +32,7 @@ export const RUNTIME = [
   'src/config.ts',
   'src/types.ts',
   'src/app.ts',
+  'src/tick-shape.ts',
   'src/db/database.ts',
   'src/db/open.ts',
   'src/db/drivers.ts',

@@ -40,6 +40,8 @@ describe('SQLite rows', () => {
     ['a name twice: the last one wins', 'SELECT id AS v, n AS v FROM t ORDER BY id', []],
     ['no row', 'SELECT id FROM t WHERE id = ?', ['none']],
     ['parameters', 'SELECT id, ? AS given FROM t WHERE n >= ?', ['x', 2]],
+    // each row's object is written as code from the names (rowMaker): names no identifier could be
+    ['names that are not identifiers', 'SELECT id AS "a""b\\c d", n AS "1", note AS "ü\u2028`${x}`" FROM t', []],
   ])('%s', async (_, sql, params) => {
     const want = oracle(sql, params);
     const got = await db.prepareText(sql).all(params);
@@ -47,6 +49,17 @@ describe('SQLite rows', () => {
     expect(got.map((row) => Object.keys(row))).toEqual(want.map((row) => Object.keys(row as object)));
     expect(await db.prepareText(sql).get(params)).toEqual(want[0]);
     expect(await db.prepareText(sql).values(params)).toEqual(oracle(sql, params, true));
+  });
+
+  it("holds a column named as one of Object.prototype's as its own (better-sqlite3 sets `__proto__` instead)", async () => {
+    const sql = 'SELECT id AS "constructor", n AS "__proto__", x AS "toString" FROM t ORDER BY id';
+    const [row] = await db.prepareText(sql).all([]);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.entries(row ?? {})).toEqual([
+      ['constructor', 'a'],
+      ['__proto__', 1],
+      ['toString', 1.5],
+    ]);
   });
 
   it('keeps the rows of a SELECT * right when the table changes under the statement (found by a reviewer)', async () => {

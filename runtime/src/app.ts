@@ -1,4 +1,4 @@
-// first: keeps the shape of Node's tick objects alive before modules load (see tick-shape.ts)
+// first: keeps one of Node's tick objects, and so their shape, before the modules below run (see tick-shape.ts)
 import './tick-shape.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createAuthorizer, type Scope } from './auth/authorize.js';

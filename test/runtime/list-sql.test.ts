@@ -27,7 +27,7 @@ describe('the SQL of a listing shape', () => {
     [
       'a first page by id',
       { filters: [], sort: [{ column: id, descending: false }] },
-      'SELECT * FROM "posts" ORDER BY "id" ASC NULLS FIRST LIMIT ?',
+      'SELECT * FROM "posts" ORDER BY "id" ASC NULLS FIRST LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM "posts" ORDER BY "id" ASC NULLS FIRST LIMIT $1::bigint',
     ],
     [
@@ -41,7 +41,7 @@ describe('the SQL of a listing shape', () => {
         sort: [{ column: id, descending: false }],
       },
       'SELECT * FROM "posts" WHERE "author_id" = ? AND "title" IN (SELECT value FROM json_each(?)) AND "views" >= ? ' +
-        'ORDER BY "id" ASC NULLS FIRST LIMIT ?',
+        'ORDER BY "id" ASC NULLS FIRST LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM "posts" WHERE "author_id" = $1::text AND "title" IN (SELECT value::text FROM ' +
         'jsonb_array_elements_text($2::text::jsonb) AS value) AND "views" >= $3::bigint ORDER BY "id" ASC NULLS FIRST LIMIT $4::bigint',
     ],
@@ -54,8 +54,8 @@ describe('the SQL of a listing shape', () => {
         afterNulls: [false],
       },
       'SELECT * FROM (SELECT * FROM (SELECT * FROM "posts" WHERE "patient_id" = ? AND (("id" > ?)) ORDER BY "id" ASC ' +
-        'NULLS FIRST LIMIT ?) AS "owner_0" UNION SELECT * FROM (SELECT * FROM "posts" WHERE "doctor_id" = ? AND (("id" > ?)) ' +
-        'ORDER BY "id" ASC NULLS FIRST LIMIT ?) AS "owner_1") AS "owned" ORDER BY "id" ASC NULLS FIRST LIMIT ?',
+        'NULLS FIRST LIMIT CAST(? AS INTEGER)) AS "owner_0" UNION SELECT * FROM (SELECT * FROM "posts" WHERE "doctor_id" = ? AND (("id" > ?)) ' +
+        'ORDER BY "id" ASC NULLS FIRST LIMIT CAST(? AS INTEGER)) AS "owner_1") AS "owned" ORDER BY "id" ASC NULLS FIRST LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM (SELECT * FROM (SELECT * FROM "posts" WHERE "patient_id" = $1::bigint AND (("id" > $2::bigint)) ' +
         'ORDER BY "id" ASC NULLS FIRST LIMIT $3::bigint) AS "owner_0" UNION SELECT * FROM (SELECT * FROM "posts" WHERE ' +
         '"doctor_id" = $4::bigint AND (("id" > $5::bigint)) ORDER BY "id" ASC NULLS FIRST LIMIT $6::bigint) AS "owner_1") ' +
@@ -71,7 +71,7 @@ describe('the SQL of a listing shape', () => {
         sort: [{ column: id, descending: false }],
       },
       'SELECT * FROM "posts" WHERE instr(lower("title"), lower(?)) > 0 AND ("views" <> ? OR "views" IS NULL) ' +
-        'ORDER BY "id" ASC NULLS FIRST LIMIT ?',
+        'ORDER BY "id" ASC NULLS FIRST LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM "posts" WHERE strpos(lower("title"), lower($1::text COLLATE "C")) > 0 AND ("views" <> $2::bigint ' +
         'OR "views" IS NULL) ORDER BY "id" ASC NULLS FIRST LIMIT $3::bigint',
     ],
@@ -91,7 +91,7 @@ describe('the SQL of a listing shape', () => {
         sort: [{ column: key, descending: false }],
       },
       'SELECT * FROM "posts" WHERE "id" IN (SELECT "post_id" FROM "post_tags" WHERE "tag_id" IN (SELECT "id" FROM ' +
-        '"tags" WHERE "name" = ? AND "owner_id" = ?) AND "added_by" = ?) ORDER BY "id" ASC LIMIT ?',
+        '"tags" WHERE "name" = ? AND "owner_id" = ?) AND "added_by" = ?) ORDER BY "id" ASC LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM "posts" WHERE "id" IN (SELECT "post_id" FROM "post_tags" WHERE "tag_id" IN (SELECT "id" FROM ' +
         '"tags" WHERE "name" = $1::text AND "owner_id" = $2::bigint) AND "added_by" = $3::text) ORDER BY "id" ASC LIMIT $4::bigint',
     ],
@@ -106,14 +106,14 @@ describe('the SQL of a listing shape', () => {
         afterNulls: [true, false],
       },
       'SELECT * FROM "posts" WHERE ((FALSE) OR ("views" IS NULL AND "id" > ?)) ' +
-        'ORDER BY "views" DESC NULLS LAST, "id" ASC NULLS FIRST LIMIT ?',
+        'ORDER BY "views" DESC NULLS LAST, "id" ASC NULLS FIRST LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM "posts" WHERE ((FALSE) OR ("views" IS NULL AND "id" > $1::bigint)) ' +
         'ORDER BY "views" DESC NULLS LAST, "id" ASC NULLS FIRST LIMIT $2::bigint',
     ],
     [
       'a first page by a column that is never NULL: no NULLS order, so that PostgreSQL walks its index',
       { filters: [], sort: [{ column: key, descending: false }] },
-      'SELECT * FROM "posts" ORDER BY "id" ASC LIMIT ?',
+      'SELECT * FROM "posts" ORDER BY "id" ASC LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM "posts" ORDER BY "id" ASC LIMIT $1::bigint',
     ],
     [
@@ -127,7 +127,7 @@ describe('the SQL of a listing shape', () => {
         afterNulls: [false, false],
       },
       'SELECT * FROM "posts" WHERE ((("views" < ? OR "views" IS NULL)) OR ("views" = ? AND "id" < ?)) ' +
-        'ORDER BY "views" DESC NULLS LAST, "id" DESC LIMIT ?',
+        'ORDER BY "views" DESC NULLS LAST, "id" DESC LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM "posts" WHERE ((("views" < $1::bigint OR "views" IS NULL)) OR ("views" = $2::bigint AND ' +
         '"id" < $3::bigint)) ORDER BY "views" DESC NULLS LAST, "id" DESC LIMIT $4::bigint',
     ],
@@ -143,7 +143,7 @@ describe('the SQL of a listing shape', () => {
         sort: [{ column: key, descending: false }],
       },
       'SELECT * FROM "posts" WHERE lower("email") = lower(?) AND "email" > ? AND lower("email") IN (SELECT lower(value) ' +
-        'FROM json_each(?)) AND (lower("email") <> lower(?) OR "email" IS NULL) ORDER BY "id" ASC LIMIT ?',
+        'FROM json_each(?)) AND (lower("email") <> lower(?) OR "email" IS NULL) ORDER BY "id" ASC LIMIT CAST(? AS INTEGER)',
       'SELECT * FROM "posts" WHERE lower("email") = lower($1::text COLLATE "C") AND "email" > $2::text AND ' +
         'lower("email") IN (SELECT lower(value COLLATE "C") FROM jsonb_array_elements_text($3::text::jsonb) AS value) ' +
         'AND (lower("email") <> lower($4::text COLLATE "C") OR "email" IS NULL) ORDER BY "id" ASC LIMIT $5::bigint',

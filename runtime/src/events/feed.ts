@@ -25,7 +25,8 @@ export const SCAN_LIMIT = 1000;
 
 /**
  * The rows after `after`, in `seq` order, each with its JSON when the caller may see it: of a type in `every`, or of
- * a type in `owned` naming `needle` among its owners (`,type,` lists: a type never holds a comma).
+ * a type in `owned` naming `needle` among its owners (`,type,` lists: a type never holds a comma). SQLite's LIMIT is
+ * an expression: a bare parameter there is planned again at every step (see LIMIT in db/list-sql.ts).
  */
 const PAGE: Record<Dialect, string> = {
   sqlite: `
@@ -36,7 +37,7 @@ const PAGE: Record<Dialect, string> = {
     FROM "restsmith_events"
     WHERE "seq" > :after
     ORDER BY "seq"
-    LIMIT :scan`,
+    LIMIT CAST(:scan AS INTEGER)`,
   postgres: `
     SELECT "seq", "actor", CASE
       WHEN strpos(:every::text, ',' || "type" || ',') > 0 THEN "event"

@@ -122,7 +122,8 @@ function nativeOf(db: BetterSqlite3.Database, text: string): Native {
  * prepared (`new Function`, as ajv and fast-json-stringify write their validators and serialisers). One loop of keyed
  * stores shared by every statement saw every statement's columns and went megamorphic: each column of each row was
  * then a lookup in V8's megamorphic cache, often a call into its runtime. The text holds nothing but each name as a
- * JSON string (`__proto__` as a computed key, so that it stays a column) and the index of its value.
+ * JSON string (`__proto__` as a computed key, so that it stays a column; better-sqlite3's own rows, those of a
+ * `SELECT *`, set it as the prototype instead) and the index of its value.
  */
 export function rowMaker(names: readonly string[]): (values: readonly SqlValue[]) => Row {
   const fields = names.map((name, i) => {

@@ -81,10 +81,10 @@ interface Native {
 /**
  * A statement that returns rows runs in raw mode (rows as arrays of column values) and `toRow` makes each an object:
  * better-sqlite3's own object rows cost a third of a 20-row page (each column set through V8's API), where rows made
- * here, by a function written for the statement (`rowMaker`), are objects of the one shape V8 has already seen. The names are read once
- * (reading them costs more than a row), so only where the SQL has no `*`: its columns are then the ones its text
- * names. `SELECT *` takes a table's columns as they are when it runs, which a migration (of this connection or
- * another) may change under a statement kept: better-sqlite3 makes those rows itself.
+ * here, by a function written for the statement (`rowMaker`), are objects of the one shape V8 has already seen. The
+ * names are read once (reading them costs more than a row), so only where the SQL has no `*`: its columns are then
+ * the ones its text names. `SELECT *` takes a table's columns as they are when it runs, which a migration (of this
+ * connection or another) may change under a statement kept: better-sqlite3 makes those rows itself.
  */
 function nativeOf(db: BetterSqlite3.Database, text: string): Native {
   const statement = db.prepare<SqlValue[], Row>(text);

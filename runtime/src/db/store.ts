@@ -63,14 +63,25 @@ export abstract class Store {
    * Runs a write that returns the row it wrote (or removed): undefined when it wrote none. With events, its event
    * `<resource>.<kind>` is recorded in the same transaction (see events/log.ts), `actor` the subject it names.
    */
-  protected async write<P extends Params>(
+  protected write<P extends Params>(
     statement: Prepared<P>,
     params: P,
     kind: string,
     actor: string | null = null,
   ): Promise<Row | undefined> {
     const events = this.events;
+    // not an async function: one returning the statement's promise would resolve its own with it two turns later
     if (events === null) return statement.get(params);
+    return this.#writeLogged(events, statement, params, kind, actor);
+  }
+
+  async #writeLogged<P extends Params>(
+    events: EventLog,
+    statement: Prepared<P>,
+    params: P,
+    kind: string,
+    actor: string | null,
+  ): Promise<Row | undefined> {
     if (this.db.dialect === 'postgres' && this.eventShape !== null) {
       const logged: LoggedParams = { event_at: new Date().toISOString(), event_actor: actor };
       const row = await this.#loggedOf(statement, kind, this.eventShape).get({ ...params, ...logged });

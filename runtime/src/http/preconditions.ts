@@ -71,7 +71,8 @@ export async function writeIfMatch<T>(
   refused?: () => Error | Promise<Error>,
 ): Promise<T> {
   const ifMatch = parseIfMatch(header);
-  const expected = await expectedVersion(ifMatch, current);
+  // without If-Match nothing is read first, and nothing is awaited (each await is a promise and a microtask)
+  const expected = ifMatch === null ? null : await expectedVersion(ifMatch, current);
   const written = await write(expected);
   if (written !== undefined) return written;
   const version = await current();

@@ -39,6 +39,7 @@ export const RUNTIME = [
   'src/db/timestamps.ts',
   'src/db/sqlite.ts',
   'src/db/postgres.ts',
+  'src/db/rows.ts',
   'src/db/codec.ts',
   'src/db/named.ts',
   'src/db/store.ts',

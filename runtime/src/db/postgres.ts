@@ -15,6 +15,7 @@ import {
 } from './database.js';
 import { loadPg } from './drivers.js';
 import { prepareNamed } from './named.js';
+import { rowMaker, type RowMaker } from './rows.js';
 import { utcTimestamp } from './timestamps.js';
 
 /**
@@ -128,12 +129,33 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
       return Promise.reject(translate(error));
     }
   };
-  const statement: Statement = {
-    get: (params) => query<Row, Row | undefined>(params, undefined, (result) => result.rows[0]),
-    all: (params) => query<Row, Row[]>(params, undefined, (result) => result.rows),
-    values: (params) => query<SqlValue[], SqlValue[][]>(params, 'array', (result) => result.rows),
-    run: (params) => query(params, undefined, (result) => result.rowCount ?? 0),
-  };
+  // Rows come as arrays and are made objects by a function written for their columns (rowMaker, as on SQLite): pg's
+  // own object rows are made by one loop of keyed stores shared by every statement, which goes megamorphic. The
+  // columns are read from the first result, where the SQL has no `*`: its columns are then the ones its text names. A
+  // `SELECT *` takes a table's columns as they are when a connection prepares it: pg makes those rows itself.
+  let toRow: RowMaker | undefined;
+  const maker = (result: pg.QueryResult<SqlValue[]>): RowMaker =>
+    (toRow ??= rowMaker(result.fields.map((field) => field.name)));
+  const statement: Statement = text.includes('*')
+    ? {
+        get: (params) => query<Row, Row | undefined>(params, undefined, (result) => result.rows[0]),
+        all: (params) => query<Row, Row[]>(params, undefined, (result) => result.rows),
+        values: (params) => query<SqlValue[], SqlValue[][]>(params, 'array', (result) => result.rows),
+        run: (params) => query(params, undefined, (result) => result.rowCount ?? 0),
+      }
+    : {
+        get: (params) =>
+          query<SqlValue[], Row | undefined>(params, 'array', (result) => {
+            const values = result.rows[0];
+            return values === undefined ? undefined : maker(result)(values);
+          }),
+        all: (params) =>
+          query<SqlValue[], Row[]>(params, 'array', (result) =>
+            result.rows.length === 0 ? [] : result.rows.map(maker(result)),
+          ),
+        values: (params) => query<SqlValue[], SqlValue[][]>(params, 'array', (result) => result.rows),
+        run: (params) => query(params, 'array', (result) => result.rowCount ?? 0),
+      };
   queries.set(statement, { name, text });
   return statement;
 }

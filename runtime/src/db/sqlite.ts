@@ -16,6 +16,7 @@ import {
 } from './database.js';
 import { loadBetterSqlite3 } from './drivers.js';
 import { prepareNamed } from './named.js';
+import { rowMaker } from './rows.js';
 
 /** Opens (and creates) an SQLite database file in WAL mode with foreign keys enforced. */
 export function openSqlite(file: string): Database {
@@ -81,10 +82,11 @@ interface Native {
 /**
  * A statement that returns rows runs in raw mode (rows as arrays of column values) and `toRow` makes each an object:
  * better-sqlite3's own object rows cost a third of a 20-row page (each column set through V8's API), where rows made
- * here, by a function written for the statement (`rowMaker`), are objects of the one shape V8 has already seen. The
- * names are read once (reading them costs more than a row), so only where the SQL has no `*`: its columns are then
- * the ones its text names. `SELECT *` takes a table's columns as they are when it runs, which a migration (of this
- * connection or another) may change under a statement kept: better-sqlite3 makes those rows itself.
+ * here, by a function written for the statement's columns (`rowMaker`, rows.ts), are objects of the one shape V8 has
+ * already seen. The names are read once (reading them costs more than a row), so only where the SQL has no `*`: its
+ * columns are then the ones its text names. `SELECT *` takes a table's columns as they are when it runs, which a
+ * migration (of this connection or another) may change under a statement kept: better-sqlite3 makes those rows itself
+ * (and sets a column named `__proto__` as the row's prototype, where rowMaker keeps it a column).
  */
 function nativeOf(db: BetterSqlite3.Database, text: string): Native {
   const statement = db.prepare<SqlValue[], Row>(text);
@@ -115,22 +117,6 @@ function nativeOf(db: BetterSqlite3.Database, text: string): Native {
     values: (params) => rows.all(...params),
     run: (params) => rows.all(...params).length,
   };
-}
-
-/**
- * The function that makes one statement's rows: an object literal of its columns, written when the statement is
- * prepared (`new Function`, as ajv and fast-json-stringify write their validators and serialisers). One loop of keyed
- * stores shared by every statement saw every statement's columns and went megamorphic: each column of each row was
- * then a lookup in V8's megamorphic cache, often a call into its runtime. The text holds nothing but each name as a
- * JSON string (`__proto__` as a computed key, so that it stays a column; better-sqlite3's own rows, those of a
- * `SELECT *`, set it as the prototype instead) and the index of its value.
- */
-export function rowMaker(names: readonly string[]): (values: readonly SqlValue[]) => Row {
-  const fields = names.map((name, i) => {
-    const key = JSON.stringify(name);
-    return `${name === '__proto__' ? `[${key}]` : key}: values[${i}] ?? null`;
-  });
-  return new Function('values', `return { ${fields.join(', ')} };`) as (values: readonly SqlValue[]) => Row;
 }
 
 function prepare({ all, get, values, run }: Native): Statement {

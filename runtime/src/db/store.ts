@@ -70,7 +70,7 @@ export abstract class Store {
     actor: string | null = null,
   ): Promise<Row | undefined> {
     const events = this.events;
-    // not an async function: one returning the statement's promise would resolve its own with it two turns later
+    // not an async function: one that returns the statement's promise settles its own two microtasks later
     if (events === null) return statement.get(params);
     return this.#writeLogged(events, statement, params, kind, actor);
   }

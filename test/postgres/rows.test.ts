@@ -58,26 +58,30 @@ describe('PostgreSQL rows', () => {
     expect(row).toEqual((await oracle(sql))[0]);
   });
 
-  it('keeps the rows of a SELECT * right when the table changes under the statement', async () => {
+  it('keeps the rows right when the table changes under the statement: SELECT *, TABLE (found by a reviewer)', async () => {
     // a pool of its own, of two connections: the first prepares the statements, the second only after the change
     const two = openPostgres(url, 2);
     try {
       const everything = two.prepareText('SELECT * FROM t ORDER BY id');
+      const table = two.prepareText('TABLE t ORDER BY id');
       const named = two.prepareText('SELECT id, note FROM t ORDER BY id');
       expect(await everything.get([])).toEqual({ id: 'a', n: 1, note: null });
+      expect(await table.get([])).toEqual({ id: 'a', n: 1, note: null });
       expect(await named.get([])).toEqual({ id: 'a', note: null });
       await own.query("ALTER TABLE t ADD COLUMN extra TEXT DEFAULT 'x'");
       // the first connection is kept busy (a statement prepared before the change fails there, as PostgreSQL says
       // "cached plan must not change result type"): the statements run on a second one, prepared anew
-      const [, rows, row] = await Promise.all([
+      const [, rows, first, row] = await Promise.all([
         two.prepareText('SELECT pg_sleep(0.3)').get([]),
         everything.all([]),
+        table.get([]),
         named.get([]),
       ]);
       expect(rows).toEqual([
         { id: 'a', n: 1, note: null, extra: 'x' },
         { id: 'b', n: 2, note: "it's", extra: 'x' },
       ]);
+      expect(first).toEqual({ id: 'a', n: 1, note: null, extra: 'x' });
       expect(row).toEqual({ id: 'a', note: null });
     } finally {
       await own.query('ALTER TABLE t DROP COLUMN extra');

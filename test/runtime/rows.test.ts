@@ -38,6 +38,12 @@ describe('rowMaker', () => {
     expect(rowMaker(['a,b'])).not.toBe(rowMaker(['a', 'b']));
   });
 
+  it('keeps no function for a list of over 4 KB of names (SQLite names an expression by its text)', () => {
+    const long = [`expression ${'x'.repeat(5000)}`];
+    expect(rowMaker(long)).not.toBe(rowMaker(long));
+    expect(rowMaker(long)(['v'])).toEqual({ [long[0] ?? '']: 'v' });
+  });
+
   it('keeps the functions of the last 500 column lists only: the first ones are made again', () => {
     const first = rowMaker(['kept-first']);
     expect(rowMaker(['kept-first'])).toBe(first);

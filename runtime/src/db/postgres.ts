@@ -97,6 +97,13 @@ function shapeParsers(types: typeof pg.types): Partial<Record<number, (text: str
   };
 }
 
+/** Whether a result's columns are `names`, in order. */
+function sameNames(names: readonly string[], fields: readonly pg.FieldDef[]): boolean {
+  if (fields.length !== names.length) return false;
+  for (let i = 0; i < names.length; i += 1) if (fields[i]?.name !== names[i]) return false;
+  return true;
+}
+
 /** Each statement's name (when it has one) and text, for transactions. */
 const queries = new WeakMap<Statement, { name: string | undefined; text: string }>();
 
@@ -130,32 +137,31 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
     }
   };
   // Rows come as arrays and are made objects by a function written for their columns (rowMaker, as on SQLite): pg's
-  // own object rows are made by one loop of keyed stores shared by every statement, which goes megamorphic. The
-  // columns are read from the first result, where the SQL has no `*`: its columns are then the ones its text names. A
-  // `SELECT *` takes a table's columns as they are when a connection prepares it: pg makes those rows itself.
-  let toRow: RowMaker | undefined;
-  const maker = (result: pg.QueryResult<SqlValue[]>): RowMaker =>
-    (toRow ??= rowMaker(result.fields.map((field) => field.name)));
-  const statement: Statement = text.includes('*')
-    ? {
-        get: (params) => query<Row, Row | undefined>(params, undefined, (result) => result.rows[0]),
-        all: (params) => query<Row, Row[]>(params, undefined, (result) => result.rows),
-        values: (params) => query<SqlValue[], SqlValue[][]>(params, 'array', (result) => result.rows),
-        run: (params) => query(params, undefined, (result) => result.rowCount ?? 0),
-      }
-    : {
-        get: (params) =>
-          query<SqlValue[], Row | undefined>(params, 'array', (result) => {
-            const values = result.rows[0];
-            return values === undefined ? undefined : maker(result)(values);
-          }),
-        all: (params) =>
-          query<SqlValue[], Row[]>(params, 'array', (result) =>
-            result.rows.length === 0 ? [] : result.rows.map(maker(result)),
-          ),
-        values: (params) => query<SqlValue[], SqlValue[][]>(params, 'array', (result) => result.rows),
-        run: (params) => query(params, 'array', (result) => result.rowCount ?? 0),
-      };
+  // own object rows are made by one loop of keyed stores shared by every statement, which goes megamorphic. Each
+  // result's columns are compared with the ones the function was made for, and a new one is taken when they differ:
+  // a statement's columns are those of the table when a connection prepares it (`SELECT *`, `TABLE t`), and a
+  // migration may change them between two connections.
+  let made: { names: string[]; toRow: RowMaker } | undefined;
+  const maker = ({ fields }: pg.QueryResult<SqlValue[]>): RowMaker => {
+    if (made === undefined || !sameNames(made.names, fields)) {
+      const names = fields.map((field) => field.name);
+      made = { names, toRow: rowMaker(names) };
+    }
+    return made.toRow;
+  };
+  const statement: Statement = {
+    get: (params) =>
+      query<SqlValue[], Row | undefined>(params, 'array', (result) => {
+        const values = result.rows[0];
+        return values === undefined ? undefined : maker(result)(values);
+      }),
+    all: (params) =>
+      query<SqlValue[], Row[]>(params, 'array', (result) =>
+        result.rows.length === 0 ? [] : result.rows.map(maker(result)),
+      ),
+    values: (params) => query<SqlValue[], SqlValue[][]>(params, 'array', (result) => result.rows),
+    run: (params) => query(params, 'array', (result) => result.rowCount ?? 0),
+  };
   queries.set(statement, { name, text });
   return statement;
 }

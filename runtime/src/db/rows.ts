@@ -5,6 +5,8 @@ export type RowMaker = (values: readonly SqlValue[]) => Row;
 
 /** how many column lists the functions are kept for: the ones made first are dropped first */
 const KEPT = 500;
+/** the longest list kept, as JSON: SQLite names a column that has no alias by its expression's whole text */
+const KEPT_LENGTH = 4096;
 const made = new Map<string, RowMaker>();
 
 /**
@@ -16,9 +18,9 @@ const made = new Map<string, RowMaker>();
  * its value; a name given twice keeps its last value, as both drivers do.
  *
  * Statements that return the same columns (a resource's read, insert, update and listing) share one function, so
- * that V8 sees one shape there and compiles it once; the functions of the last 500 column lists are kept, so code of
- * yours that prepares statements as it goes neither compiles a function each time (tens of microseconds) nor keeps
- * every one it made.
+ * that V8 sees one shape there and compiles it once; the functions of the last 500 column lists (of up to 4 KB of
+ * names) are kept, so code of yours that prepares statements as it goes neither compiles a function each time (tens
+ * of microseconds) nor keeps every one it made.
  */
 export function rowMaker(names: readonly string[]): RowMaker {
   const key = JSON.stringify(names);
@@ -29,6 +31,7 @@ export function rowMaker(names: readonly string[]): RowMaker {
     return `${name === '__proto__' ? `[${quoted}]` : quoted}: values[${i}] ?? null`;
   });
   const make = new Function('values', `return { ${fields.join(', ')} };`) as RowMaker;
+  if (key.length > KEPT_LENGTH) return make;
   if (made.size >= KEPT) made.delete(made.keys().next().value as string);
   made.set(key, make);
   return make;

@@ -70,8 +70,15 @@ export abstract class Store {
     actor: string | null = null,
   ): Promise<Row | undefined> {
     const events = this.events;
-    // not an async function: one that returns the statement's promise settles its own two microtasks later
-    if (events === null) return statement.get(params);
+    if (events === null) {
+      // not an async function: one that returns the statement's promise settles its own two microtasks later. A
+      // binding that leaves a parameter out throws when the statement is bound: a rejection still, as before
+      try {
+        return statement.get(params);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return this.#writeLogged(events, statement, params, kind, actor);
   }
 

@@ -39,7 +39,11 @@ describe('named parameters', () => {
     const statement = db.prepare<{ a: string; b: number }>('SELECT :b AS b, :a AS a, :b + 1 AS c');
     expect(await statement.get({ a: 'x', b: 1 })).toEqual({ b: 1, a: 'x', c: 2 });
     const incomplete = { a: 'x' } as unknown as { a: string; b: number };
-    await expect(async () => statement.get(incomplete)).rejects.toThrow('no value for the parameter :b');
+    // a rejected promise, as every other failure of a statement, not a throw before there is one
+    await expect(statement.get(incomplete)).rejects.toThrow('no value for the parameter :b');
+    await expect(statement.all(incomplete)).rejects.toThrow('no value for the parameter :b');
+    await expect(statement.run(incomplete)).rejects.toThrow('no value for the parameter :b');
+    expect(() => statement.bind(incomplete)).toThrow('no value for the parameter :b');
     await db.close();
   });
 });

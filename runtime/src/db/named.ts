@@ -36,10 +36,20 @@ export function prepareNamed<P extends Params>(
       if (value === undefined) throw new Error(`no value for the parameter :${name}`);
       return value;
     });
+  // a binding that leaves a parameter out is refused as every other failure of a statement is: a rejected promise
+  const call = <T>(method: (values: readonly SqlValue[]) => Promise<T>, params: P): Promise<T> => {
+    let values: SqlValue[];
+    try {
+      values = bind(params);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return method(values);
+  };
   return {
-    get: (params: P): Promise<Row | undefined> => statement.get(bind(params)),
-    all: (params: P): Promise<Row[]> => statement.all(bind(params)),
-    run: (params: P): Promise<number> => statement.run(bind(params)),
+    get: (params: P): Promise<Row | undefined> => call(statement.get, params),
+    all: (params: P): Promise<Row[]> => call(statement.all, params),
+    run: (params: P): Promise<number> => call(statement.run, params),
     bind: (params: P) => ({ statement, values: bind(params) }),
   };
 }

@@ -71,13 +71,8 @@ export abstract class Store {
   ): Promise<Row | undefined> {
     const events = this.events;
     if (events === null) {
-      // not an async function: one that returns the statement's promise settles its own two microtasks later. A
-      // binding that leaves a parameter out throws when the statement is bound: a rejection still, as before
-      try {
-        return statement.get(params);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      // not an async function: one that returns the statement's promise settles its own two microtasks later
+      return statement.get(params);
     }
     return this.#writeLogged(events, statement, params, kind, actor);
   }

@@ -112,24 +112,24 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
   const name = transient
     ? undefined
     : `restsmith_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
-  // one object shape for every run, and the caller's values as they are: pg reads them, and never writes them
-  const query = <R extends pg.QueryResultRow, T>(
+  // one object shape for every run, and the caller's values as they are: pg reads them, and never writes them. Rows
+  // come as arrays (see `maker` below)
+  const query = <T>(
     params: readonly SqlValue[],
-    rowMode: 'array' | undefined,
-    pick: (result: pg.QueryResult<R>) => T,
+    pick: (result: pg.QueryResult<SqlValue[]>) => T,
   ): Promise<T> => {
-    const config: pg.QueryConfig<SqlValue[]> & { rowMode: 'array' | undefined } = {
+    const config: pg.QueryArrayConfig<SqlValue[]> = {
       name,
       text,
       values: params as SqlValue[],
-      rowMode,
+      rowMode: 'array',
     };
     const again = (error: unknown, attempt: number): Promise<T> =>
       attempt < RETRIES && retryable(error)
-        ? pool.query<R>(config).then(pick, (next: unknown) => again(next, attempt + 1))
+        ? pool.query<SqlValue[]>(config).then(pick, (next: unknown) => again(next, attempt + 1))
         : Promise.reject(translate(error));
     try {
-      return pool.query<R>(config).then(pick, (error: unknown) => again(error, 0));
+      return pool.query<SqlValue[]>(config).then(pick, (error: unknown) => again(error, 0));
     } catch (error) {
       // pg throws before it has a promise when it cannot even make a connection (a URL or certificate it cannot read):
       // a statement still answers with a rejected promise, its error translated
@@ -151,16 +151,14 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
   };
   const statement: Statement = {
     get: (params) =>
-      query<SqlValue[], Row | undefined>(params, 'array', (result) => {
+      query(params, (result) => {
         const values = result.rows[0];
         return values === undefined ? undefined : maker(result)(values);
       }),
     all: (params) =>
-      query<SqlValue[], Row[]>(params, 'array', (result) =>
-        result.rows.length === 0 ? [] : result.rows.map(maker(result)),
-      ),
-    values: (params) => query<SqlValue[], SqlValue[][]>(params, 'array', (result) => result.rows),
-    run: (params) => query(params, 'array', (result) => result.rowCount ?? 0),
+      query(params, (result) => (result.rows.length === 0 ? [] : result.rows.map(maker(result)))),
+    values: (params) => query(params, (result) => result.rows),
+    run: (params) => query(params, (result) => result.rowCount ?? 0),
   };
   queries.set(statement, { name, text });
   return statement;

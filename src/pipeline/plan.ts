@@ -33,6 +33,7 @@ export const RUNTIME = [
   'src/types.ts',
   'src/app.ts',
   'src/tick-shape.ts',
+  'src/bounded.ts',
   'src/db/database.ts',
   'src/db/open.ts',
   'src/db/drivers.ts',

@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyOptions, type JWTVerifyResult } from 'jose';
+import { setBounded } from '../bounded.js';
 import type { AuthConfig } from '../config.js';
 import { HttpProblem } from '../http/problem.js';
 
@@ -64,8 +65,8 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
         expiresAt: (payload.exp ?? 0) * 1000,
       };
       // exp is required, so every token has one; cached until then at most
-      cache.set(token, { caller, until: Math.min((payload.exp ?? 0) * 1000, Date.now() + CACHE_MS) });
-      if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value ?? '');
+      const until = Math.min((payload.exp ?? 0) * 1000, Date.now() + CACHE_MS);
+      setBounded(cache, token, { caller, until }, CACHE_SIZE);
       return caller;
     } catch (error) {
       if (error instanceof TokenError) throw error;

@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded.js';
 import type { Row, SqlValue } from './database.js';
 
 /** A function that makes a row's object from its values, in the order of the columns it was made for. */
@@ -32,7 +33,6 @@ export function rowMaker(names: readonly string[]): RowMaker {
   });
   const make = new Function('values', `return { ${fields.join(', ')} };`) as RowMaker;
   if (key.length > KEPT_LENGTH) return make;
-  if (made.size >= KEPT) made.delete(made.keys().next().value as string);
-  made.set(key, make);
+  setBounded(made, key, make, KEPT);
   return make;
 }

@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded.js';
 import type { Database, Row, SqlValue, Statement } from '../db/database.js';
 import {
   filterKey,
@@ -192,12 +193,11 @@ export class Listing {
     const key = columns.join(',');
     let statement = this.#lookups.get(key);
     if (statement === undefined) {
-      if (this.#lookups.size >= MAX_SHAPES) this.#lookups.delete(this.#lookups.keys().next().value ?? '');
       const idKind = this.spec.columns.id?.kind ?? ID.kind;
       statement = this.db.prepareText(sortKeysSql(this.spec.table, columns, idKind, this.db.dialect), {
         transient: true,
       });
-      this.#lookups.set(key, statement);
+      setBounded(this.#lookups, key, statement, MAX_SHAPES);
     }
     const row = await statement.get([record]);
     if (row === undefined)
@@ -237,12 +237,10 @@ export class Listing {
     const key = shapeKey(shape);
     let statement = this.#statements.get(key);
     if (statement === undefined) {
-      if (this.#statements.size >= MAX_SHAPES)
-        this.#statements.delete(this.#statements.keys().next().value ?? '');
       const sql = listSql(this.spec.table, this.spec.selectList, shape, this.db.dialect);
       if (this.#named.size < MAX_NAMED_SHAPES) this.#named.add(key);
       statement = this.db.prepareText(sql, { transient: !this.#named.has(key) });
-      this.#statements.set(key, statement);
+      setBounded(this.#statements, key, statement, MAX_SHAPES);
     }
     return statement;
   }

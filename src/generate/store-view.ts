@@ -1,5 +1,5 @@
 import type { Api, Field, Resource, SetValue, When } from '../model.js';
-import { defaultedOwners, serverFields, writableFields, writtenFields } from '../schema/columns.js';
+import { defaultedOwners, patchedUnlessNull, serverFields, writableFields, writtenFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
 import { fieldNamed, ownerColumns, resourceStatements, selectListOf, type StatementText } from './sql/statements.js';
@@ -138,7 +138,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     patch: [
       ...writtenFields(resource).flatMap((f) => {
         const { given, value } = patchExpressions(f, 'patch');
-        return [entry(`given_${f.name}`, given), entry(f.name, value)];
+        return patchedUnlessNull(f) ? [entry(f.name, value)] : [entry(`given_${f.name}`, given), entry(f.name, value)];
       }),
       code`updated_at: ${at}`,
       ...versioned,

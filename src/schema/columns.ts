@@ -15,6 +15,13 @@ export function isNotNull(field: Field): boolean {
   return field.required || (field.default !== undefined && field.default !== null);
 }
 
+/**
+ * Whether a PATCH's value for the field is NULL only when the field is not given: it is NOT NULL (a null given takes
+ * the default, or the schema refuses it) and not json (whose null is a value). Its column keeps its value where the
+ * parameter is NULL, and the statement needs no `given_<field>` flag for it.
+ */
+export const patchedUnlessNull = (field: Field): boolean => isNotNull(field) && field.type !== 'json';
+
 /** The owner fields that exist as columns (every one but `id`), in the definition's order. */
 export const ownerFields = (resource: Resource): Field[] =>
   resource.owners.flatMap((name) => resource.fields.filter((f) => f.name === name));

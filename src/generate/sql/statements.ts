@@ -1,5 +1,5 @@
 import type { Action, Field, Resource, When } from '../../model.js';
-import { writableFields, writtenFields } from '../../schema/columns.js';
+import { patchedUnlessNull, writableFields, writtenFields } from '../../schema/columns.js';
 import { sqlite } from '../../schema/dialect.js';
 
 /**
@@ -7,7 +7,7 @@ import { sqlite } from '../../schema/dialect.js';
  * appear. Parameters of fields are named as the field is (camelCase); the others are names no field can have (`id` is
  * not a field's name; the rest hold an underscore): `id`, `owner_scope` (the token subject a request is restricted to,
  * or NULL for none), `if_version` (the version an If-Match expects, or NULL for any), `created_at`, `updated_at`, per
- * PATCHed field `given_<field>`, per value of an action's `when` (or of an update or delete rule's) `when_<field>_<n>`,
+ * PATCHed field that can be NULL `given_<field>` (see patchedUnlessNull), per value of an action's `when` (or of an update or delete rule's) `when_<field>_<n>`,
  * `any_state` (1 where your code writes outside an update or delete rule's `when`, else 0) and `giver` (see
  * keepsOwners).
  */
@@ -158,7 +158,9 @@ export function resourceStatements(
 
   const patch = parameters();
   const patched = (f: Field): string =>
-    `CASE WHEN ${patch.param(`given_${f.name}`)} = 1 THEN ${patch.param(f.name)} ELSE ${ident(f.column)} END`;
+    patchedUnlessNull(f)
+      ? `coalesce(${patch.param(f.name)}, ${ident(f.column)})`
+      : `CASE WHEN ${patch.param(`given_${f.name}`)} = 1 THEN ${patch.param(f.name)} ELSE ${ident(f.column)} END`;
   const patchSql = update(
     [
       // the read-only fields too: a PATCH never gives them (its schema refuses them), your code's patch may

@@ -109,19 +109,31 @@ describe('statements', () => {
   });
 
   it('patches in one statement: each field kept unless given, the read-only ones too (for your code)', () => {
-    expect(sql.patch?.sql).toContain('"title" = CASE WHEN :given_title = 1 THEN :title ELSE "title" END,');
+    // title is NOT NULL: its parameter is NULL only when it is not given; status can be NULL: a flag says it is given
+    expect(sql.patch?.sql).toContain('"title" = coalesce(:title, "title"),');
     expect(sql.patch?.sql).toContain('"status" = CASE WHEN :given_status = 1 THEN :status ELSE "status" END,');
-    expect(sql.patch?.names).toEqual([
-      'given_title',
-      'title',
-      'given_status',
-      'status',
-      'updated_at',
-      'id',
-      'if_version',
-    ]);
+    expect(sql.patch?.names).toEqual(['title', 'given_status', 'status', 'updated_at', 'id', 'if_version']);
     // a PUT replaces what a client writes: no read-only field
     expect(sql.update?.names).not.toContain('status');
+  });
+
+  it.each<[string, Parameters<typeof field>, string]>([
+    ['required', ['a', 'string', { required: true }], '"a" = coalesce(:a, "a")'],
+    ['with a default, which a null given takes', ['a', 'integer', { default: 3 }], '"a" = coalesce(:a, "a")'],
+    ['optional: null clears it', ['a', 'string', {}], '"a" = CASE WHEN :given_a = 1 THEN :a ELSE "a" END'],
+    [
+      'nullable, with a default',
+      ['a', 'integer', { default: 3, nullable: true }],
+      '"a" = CASE WHEN :given_a = 1 THEN :a ELSE "a" END',
+    ],
+    [
+      'json, whose null is a value',
+      ['a', 'json', { required: true }],
+      '"a" = CASE WHEN :given_a = 1 THEN :a ELSE "a" END',
+    ],
+  ])('patches a field %s', (_, [name, type, options], want) => {
+    const patch = resourceStatements(resource('things', [field(name, type, options)])).find((s) => s.key === 'patch');
+    expect(patch?.sql).toContain(want);
   });
 
   it('selects every column the store decodes, and writes no listing ahead (listings are per query shape)', () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { startServer, type Server } from './lib.js';
 import { startCluster, seedPostgres, sql } from './postgres.js';
 import type { Measured } from './report.js';
-import { runTests, type Load, type Test } from './rounds.js';
+import { runTests, SERVERS, type Load, type Test } from './rounds.js';
 
 export interface OnPostgres {
   /** PostgreSQL's version */
@@ -38,28 +38,36 @@ export async function onPostgres(o: {
     await seedPostgres(cluster.url('generated'), o.ids);
     // the baseline serves a copy, as on SQLite: each server's POSTs grow its own table
     await sql(cluster.url('postgres'), 'CREATE DATABASE baseline TEMPLATE generated');
+    await sql(cluster.url('postgres'), 'CREATE DATABASE protected TEMPLATE generated');
 
-    const servers: Record<'generated' | 'baseline', () => Promise<Server>> = {
+    const baseline = (name: string, env: Record<string, string>) => (): Promise<Server> =>
+      startServer(
+        name,
+        [join('bench', 'baseline', 'server-pg.mjs')],
+        o.root,
+        { JWT_SECRET: o.env.JWT_SECRET ?? '', ...env },
+        '/posts?limit=1',
+      );
+    const servers: Record<'generated' | 'baseline' | 'protected', () => Promise<Server>> = {
       generated: () => startServer('generated', ['dist/main.js'], o.generated, generatedEnv, '/healthz'),
-      baseline: () =>
-        startServer(
-          'baseline',
-          [join('bench', 'baseline', 'server-pg.mjs')],
-          o.root,
-          { JWT_SECRET: o.env.JWT_SECRET ?? '', DATABASE_URL: cluster.url('baseline') },
-          '/posts?limit=1',
-        ),
+      baseline: baseline('baseline', { DATABASE_URL: cluster.url('baseline') }),
+      protected: baseline('protected', {
+        DATABASE_URL: cluster.url('protected'),
+        PROTECTIONS: '1',
+        RATE_LIMIT_MAX: o.env.RATE_LIMIT_MAX ?? '',
+      }),
     };
     const results: Measured[] = o.tests.map((t) => ({
       name: t.name,
       target: t.target,
       generated: [],
       baseline: [],
+      protected: [],
       hello: [],
     }));
     for (let round = 1; round <= o.rounds; round += 1) {
       console.log(`PostgreSQL round ${round} of ${o.rounds}`);
-      const order = round % 2 === 1 ? (['generated', 'baseline'] as const) : (['baseline', 'generated'] as const);
+      const order = round % 2 === 1 ? SERVERS : [...SERVERS].reverse();
       for (const name of order) {
         const server = await servers[name]();
         try {

@@ -11,6 +11,8 @@ export interface Measured {
   target: number;
   generated: Measurement[];
   baseline: Measurement[];
+  /** the baseline with the generated server's protections (bench/baseline/protections.mjs): shown, not judged */
+  protected: Measurement[];
   hello: Measurement[];
 }
 
@@ -33,8 +35,8 @@ const p99 = (runs: readonly Measurement[]): number => median(runs.map((r) => r.p
 const cpu = (runs: readonly Measurement[]): number => median(runs.map((r) => r.cpuUsPerRequest));
 const databaseCpu = (runs: readonly Measurement[]): number => median(runs.map((r) => r.databaseCpuUsPerRequest ?? NaN));
 /** per round: the baseline's CPU per request over the generated server's (above 1: the generated one is cheaper) */
-export const cpuRatios = (m: Measured): number[] =>
-  m.generated.map((g, i) => (m.baseline[i]?.cpuUsPerRequest ?? NaN) / g.cpuUsPerRequest);
+export const cpuRatios = (m: Measured, against: 'baseline' | 'protected' = 'baseline'): number[] =>
+  m.generated.map((g, i) => (m[against][i]?.cpuUsPerRequest ?? NaN) / g.cpuUsPerRequest);
 const rpsRatio = (m: Measured): number =>
   median(m.generated.map((g, i) => g.requestsPerSecond / (m.baseline[i]?.requestsPerSecond ?? NaN)));
 /** per round: the baseline's server + database CPU per request over the generated server's */
@@ -57,6 +59,24 @@ const cpuTable = (results: readonly Measured[]): string[] => [
     const ratios = cpuRatios(m);
     return `| ${m.name} | ${cpu(m.generated).toFixed(1)} | ${cpu(m.baseline).toFixed(1)} | ${median(ratios).toFixed(2)}× | ${ratios.map((x) => x.toFixed(2)).join(', ')} | ≥ ${m.target}× (${verdict(median(ratios) >= m.target)}) |`;
   }),
+];
+
+/** Against the baseline given the same protections: what the generated server costs beyond them (not the judge) */
+const protectedTable = (results: readonly Measured[]): string[] => [
+  '| test | generated µs/request | baseline with protections µs/request | efficiency | per round |',
+  '| --- | ---: | ---: | ---: | --- |',
+  ...results.map((m) => {
+    const ratios = cpuRatios(m, 'protected');
+    return `| ${m.name} | ${cpu(m.generated).toFixed(1)} | ${cpu(m.protected).toFixed(1)} | ${median(ratios).toFixed(2)}× | ${ratios.map((x) => x.toFixed(2)).join(', ')} |`;
+  }),
+];
+
+const protectedText = [
+  'The bare baseline has none of the protections the generated server has by default. The same baseline given them,',
+  'as a careful person adds them to Fastify (bench/baseline/protections.mjs: @fastify/rate-limit with its',
+  'X-RateLimit headers, pino logging each request at the level the generated server runs at, the timeouts of an idle',
+  'connection, a request and its headers), measured in the same rounds; it still has no idempotency keys and no',
+  "body checks beyond Fastify's. Shown beside the judge, not in its place:",
 ];
 
 const throughputTable = (results: readonly Measured[]): string[] => [
@@ -105,6 +125,10 @@ export function report(path: string, r: Report): void {
     '',
     ...cpuTable(r.results),
     '',
+    ...protectedText,
+    '',
+    ...protectedTable(r.results),
+    '',
     `Deep page against the first (generated, CPU per request): ${deepOverFirst(r.results).toFixed(2)}× (target ≤ 1.1×, ${verdict(deepOverFirst(r.results) <= 1.1)}).`,
     '',
     '## Throughput',
@@ -129,6 +153,11 @@ export function report(path: string, r: Report): void {
     'together:',
     '',
     ...databaseTable(r.postgres.results),
+    '',
+    ...protectedText.slice(0, -1),
+    `${protectedText.at(-1) ?? ''} (bench/baseline/server-pg.mjs with PROTECTIONS=1)`,
+    '',
+    ...protectedTable(r.postgres.results),
     '',
     ...throughputTable(r.postgres.results),
     '',

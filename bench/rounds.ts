@@ -1,6 +1,10 @@
 import { measure, wrk, type Server } from './lib.js';
 import type { Measured } from './report.js';
 
+/** The servers of a round, in this order in odd rounds and the reverse in even ones. */
+export const SERVERS = ['generated', 'baseline', 'protected'] as const;
+export type ServerName = (typeof SERVERS)[number];
+
 export interface Test {
   name: string;
   /** the path, or how to make it for a server (the deep page's cursor is each server's own) */
@@ -21,7 +25,7 @@ export interface Load {
  */
 export async function runTests(
   server: Server,
-  name: 'generated' | 'baseline',
+  name: ServerName,
   tests: readonly Test[],
   results: Measured[],
   load: Load,

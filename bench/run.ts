@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the generated server against a hand-written baseline and a node:http hello world, in the
+ * `npm run bench`: the generated server against a hand-written baseline (the judge), the same baseline given the
+ * generated server's protections (shown beside it: baseline/protections.mjs) and a node:http hello world, in the
  * same run, servers in alternation, on a pinned core with wrk on another; the same tests on PostgreSQL against the
  * baseline ported to `pg` (on-postgres.ts); then the generator's own speed, and keyset paging at scale. Writes
  * bench/RESULTS.md (or --out). `--smoke` runs one short round of each (CI).
@@ -16,7 +17,7 @@ import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
 import { onPostgres } from './on-postgres.js';
 import { cpuRatios, report, type Measured } from './report.js';
-import { runTests, type Test } from './rounds.js';
+import { runTests, SERVERS, type Test } from './rounds.js';
 import { scale } from './scale.js';
 import { baselineCursorAfter, generatedCursorAfter, seed } from './seed.js';
 import { writeScripts } from './scripts.js';
@@ -64,6 +65,8 @@ await migrated.stop();
 const ids = seed(generatedDb, ROWS);
 const baselineDb = join(WORK, 'baseline.db');
 copyFileSync(generatedDb, baselineDb);
+const protectedDb = join(WORK, 'protected.db');
+copyFileSync(generatedDb, protectedDb);
 
 const token = await new SignJWT({ roles: [] })
   .setProtectedHeader({ alg: 'HS256' })
@@ -79,7 +82,7 @@ const tests: Test[] = [
   {
     name: 'GET list, deep page (cursor at 90%)',
     path: async (server) =>
-      `/posts?limit=20&cursor=${server.name === 'baseline' ? baselineCursorAfter(deepId) : await generatedCursorAfter(server.url, deepId)}`,
+      `/posts?limit=20&cursor=${server.name === 'generated' ? await generatedCursorAfter(server.url, deepId) : baselineCursorAfter(deepId)}`,
     target: 1,
   },
   { name: 'POST create', path: '/', script: scripts.post, target: 1 },
@@ -87,7 +90,7 @@ const tests: Test[] = [
   { name: 'GET item with a bearer token', path: '/', script: scripts.authItem, target: 1 },
 ];
 
-const servers: Record<'generated' | 'baseline' | 'hello', () => Promise<Server>> = {
+const servers: Record<'generated' | 'baseline' | 'protected' | 'hello', () => Promise<Server>> = {
   generated: () =>
     startServer(
       'generated',
@@ -104,6 +107,15 @@ const servers: Record<'generated' | 'baseline' | 'hello', () => Promise<Server>>
       { JWT_SECRET: SECRET, DATABASE_FILE: baselineDb },
       '/posts?limit=1',
     ),
+  // the baseline with the generated server's protections (bench/baseline/protections.mjs), and its limit
+  protected: () =>
+    startServer(
+      'protected',
+      ['bench/baseline/server.mjs'],
+      ROOT,
+      { JWT_SECRET: SECRET, DATABASE_FILE: protectedDb, PROTECTIONS: '1', RATE_LIMIT_MAX: env.RATE_LIMIT_MAX },
+      '/posts?limit=1',
+    ),
   hello: () => startServer('hello', ['bench/baseline/hello.mjs'], ROOT, {}),
 };
 
@@ -112,6 +124,7 @@ const results: Measured[] = tests.map((t) => ({
   target: t.target,
   generated: [],
   baseline: [],
+  protected: [],
   hello: [],
 }));
 const rss: { generated: number[]; baseline: number[] } = { generated: [], baseline: [] };
@@ -119,12 +132,12 @@ const load = { warmup: WARMUP, seconds: SECONDS, connections: CONNECTIONS };
 
 for (let round = 1; round <= ROUNDS; round += 1) {
   console.log(`round ${round} of ${ROUNDS}`);
-  const order = round % 2 === 1 ? (['generated', 'baseline'] as const) : (['baseline', 'generated'] as const);
+  const order = round % 2 === 1 ? SERVERS : [...SERVERS].reverse();
   for (const name of order) {
     const server = await servers[name]();
     try {
       await runTests(server, name, tests, results, load);
-      rss[name].push(server.peakRssMiB());
+      if (name !== 'protected') rss[name].push(server.peakRssMiB());
     } finally {
       await server.stop();
     }
@@ -144,8 +157,10 @@ for (let round = 1; round <= ROUNDS; round += 1) {
 
 // CI's smoke round prints these with no threshold: one short round on a shared machine is noise
 printRatios('CPU per request', results);
+printRatios('CPU per request', results, 'protected');
 const postgres = await onPostgres({ root: ROOT, generated, env, ids, tests, rounds: ROUNDS, load });
 printRatios(`PostgreSQL ${postgres.version}, CPU per request`, postgres.results);
+printRatios(`PostgreSQL ${postgres.version}, CPU per request`, postgres.results, 'protected');
 
 console.log('the cost of include…');
 const include = await includeCost(ROOT, WORK, ROWS, ROUNDS, load);
@@ -183,12 +198,17 @@ report(out, {
 });
 console.log(`wrote ${out}`);
 
-function printRatios(title: string, measured: readonly Measured[]): void {
-  console.log(`${title}, efficiency (baseline ÷ generated; above 1: the generated server is cheaper):`);
+function printRatios(
+  title: string,
+  measured: readonly Measured[],
+  against: 'baseline' | 'protected' = 'baseline',
+): void {
+  const which = against === 'baseline' ? 'baseline' : 'baseline with protections, shown, not judged';
+  console.log(`${title}, efficiency (${which} ÷ generated; above 1: the generated server is cheaper):`);
   for (const m of measured) {
-    const ratios = cpuRatios(m);
+    const ratios = cpuRatios(m, against);
     const database = m.generated.some((g) => g.databaseCpuUsPerRequest !== undefined)
-      ? `  database µs/request ${median(m.generated.map((g) => g.databaseCpuUsPerRequest ?? NaN)).toFixed(1)} vs ${median(m.baseline.map((b) => b.databaseCpuUsPerRequest ?? NaN)).toFixed(1)}`
+      ? `  database µs/request ${median(m.generated.map((g) => g.databaseCpuUsPerRequest ?? NaN)).toFixed(1)} vs ${median(m[against].map((b) => b.databaseCpuUsPerRequest ?? NaN)).toFixed(1)}`
       : '';
     console.log(
       `  ${m.name.padEnd(40)} ${median(ratios).toFixed(2)}×  (rounds: ${ratios.map((x) => x.toFixed(2)).join(', ')})${database}`,

@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import { jwtVerify } from 'jose';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { fastifyOptions, protect } from './protections.mjs';
 import { input, page, params, post } from './schemas.mjs';
 
 const pool = new pg.Pool({
@@ -47,7 +48,9 @@ const toPost = (row) => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
-const app = Fastify({ logger: false });
+// PROTECTIONS=1 adds the generated server's rate limit, request log and timeouts (protections.mjs)
+const app = Fastify(fastifyOptions);
+await protect(app);
 const secret = new TextEncoder().encode(process.env.JWT_SECRET);
 
 function item(store) {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { jwtVerify } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
+import { fastifyOptions, protect } from './protections.mjs';
 import { input, page, params, post } from './schemas.mjs';
 
 const db = new Database(process.env.DATABASE_FILE);
@@ -39,7 +40,9 @@ const toPost = (row) => ({
   updatedAt: row.updated_at,
 });
 
-const app = Fastify({ logger: false });
+// PROTECTIONS=1 adds the generated server's rate limit, request log and timeouts (protections.mjs)
+const app = Fastify(fastifyOptions);
+await protect(app);
 const secret = new TextEncoder().encode(process.env.JWT_SECRET);
 
 function item(store) {

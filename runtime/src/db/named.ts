@@ -37,19 +37,29 @@ export function prepareNamed<P extends Params>(
       return value;
     });
   // a binding that leaves a parameter out is refused as every other failure of a statement is: a rejected promise
-  const call = <T>(method: (values: readonly SqlValue[]) => Promise<T>, params: P): Promise<T> => {
-    let values: SqlValue[];
-    try {
-      values = bind(params);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return method(values);
-  };
+  // (in each method: one helper for the three would call every statement's methods from one megamorphic site)
   return {
-    get: (params: P): Promise<Row | undefined> => call(statement.get, params),
-    all: (params: P): Promise<Row[]> => call(statement.all, params),
-    run: (params: P): Promise<number> => call(statement.run, params),
+    get: (params: P): Promise<Row | undefined> => {
+      try {
+        return statement.get(bind(params));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    all: (params: P): Promise<Row[]> => {
+      try {
+        return statement.all(bind(params));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    run: (params: P): Promise<number> => {
+      try {
+        return statement.run(bind(params));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
     bind: (params: P) => ({ statement, values: bind(params) }),
   };
 }

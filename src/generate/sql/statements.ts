@@ -7,9 +7,9 @@ import { sqlite } from '../../schema/dialect.js';
  * appear. Parameters of fields are named as the field is (camelCase); the others are names no field can have (`id` is
  * not a field's name; the rest hold an underscore): `id`, `owner_scope` (the token subject a request is restricted to,
  * or NULL for none), `if_version` (the version an If-Match expects, or NULL for any), `created_at`, `updated_at`, per
- * PATCHed field that can be NULL `given_<field>` (see patchedUnlessNull), per value of an action's `when` (or of an update or delete rule's) `when_<field>_<n>`,
- * `any_state` (1 where your code writes outside an update or delete rule's `when`, else 0) and `giver` (see
- * keepsOwners).
+ * PATCHed field that can be NULL `given_<field>` (see patchedUnlessNull), per value of an action's `when` (or of an
+ * update or delete rule's) `when_<field>_<n>`, `any_state` (1 where your code writes outside an update or delete
+ * rule's `when`, else 0) and `giver` (see keepsOwners).
  */
 export interface StatementText {
   key: string;

@@ -71,12 +71,13 @@ const protectedTable = (results: readonly Measured[]): string[] => [
   }),
 ];
 
-const protectedText = [
+const protectedText = (server: string): string[] => [
   'The bare baseline has none of the protections the generated server has by default. The same baseline given them,',
   'as a careful person adds them to Fastify (bench/baseline/protections.mjs: @fastify/rate-limit with its',
   'X-RateLimit headers, pino logging each request at the level the generated server runs at, the timeouts of an idle',
-  'connection, a request and its headers), measured in the same rounds; it still has no idempotency keys and no',
-  "body checks beyond Fastify's. Shown beside the judge, not in its place:",
+  'connection, a request and its headers), measured in the same rounds. It still has no idempotency keys and no body',
+  `checks beyond Fastify's. It runs as ${server} with PROTECTIONS=1, shown beside the judge,`,
+  'not in its place:',
 ];
 
 const throughputTable = (results: readonly Measured[]): string[] => [
@@ -125,7 +126,7 @@ export function report(path: string, r: Report): void {
     '',
     ...cpuTable(r.results),
     '',
-    ...protectedText,
+    ...protectedText('bench/baseline/server.mjs'),
     '',
     ...protectedTable(r.results),
     '',
@@ -154,8 +155,7 @@ export function report(path: string, r: Report): void {
     '',
     ...databaseTable(r.postgres.results),
     '',
-    ...protectedText.slice(0, -1),
-    `${protectedText.at(-1) ?? ''} (bench/baseline/server-pg.mjs with PROTECTIONS=1)`,
+    ...protectedText('bench/baseline/server-pg.mjs'),
     '',
     ...protectedTable(r.postgres.results),
     '',

@@ -1,9 +1,13 @@
 import { measure, wrk, type Server } from './lib.js';
 import type { Measured } from './report.js';
 
-/** The servers of a round, in this order in odd rounds and the reverse in even ones. */
+/** The servers of a round. */
 export const SERVERS = ['generated', 'baseline', 'protected'] as const;
 export type ServerName = (typeof SERVERS)[number];
+
+/** Round `round`'s order: each server takes each place in turn, so that no place favours one of them. */
+export const orderOf = (round: number): ServerName[] =>
+  SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length] ?? SERVERS[0]);
 
 export interface Test {
   name: string;

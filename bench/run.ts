@@ -17,7 +17,7 @@ import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
 import { onPostgres } from './on-postgres.js';
 import { cpuRatios, report, type Measured } from './report.js';
-import { runTests, SERVERS, type Test } from './rounds.js';
+import { orderOf, runTests, type Test } from './rounds.js';
 import { scale } from './scale.js';
 import { baselineCursorAfter, generatedCursorAfter, seed } from './seed.js';
 import { writeScripts } from './scripts.js';
@@ -132,7 +132,7 @@ const load = { warmup: WARMUP, seconds: SECONDS, connections: CONNECTIONS };
 
 for (let round = 1; round <= ROUNDS; round += 1) {
   console.log(`round ${round} of ${ROUNDS}`);
-  const order = round % 2 === 1 ? SERVERS : [...SERVERS].reverse();
+  const order = orderOf(round);
   for (const name of order) {
     const server = await servers[name]();
     try {

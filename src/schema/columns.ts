@@ -18,7 +18,8 @@ export function isNotNull(field: Field): boolean {
 /**
  * Whether a PATCH's value for the field is NULL only when the field is not given: it is NOT NULL (a null given takes
  * the default, or the schema refuses it) and not json (whose null is a value). Its column keeps its value where the
- * parameter is NULL, and the statement needs no `given_<field>` flag for it.
+ * parameter is NULL, and the statement needs no `given_<field>` flag for it. So your code's own `patch` that gives
+ * such a field null, or NaN on SQLite (bound as NULL), leaves it unchanged rather than failing on NOT NULL.
  */
 export const patchedUnlessNull = (field: Field): boolean => isNotNull(field) && field.type !== 'json';
 

@@ -70,10 +70,8 @@ export abstract class Store {
     actor: string | null = null,
   ): Promise<Row | undefined> {
     const events = this.events;
-    if (events === null) {
-      // not an async function: one that returns the statement's promise settles its own two microtasks later
-      return statement.get(params);
-    }
+    // not an async function: one that returns the statement's promise settles its own two microtasks later
+    if (events === null) return statement.get(params);
     return this.#writeLogged(events, statement, params, kind, actor);
   }
 

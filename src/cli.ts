@@ -68,7 +68,7 @@ function program(out: Print, err: Print): Command {
       const result = await generate(file, options);
       const pending = result.changes.filter((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
       if (options.check) {
-        for (const c of pending) out(`${c.kind.padEnd(9)} ${c.path}`);
+        for (const c of pending) out(`${c.kind.padEnd(9)} ${c.from === undefined ? '' : `${c.from} -> `}${c.path}`);
         if (pending.length > 0 || result.migration !== undefined) {
           const differ = pending.length === 1 ? '1 file differs' : `${pending.length} files differ`;
           throw new UserError(`${result.outDir} is not what generate would write (${differ})`);

@@ -153,6 +153,7 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     orphans: users.orphans,
     notes: users.notes,
     manual: users.manual,
+    renamed: users.renamed,
     merged: new Map([['package.json', pkg.conflicts]]),
   });
 
@@ -234,7 +235,9 @@ function checkTarget(outDir: string): void {
 /** The last line of a run that wrote: how many files, where, and how many of them were edited by hand. */
 export function wroteLine(result: GenerateResult): string {
   const overwritten = result.changes.filter((c) => c.kind === 'conflict').length;
-  const written = result.changes.filter((c) => ['create', 'update', 'grow', 'delete'].includes(c.kind)).length;
+  const written = result.changes.filter((c) =>
+    ['create', 'update', 'grow', 'rename', 'delete'].includes(c.kind),
+  ).length;
   return (
     `wrote ${written + overwritten} files to ${result.outDir}` +
     (overwritten > 0 ? ` (${overwritten} edited by hand, overwritten)` : '')
@@ -249,7 +252,9 @@ export function describeChanges(result: GenerateResult): string[] {
     .map((c) => {
       // with --force, a file edited by hand is overwritten: said so, not hidden among updates
       const kind = c.kind === 'conflict' && result.forced === true ? 'overwrite' : c.kind;
-      return `${kind.padEnd(9)} ${c.path}${c.note === undefined ? '' : `  (${c.note})`}`;
+      // a file moved: from where to where
+      const path = c.from === undefined ? c.path : `${c.from} -> ${c.path}`;
+      return `${kind.padEnd(9)} ${path}${c.note === undefined ? '' : `  (${c.note})`}`;
     });
   if (unchanged > 0) lines.push(`unchanged ${unchanged} generated file${unchanged === 1 ? '' : 's'}`);
   if (result.migration !== undefined) {

@@ -94,7 +94,7 @@ export function projectView(
     adminRole: api.auth.adminRole,
     cors: api.cors ?? null,
     corsAnyOrigin: api.cors?.origins === '*',
-    eventSettings: api.events ?? null,
+    eventSettings: api.events === undefined ? null : { ...api.events, ...renamedResources(api) },
     events:
       api.events === undefined
         ? null
@@ -160,4 +160,10 @@ function filterExample(api: Api): string {
     if (field !== undefined) return `/${resource.name}?${relation.name}.${field.name}[contains]=a`;
   }
   return '/{collection}?{relation}.{field}=value';
+}
+
+/** `renamed` of the event settings: old name → new of each resource with `renamedFrom` (none: left out). */
+function renamedResources(api: Api): { renamed?: Record<string, string> } {
+  const renamed = api.resources.flatMap((r) => (r.renamedFrom === undefined ? [] : [[r.renamedFrom, r.name] as const]));
+  return renamed.length === 0 ? {} : { renamed: Object.fromEntries(renamed) };
 }

@@ -12,7 +12,7 @@ import {
 } from '../schema/snapshot.js';
 import { postgresMigration } from './postgres.js';
 import { sqliteMigration } from './sqlite.js';
-import { EVENT_TABLES, SYSTEM_TABLES, webhookTables } from './system-tables.js';
+import { EVENT_TABLES, renamedEvents, SYSTEM_TABLES, webhookTables } from './system-tables.js';
 
 /** A new migration: its file name, what it does in words, and its statements per dialect. */
 export interface PlannedMigration {
@@ -59,12 +59,18 @@ export function planMigration(
   const webhooks = api.events?.webhooks === true && previous?.webhooks !== true;
   if (isEmpty(changes) && !events && !webhooks) return undefined;
   const losses = lossesOf(changes, snapshotOf(api));
+  // the past events of a renamed resource become the new name's, where the event tables exist already
+  const renamed = changes.changed.filter((c) => c.before.name !== c.after.name && previous?.events === true);
+  const eventRenames = renamed.flatMap((c) =>
+    renamedEvents(c.before.resource, c.after.resource, previous?.webhooks === true),
+  );
   if (losses.length > 0 && !allowDataLoss) throw new DataLossError(losses);
   const number = String(existing.length + 1).padStart(4, '0');
   return {
     name: `${number}-${previous === undefined ? 'initial' : isEmpty(changes) ? (events ? 'events' : 'webhooks') : slug(changes)}`,
     summary: [
       ...describe(changes),
+      ...renamed.map((c) => `serve the past events of ${c.before.resource} as events of ${c.after.resource}`),
       ...(events ? ['create the event log (events)'] : []),
       ...(webhooks ? ['create the tables of webhooks and their deliveries'] : []),
     ],
@@ -73,12 +79,14 @@ export function planMigration(
     sqlite: [
       ...(previous === undefined ? SYSTEM_TABLES.sqlite : []),
       ...sqliteMigration(changes),
+      ...eventRenames,
       ...(events ? EVENT_TABLES.sqlite : []),
       ...(webhooks ? webhookTables('sqlite') : []),
     ],
     postgres: [
       ...(previous === undefined ? SYSTEM_TABLES.postgres : []),
       ...postgresMigration(changes, snapshotOf(api)),
+      ...eventRenames,
       ...(events ? EVENT_TABLES.postgres : []),
       ...(webhooks ? webhookTables('postgres') : []),
     ],

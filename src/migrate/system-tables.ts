@@ -100,3 +100,38 @@ export const webhookTables = (dialect: 'sqlite' | 'postgres'): string[] => {
     `CREATE INDEX IF NOT EXISTS "restsmith_deliveries_due_idx" ON "restsmith_deliveries" ("status", "next_attempt_at")`,
   ];
 };
+
+/** A SQL string literal (names are `[a-z0-9-]`, but quoted as any text would be). */
+const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * A resource renamed (`renamedFrom`): its past events become the new name's, so that the feed, the stream and the
+ * deliveries still pending serve them as one resource. Both the `type` column and the event's JSON text change: the
+ * text begins `{"type":"<type>","resource":"<resource>",` (events/log.ts, eventText; a delivery's with `"seq":N,`
+ * first), and that prefix alone is rewritten, by string functions both databases have (a JSON function would lay
+ * the rest out again, and PostgreSQL's jsonb would reorder its keys). An event whose text does not begin so keeps
+ * both. A delivery already made stays as it was sent; the subscriptions' `types` name the new resource.
+ */
+export function renamedEvents(from: string, to: string, webhooks: boolean): string[] {
+  const prefix = (seq: string, type: string, resource: string): string =>
+    `'{${seq}"type":"' || ${type} || '","resource":"${resource.replaceAll("'", "''")}",'`;
+  const newType = `${literal(to)} || substr("type", ${from.length + 1})`;
+  const rewrite = (seq: string): string => {
+    const old = prefix(seq, '"type"', from);
+    return (
+      `SET "type" = ${newType}, "event" = ${prefix(seq, newType, to)} || substr("event", length(${old}) + 1)\n` +
+      `WHERE substr("type", 1, ${from.length + 1}) = ${literal(`${from}.`)} AND substr("event", 1, length(${old})) = ${old}`
+    );
+  };
+  return [
+    `UPDATE "restsmith_events"\n${rewrite('')}`,
+    ...(webhooks
+      ? [
+          `UPDATE "restsmith_deliveries"\n${rewrite(`"seq":' || "seq" || ',`)} AND "status" <> 'delivered'`,
+          `UPDATE "restsmith_webhooks"\n` +
+            `SET "types" = replace(replace("types", ${literal(`"${from}"`)}, ${literal(`"${to}"`)}), ${literal(`"${from}.`)}, ${literal(`"${to}.`)})\n` +
+            `WHERE "types" IS NOT NULL`,
+        ]
+      : []),
+  ];
+}

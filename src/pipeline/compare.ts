@@ -7,12 +7,14 @@ import type { RenderedFile } from './render.js';
  * - create, update, unchanged, delete: generator-owned files (a file of a removed resource is deleted)
  * - keep: a user-owned file or migration that exists (never rewritten)
  * - grow: a user-owned file that gains stubs (every other byte kept)
+ * - rename: a user-owned file of a renamed resource, moved from `from` to the new name (edited to compile there, and
+ *   grown)
  * - manual: a user-owned file that lacks a stub restsmith cannot add (it does not parse): the user adds it
  * - conflict: a generator-owned file edited by hand since the last run; nothing is written unless --force
  * - orphan: a user-owned file whose resource or actions are gone; kept, and reported
  */
 export type ChangeKind =
-  'create' | 'update' | 'unchanged' | 'delete' | 'keep' | 'grow' | 'manual' | 'conflict' | 'orphan';
+  'create' | 'update' | 'unchanged' | 'delete' | 'keep' | 'grow' | 'rename' | 'manual' | 'conflict' | 'orphan';
 
 export interface Change {
   path: string;
@@ -21,6 +23,8 @@ export interface Change {
   /** what to write (create, update, grow, and a conflict forced over) */
   content?: string;
   note?: string;
+  /** rename: the path the file moves from (removed once it is written at `path`) */
+  from?: string;
 }
 
 export interface CompareInput {
@@ -36,6 +40,8 @@ export interface CompareInput {
   notes: ReadonlyMap<string, string>;
   /** user-owned files that lack stubs restsmith cannot add */
   manual: ReadonlyMap<string, string>;
+  /** user-owned files of renamed resources, by their new path: where they move from, and their text there */
+  renamed?: ReadonlyMap<string, { from: string; text: string }>;
   /**
    * generator-owned files merged with the user's (package.json: see package-merge.ts), with the entries they changed
    * that restsmith owns: none, and the merged file is written whatever else it holds
@@ -47,8 +53,15 @@ export function compare(input: CompareInput): Change[] {
   const { read: current, files, manifest, grown, orphans, notes, manual } = input;
   const recorded = manifest?.files ?? {};
   const changes = files.map((file): Change => {
-    const existing = current(file.path);
     const base = { path: file.path, owner: file.owner };
+    const moved = input.renamed?.get(file.path);
+    if (moved !== undefined) {
+      const growth = grown.get(file.path);
+      const note = [growth?.note, notes.get(file.path)].filter(Boolean).join('; ');
+      const content = growth?.text ?? moved.text;
+      return { ...base, kind: 'rename', from: moved.from, content, ...(note !== '' && { note }) };
+    }
+    const existing = current(file.path);
     if (existing === undefined) return { ...base, kind: 'create', content: file.content };
     if (file.owner !== 'generator') {
       const growth = grown.get(file.path);

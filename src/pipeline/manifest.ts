@@ -256,7 +256,10 @@ function userFileHashes(
   return Object.fromEntries(
     paths.map((path) => {
       const written = changes.find(
-        (c) => c.path === path && c.content !== undefined && (c.kind === 'create' || c.kind === 'grow'),
+        (c) =>
+          c.path === path &&
+          c.content !== undefined &&
+          (c.kind === 'create' || c.kind === 'grow' || c.kind === 'rename'),
       );
       const target = projectFile(outDir, path);
       const content = written?.content ?? (existsSync(target) ? readFileSync(target, 'utf8') : undefined);

@@ -3,6 +3,7 @@ import type { Api } from '../model.js';
 import { names } from '../naming.js';
 import { projectFile } from './paths.js';
 import { computedPath, handlersPath } from './plan.js';
+import { checkBothKept, renamedUserFiles, type RenamedFile } from './renamed-user-files.js';
 
 /**
  * What the user-owned handlers files of a project become in this run: the stubs they gain, the handlers and
@@ -17,6 +18,8 @@ export interface UserFiles {
   /** user-owned files restsmith cannot edit although they lack a stub: the project is not what generate would write */
   manual: Map<string, string>;
   orphanHandlers: Map<string, string[]>;
+  /** user-owned files of renamed resources, moved to the new name: by new path (renamed-user-files.ts) */
+  renamed: Map<string, RenamedFile>;
 }
 
 /** Reads the user-owned handlers files: what stubs they gain, which handlers and files are orphaned. */
@@ -27,11 +30,32 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
     notes: new Map(),
     manual: new Map(),
     orphanHandlers: new Map(),
+    renamed: await renamedUserFiles(outDir, api),
   };
   await scanComputedFiles(outDir, api, result);
-  const handlersDir = projectFile(outDir, 'src/handlers');
-  const existing = existsSync(handlersDir) ? readdirSync(handlersDir).filter((f) => f.endsWith('.ts')) : [];
-  if (existing.length === 0) return result;
+  await scanHandlersFiles(outDir, api, result);
+  checkBothKept(result.renamed, (path) => result.grown.get(path)?.text ?? result.renamed.get(path)?.text ?? '');
+  return result;
+}
+
+/** The `.ts` files of a folder of the user's, as this run leaves them: those of renamed resources under the new name. */
+function filesOf(outDir: string, folder: string, renamed: ReadonlyMap<string, RenamedFile>): string[] {
+  const dir = projectFile(outDir, folder);
+  const present = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.ts')) : [];
+  const moved = [...renamed].filter(([to]) => to.startsWith(`${folder}/`));
+  const gone = new Set(moved.map(([, file]) => file.from.slice(folder.length + 1)));
+  const arrived = moved.map(([to]) => to.slice(folder.length + 1));
+  return [...new Set([...present.filter((f) => !gone.has(f)), ...arrived])];
+}
+
+/** A user's file as this run reads it: one carried over from a renamed resource's as it was edited. */
+const textOf = (outDir: string, path: string, renamed: ReadonlyMap<string, RenamedFile>): string =>
+  renamed.get(path)?.text ?? readFileSync(projectFile(outDir, path), 'utf8');
+
+/** The handlers files (src/handlers/<collection>.ts): the stubs they gain, the handlers and files orphaned. */
+async function scanHandlersFiles(outDir: string, api: Api, result: UserFiles): Promise<void> {
+  const existing = filesOf(outDir, 'src/handlers', result.renamed);
+  if (existing.length === 0) return;
   const { growHandlers, handlerNames } = await import('./user-files.js');
   const readReason = (text: string, variable: string): string => {
     const growth = growHandlers(text, variable, []);
@@ -50,7 +74,7 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
       continue;
     }
     const variable = `${names(kebab).camel}Handlers`;
-    const text = readFileSync(projectFile(outDir, path), 'utf8');
+    const text = textOf(outDir, path, result.renamed);
     const present = handlerNames(text, variable);
     const stubs = actions.map((a) => {
       const method = a.method === 'get' ? 'GET' : 'POST';
@@ -77,7 +101,6 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
     const growth = growHandlers(text, variable, stubs);
     if (growth.kind === 'grown') result.grown.set(path, { text: growth.text, note: `adds ${growth.added.join(', ')}` });
   }
-  return result;
 }
 
 /**
@@ -85,8 +108,7 @@ export async function scanUserFiles(outDir: string, api: Api): Promise<UserFiles
  * A function whose field is gone still compiles (the generated interface takes any other function): it is named.
  */
 async function scanComputedFiles(outDir: string, api: Api, result: UserFiles): Promise<void> {
-  const dir = projectFile(outDir, 'src/computed');
-  const existing = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.ts')) : [];
+  const existing = filesOf(outDir, 'src/computed', result.renamed);
   if (existing.length === 0) return;
   const { growComputed, handlerNames } = await import('./user-files.js');
   for (const fileName of existing) {
@@ -102,7 +124,7 @@ async function scanComputedFiles(outDir: string, api: Api, result: UserFiles): P
       continue;
     }
     const variable = `${resource.names.camel}Computed`;
-    const text = readFileSync(projectFile(outDir, path), 'utf8');
+    const text = textOf(outDir, path, result.renamed);
     const stubs = resource.computed.map((f) => ({ name: f.name, doc: f.description ?? `${f.name} (computed)` }));
     const present = handlerNames(text, variable);
     if (present === undefined) {

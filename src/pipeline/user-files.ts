@@ -119,3 +119,66 @@ function ensureImport(file: SourceFile, name: string, from: string): void {
     declaration.addNamedImport(name);
   }
 }
+
+/** What a resource's renaming (`renamedFrom`) changes in a user's file of it: names, old → new. */
+export interface Renaming {
+  /** the object the generated code imports: `doctorsHandlers` → `physiciansHandlers` */
+  variable: readonly [string, string];
+  /** the folder of the resource's generated files, as imported: `../resources/doctors` → `../resources/physicians` */
+  folder: readonly [string, string];
+  /** the prefixes of the names those files export, longest first: `Doctors` → `Physicians`, `Doctor` → `Physician` */
+  prefixes: readonly (readonly [string, string])[];
+}
+
+export type CarriedOver = { kind: 'carried'; text: string } | { kind: 'unsafe'; reason: string };
+
+/**
+ * A user's file of a renamed resource, edited to compile under the new name: its object renamed, its imports of the
+ * resource's generated files pointed at the new folder and their names renamed (`DoctorsHandlers` →
+ * `PhysiciansHandlers`, with every use in the file; an import under an alias keeps its alias). Unsafe when the file
+ * does not parse, has no such object, already uses a new name, or names the old folder otherwise than by named imports.
+ */
+export function carryOver(text: string, renaming: Renaming): CarriedOver {
+  const file = parse(text);
+  if (typeof file === 'string') return { kind: 'unsafe', reason: file };
+  try {
+    const [from, to] = renaming.variable;
+    const declaration = file.getVariableDeclaration(from);
+    if (declaration === undefined) return { kind: 'unsafe', reason: `it has no \`export const ${from}\`` };
+    const renamed = (name: string): string => {
+      const prefix = renaming.prefixes.find(([old]) => name.startsWith(old));
+      return prefix === undefined ? name : `${prefix[1]}${name.slice(prefix[0].length)}`;
+    };
+    const [oldFolder, newFolder] = renaming.folder;
+    const imports = file
+      .getImportDeclarations()
+      .filter(
+        (d) => d.getModuleSpecifierValue() === oldFolder || d.getModuleSpecifierValue().startsWith(`${oldFolder}/`),
+      );
+    const names = imports.flatMap((d) => d.getNamedImports().map((i) => i.getName()));
+    const used = new Set(file.getDescendantsOfKind(SyntaxKind.Identifier).map((i) => i.getText()));
+    const taken = [to, ...names.map(renamed)].find((name) => used.has(name) && !names.includes(name) && name !== from);
+    if (taken !== undefined) return { kind: 'unsafe', reason: `it already uses the name ${taken}` };
+    for (const declared of imports) {
+      if (declared.getDefaultImport() !== undefined || declared.getNamespaceImport() !== undefined) {
+        return { kind: 'unsafe', reason: `it imports ${declared.getModuleSpecifierValue()} other than by names` };
+      }
+      declared.setModuleSpecifier(`${newFolder}${declared.getModuleSpecifierValue().slice(oldFolder.length)}`);
+      for (const specifier of declared.getNamedImports()) {
+        const name = renamed(specifier.getName());
+        if (name === specifier.getName()) continue;
+        const node = specifier.getNameNode();
+        if (specifier.getAliasNode() === undefined && node.isKind(SyntaxKind.Identifier)) node.rename(name);
+        else specifier.setName(name);
+      }
+    }
+    declaration.rename(to);
+    const edited = file.getFullText();
+    if (edited.includes(`${oldFolder}/`) || edited.includes(`${oldFolder}'`) || edited.includes(`${oldFolder}"`)) {
+      return { kind: 'unsafe', reason: `it names ${oldFolder} where restsmith cannot follow it (not an import)` };
+    }
+    return { kind: 'carried', text: edited };
+  } finally {
+    project.removeSourceFile(file);
+  }
+}

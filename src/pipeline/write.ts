@@ -13,6 +13,7 @@ export function apply(outDir: string, changes: readonly Change[], manifest: Mani
   // every path is checked before the first is touched: a run refused for one writes nothing
   const file = projectFiles(outDir);
   const targets = changes.map((change) => file(change.path));
+  const sources = changes.map((change) => (change.from === undefined ? undefined : file(change.from)));
   const manifestPath = file(MANIFEST);
   mkdirSync(join(outDir, dirname(MANIFEST)), { recursive: true });
   for (const [i, change] of changes.entries()) {
@@ -22,8 +23,18 @@ export function apply(outDir: string, changes: readonly Change[], manifest: Mani
       rmSync(target, { force: true });
       removeEmptyFolders(dirname(target), outDir);
       afterWrite();
-    } else if (change.content !== undefined && (forced || ['create', 'update', 'grow'].includes(change.kind))) {
+    } else if (
+      change.content !== undefined &&
+      (forced || ['create', 'update', 'grow', 'rename'].includes(change.kind))
+    ) {
       writeAtomically(target, change.content);
+    }
+    // a file moved: written at its new path first, so that a run killed in between leaves it somewhere
+    const source = sources[i];
+    if (change.kind === 'rename' && source !== undefined) {
+      rmSync(source, { force: true });
+      removeEmptyFolders(dirname(source), outDir);
+      afterWrite();
     }
   }
   writeAtomically(manifestPath, manifestContent(manifest));

@@ -6,7 +6,7 @@ import { EventLog } from '../../runtime/src/events/log.js';
 import { loggedWrite } from '../../runtime/src/events/logged.js';
 import { Retention } from '../../runtime/src/events/retention.js';
 import { BUFFER_LIMIT, HEARTBEAT_MS, StreamHub } from '../../runtime/src/events/stream.js';
-import { EVENT_TABLES, webhookTables } from '../../src/migrate/system-tables.js';
+import { EVENT_TABLES, renamedEvents, webhookTables } from '../../src/migrate/system-tables.js';
 
 const SOURCES: EventSource[] = [
   { resource: 'notes', types: ['notes.created', 'notes.deleted'], read: { owner: true }, owner: (subject) => subject },
@@ -114,6 +114,66 @@ describe('the feed of one caller', () => {
       /"nope" is neither a resource nor an event type; known: notes, posts, audits/,
     );
     expect([...feed.typesOf('posts, notes.deleted')]).toEqual(['posts.created', 'notes.deleted']);
+  });
+});
+
+describe('a renamed resource (renamedFrom)', () => {
+  it('tells a `types` naming its old name the new one', () => {
+    const renamed = new EventFeed(db, SOURCES, 'admin', '7d', { memos: 'notes' });
+    expect(() => renamed.typesOf('posts,memos')).toThrow(
+      /"memos" was renamed: the resource memos is now notes.*"notes"/,
+    );
+    expect(() => renamed.typesOf('memos.deleted')).toThrow(/ask for "notes\.deleted"/);
+    // a type the new resource does not have is unknown, as any other
+    expect(() => renamed.typesOf('memos.archived')).toThrow(/neither a resource nor an event type/);
+    expect(() => feed.typesOf('memos')).toThrow(/neither a resource nor an event type/);
+  });
+
+  it('serves its past events, and the deliveries still to make, under the new name once migrated', async () => {
+    for (const statement of webhookTables('sqlite')) await db.prepareText(statement).run([]);
+    await log.append('memos', 'created', note('m1', ['alice']), 'alice');
+    await log.append('posts', 'created', note('p1', []), null);
+    await log.append('memos', 'deleted', { ...note('m1', ['alice']), record: null }, 'alice');
+    const at = '2030-01-01T00:00:00.000Z';
+    const subscribe = `INSERT INTO restsmith_webhooks (id, url, types, enabled, secret, cursor, created_at, updated_at) VALUES (?, 'https://x.example/', ?, 1, 's', 0, ?, ?)`;
+    await db.prepareText(subscribe).run(['w', JSON.stringify(['memos', 'posts.created', 'memos.deleted']), at, at]);
+    const fanOut = `INSERT INTO restsmith_deliveries (webhook_id, seq, type, event, status, created_at, updated_at)
+      SELECT 'w', seq, type, '{"seq":' || seq || ',' || substr(event, 2), CASE seq WHEN 1 THEN 'delivered' ELSE 'pending' END, ?, ? FROM restsmith_events`;
+    await db.prepareText(fanOut).run([at, at]);
+    const before = await feed.page(
+      feed.visibility({ subject: 'root', roles: ['admin'] }, feed.typesOf(undefined)),
+      undefined,
+      10,
+    );
+    expect(before.events.map((e) => e.seq)).toEqual([2]);
+
+    for (const statement of renamedEvents('memos', 'notes', true)) await db.prepareText(statement).run([]);
+    const after = await feed.page(
+      feed.visibility({ subject: 'alice', roles: [] }, feed.typesOf('notes')),
+      undefined,
+      10,
+    );
+    const events = after.events.map((e) => JSON.parse(e.text) as Record<string, unknown>);
+    expect(events.map((e) => [e.type, e.resource, e.recordId, e.actor])).toEqual([
+      ['notes.created', 'notes', 'm1', 'alice'],
+      ['notes.deleted', 'notes', 'm1', 'alice'],
+    ]);
+    // the rest of the text is as it was written
+    const rows = await db.prepareText('SELECT type, event FROM restsmith_events ORDER BY seq').all([]);
+    expect(rows.map((r) => r.type)).toEqual(['notes.created', 'posts.created', 'notes.deleted']);
+    expect(JSON.parse(String(rows[0]?.event))).toMatchObject({ version: 1, data: { id: 'm1' } });
+    const deliveries = await db.prepareText('SELECT seq, type, event FROM restsmith_deliveries ORDER BY seq').all([]);
+    // the one delivered stays as it was sent; those to make are sent under the new name
+    expect(
+      deliveries.map((d) => [d.seq, d.type, (JSON.parse(String(d.event)) as { resource: string }).resource]),
+    ).toEqual([
+      [1, 'memos.created', 'memos'],
+      [2, 'posts.created', 'posts'],
+      [3, 'notes.deleted', 'notes'],
+    ]);
+    expect(JSON.parse(String(deliveries[2]?.event))).toMatchObject({ seq: 3, type: 'notes.deleted', recordId: 'm1' });
+    const [webhook] = await db.prepareText('SELECT types FROM restsmith_webhooks').all([]);
+    expect(JSON.parse(String(webhook?.types))).toEqual(['notes', 'posts.created', 'notes.deleted']);
   });
 });
 

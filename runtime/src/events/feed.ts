@@ -88,6 +88,8 @@ export class EventFeed {
     sources: readonly EventSource[],
     private readonly adminRole: string,
     private readonly retention: string,
+    /** old name → new, of the resources renamed (`renamedFrom`): a `types` naming the old one is told the new */
+    private readonly renamed: Readonly<Record<string, string>> = {},
   ) {
     this.#page = db.prepare<PageParams>(PAGE[db.dialect]);
     this.#bounds = db.prepare<Record<string, never>>(BOUNDS);
@@ -102,7 +104,7 @@ export class EventFeed {
 
   /**
    * The types a `types` query asks for: a comma-separated list of resources (each of its types) and types; every type
-   * when absent. A name that is neither is a 400 naming the known ones.
+   * when absent. A name that is neither is a 400 naming the known ones, or the new name of a renamed resource.
    */
   typesOf(query: string | undefined): ReadonlySet<string> {
     if (query === undefined || query.trim() === '') return new Set(this.#types.keys());
@@ -112,15 +114,30 @@ export class EventFeed {
       const source = this.#sources.get(name);
       if (source !== undefined) for (const type of source.types) types.add(type);
       else if (this.#types.has(name)) types.add(name);
-      else
-        throw new HttpProblem(
-          400,
-          'Bad Request',
-          `types: "${name.slice(0, 100)}" is neither a resource nor an event type; known: ${[...this.#sources.keys()].join(', ')} ` +
-            `(each, or one of its types like ${[...this.#types.keys()][0] ?? 'books.created'})`,
-        );
+      else throw this.#unknown(name);
     }
     return types;
+  }
+
+  /** The 400 of a `types` entry that names no resource and no type of one. */
+  #unknown(name: string): HttpProblem {
+    const [resource = '', ...rest] = name.split('.');
+    const renamed = Object.hasOwn(this.renamed, resource) ? this.renamed[resource] : undefined;
+    const now = [renamed, ...rest].join('.');
+    if (renamed !== undefined && (this.#sources.has(now) || this.#types.has(now))) {
+      return new HttpProblem(
+        400,
+        'Bad Request',
+        `types: "${name.slice(0, 100)}" was renamed: the resource ${resource} is now ${renamed}, and its events, ` +
+          `past ones included, are ${renamed}'s: ask for "${now.slice(0, 100)}"`,
+      );
+    }
+    return new HttpProblem(
+      400,
+      'Bad Request',
+      `types: "${name.slice(0, 100)}" is neither a resource nor an event type; known: ${[...this.#sources.keys()].join(', ')} ` +
+        `(each, or one of its types like ${[...this.#types.keys()][0] ?? 'books.created'})`,
+    );
   }
 
   /** Which of `types` the caller may see, and of which only their own records'. */

@@ -17,6 +17,8 @@ export interface EventSettings {
   retentionMs: number;
   webhooks: boolean;
   retry: { attempts: number; firstDelayMs: number };
+  /** the resources renamed (`renamedFrom`): old name → new; their past events are the new name's (a migration did it) */
+  renamed?: Readonly<Record<string, string>>;
 }
 
 export interface EventDependencies {
@@ -43,7 +45,7 @@ export const STREAMS_PER_CLIENT = 10;
  */
 export function eventRoutes(app: FastifyInstance, dependencies: EventDependencies): void {
   const { db, log, sources, authorizer, adminRole, settings, pageSize, webhooks } = dependencies;
-  const feed = new EventFeed(db, sources, adminRole, settings.retention);
+  const feed = new EventFeed(db, sources, adminRole, settings.retention, settings.renamed);
   const maxStreams = Number(process.env.EVENT_STREAMS_MAX ?? DEFAULT_MAX_STREAMS) || DEFAULT_MAX_STREAMS;
   const hub = new StreamHub(db, feed, log, maxStreams);
   const retention = new Retention(db, settings.retentionMs, settings.webhooks);

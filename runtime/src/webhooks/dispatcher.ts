@@ -111,11 +111,13 @@ export class Dispatcher {
   }
 
   async #fill(): Promise<void> {
-    if (this.#fanOutDue) {
-      this.#fanOutDue = false;
-      await this.#fanOut();
-    }
-    while (!this.#stopped && this.#sends.size < IN_FLIGHT) {
+    while (!this.#stopped) {
+      // new events first, also while a backlog keeps this loop claiming
+      if (this.#fanOutDue) {
+        this.#fanOutDue = false;
+        await this.#fanOut();
+      }
+      if (this.#sends.size >= IN_FLIGHT) return;
       const now = Date.now();
       const claimed = (await this.#sql.claim.all({
         until: new Date(now + LEASE_MS).toISOString(),
@@ -134,7 +136,7 @@ export class Dispatcher {
 
   /** Sends a delivery claimed, counted under way until its attempt is recorded; then claims again. */
   #start(delivery: Claimed, targets: Map<string, { url: string; secret: string | undefined }>): void {
-    const webhook = delivery.webhook_id;
+    const webhook = String(delivery.webhook_id);
     this.#busy.set(webhook, (this.#busy.get(webhook) ?? 0) + 1);
     const sending: Promise<void> = this.#deliver(delivery, targets)
       .catch(() => undefined) // not recorded (the database is unavailable): the claim expires, and it is sent again

@@ -202,6 +202,9 @@ describe('subscriptions', () => {
         'http://[::1]/h',
         'http://169.254.169.254/latest',
         'http://localhost/h',
+        'http://198.51.100.7/h',
+        'http://[3fff::1]/h',
+        'http://[2001:10::1]/h',
       ]) {
         const r = await admin('POST', `${strict.url}/api/webhooks`, { url });
         expect(r.status, url).toBe(400);

@@ -14,6 +14,7 @@ export const DEPENDENCIES = {
   'better-sqlite3': '^12.4.1',
   fastify: '^5.12.8',
   ioredis: '^5.8.2',
+  'ipaddr.js': '^2.5.0',
   jose: '^6.1.0',
   kysely: '~0.28.8',
   pg: '^8.16.3',

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PER_WEBHOOK } from '../../runtime/src/webhooks/dispatcher.js';
 import { databaseUrl } from '../helpers/database.js';
 import { generateFresh, http, startServer, typecheckAndBuild, WORK, type RunningServer } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
@@ -10,7 +11,8 @@ import { as, SECRET, token } from '../helpers/tokens.js';
 /**
  * Webhooks (SPEC §6) against a receiver of this test: Standard Webhooks signatures, retries with backoff then
  * `failed`, the delivery log and manual retry, delivery after a SIGKILL, a graceful stop that finishes its sends,
- * two instances that never send one delivery at once, and no loopback URL unless WEBHOOK_ALLOW_PRIVATE=true.
+ * two instances that never send one delivery at once, a slow receiver that holds back no other subscription's
+ * deliveries, and no loopback URL unless WEBHOOK_ALLOW_PRIVATE=true.
  */
 const DEFINITION = `
 name: alerts
@@ -29,16 +31,23 @@ resources:
 `;
 
 interface Received {
+  at: number;
   path: string;
   id: string;
   headers: IncomingMessage['headers'];
   body: string;
 }
 
+/** How long `/sluggish` takes to answer: a receiver that must hold back no other subscription. */
+const SLUGGISH_MS = 3000;
+
 /** The receiver: records every request; `/fail-N` answers 500 to the first N attempts of each message. */
 const received: Received[] = [];
 const inFlight = new Map<string, number>();
 let overlapped = 0;
+/** requests under way at each path, and the most there ever were */
+const underWay = new Map<string, number>();
+const mostUnderWay = new Map<string, number>();
 let closedUntil = false;
 let receiver: Server;
 let receiverUrl: string;
@@ -50,6 +59,7 @@ function answer(path: string, attempt: number): { status: number; delay: number 
   if (path === '/later') return { status: closedUntil ? 503 : 200, delay: 0 };
   if (path === '/slow') return { status: 200, delay: 100 };
   if (path === '/long') return { status: 200, delay: 1500 };
+  if (path === '/sluggish') return { status: 200, delay: SLUGGISH_MS };
   return { status: 200, delay: 0 };
 }
 
@@ -72,14 +82,17 @@ beforeAll(async () => {
     request.on('end', () => {
       const id = String(request.headers['webhook-id']);
       const path = request.url ?? '/';
-      received.push({ path, id, headers: request.headers, body });
+      received.push({ at: Date.now(), path, id, headers: request.headers, body });
       const key = `${path} ${id}`;
       inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
       if ((inFlight.get(key) ?? 0) > 1) overlapped += 1;
+      underWay.set(path, (underWay.get(path) ?? 0) + 1);
+      mostUnderWay.set(path, Math.max(mostUnderWay.get(path) ?? 0, underWay.get(path) ?? 0));
       const attempt = received.filter((r) => r.path === path && r.id === id).length;
       const { status, delay } = answer(path, attempt);
       setTimeout(() => {
         inFlight.set(key, (inFlight.get(key) ?? 1) - 1);
+        underWay.set(path, (underWay.get(path) ?? 1) - 1);
         response.writeHead(status).end();
       }, delay);
     });
@@ -141,11 +154,15 @@ const deliveries = async (hook: Hook, server = one): Promise<Delivery[]> =>
   ((await admin('GET', `${server.url}/api/webhooks/${hook.id}/deliveries?limit=100`)).body as { items: Delivery[] })
     .items;
 
-const settled = (hook: Hook, count: number, server = one) =>
-  waitFor(`${count} settled deliveries`, async () => {
-    const all = await deliveries(hook, server);
-    return all.length >= count && all.every((d) => d.status !== 'pending') ? all : undefined;
-  });
+const settled = (hook: Hook, count: number, server = one, ms?: number) =>
+  waitFor(
+    `${count} settled deliveries`,
+    async () => {
+      const all = await deliveries(hook, server);
+      return all.length >= count && all.every((d) => d.status !== 'pending') ? all : undefined;
+    },
+    ms,
+  );
 
 describe('subscriptions', () => {
   it('are the administrator’s: 401 without a token, 403 for anyone else', async () => {
@@ -185,6 +202,9 @@ describe('subscriptions', () => {
         'http://[::1]/h',
         'http://169.254.169.254/latest',
         'http://localhost/h',
+        'http://198.51.100.7/h',
+        'http://[3fff::1]/h',
+        'http://[2001:10::1]/h',
       ]) {
         const r = await admin('POST', `${strict.url}/api/webhooks`, { url });
         expect(r.status, url).toBe(400);
@@ -250,6 +270,37 @@ describe('delivery', () => {
     const missing = await admin('POST', `${one.url}/api/webhooks/${hook.id}/deliveries/999999/retry`);
     expect(missing.status).toBe(404);
     await admin('DELETE', `${one.url}/api/webhooks/${hook.id}`);
+  });
+
+  it('sends to a fast receiver without waiting for a slow one', async () => {
+    const slow = await subscribe('/sluggish', ['products']);
+    const fast = await subscribe('/quick', ['orders']);
+    // the slow receiver's events first, more than two instances took at a time in lock-step rounds: its deliveries
+    // are made, due before the fast one's, and sends are under way
+    for (let i = 0; i < 16; i += 1)
+      expect((await admin('POST', `${one.url}/api/products`, { name: `p${i}` })).status).toBe(201);
+    await waitFor('the slow receiver’s deliveries', async () =>
+      (await deliveries(slow)).length === 16 ? true : undefined,
+    );
+    await waitFor('the slow receiver to be sent to', () =>
+      received.some((r) => r.path === '/sluggish') ? true : undefined,
+    );
+    await Promise.all(Array.from({ length: 20 }, (_, i) => order(`quick ${i}`, i % 2 ? one : two)));
+    const quick = await waitFor('the fast receiver’s 20 events', () => {
+      const sent = received.filter((r) => r.path === '/quick');
+      return sent.length >= 20 ? sent : undefined;
+    });
+    // each in the time of fast sends (milliseconds) after its event was committed: none waited for a slow answer
+    const waited = quick.map((r) => r.at - Date.parse((JSON.parse(r.body) as { at: string }).at));
+    expect(Math.max(...waited)).toBeLessThan(SLUGGISH_MS / 2);
+    expect((await settled(fast, 20)).every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+    // the slow one had at most PER_WEBHOOK sends under way from each instance, and each of its events delivered once
+    const slowly = await settled(slow, 16, one, 30_000);
+    expect(slowly.every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+    expect(received.filter((r) => r.path === '/sluggish')).toHaveLength(16);
+    expect(mostUnderWay.get('/sluggish')).toBeLessThanOrEqual(2 * PER_WEBHOOK);
+    await admin('DELETE', `${one.url}/api/webhooks/${slow.id}`);
+    await admin('DELETE', `${one.url}/api/webhooks/${fast.id}`);
   });
 
   it('refuses to retry a delivery that did not fail', async () => {

@@ -1,48 +1,56 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { networkInterfaces } from 'node:os';
 
 /**
  * Where a webhook may be sent: not to this machine nor to a private network (server-side request forgery), unless
  * WEBHOOK_ALLOW_PRIVATE=true. Every address a host resolves to is checked when the subscription is made, and again
  * when each delivery connects (the connection goes to an address that was checked: no DNS rebinding in between).
+ *
+ * An address may be sent to when ipaddr.js classifies it as `unicast`, that is in none of the special-purpose blocks
+ * of its table, an IPv4-mapped IPv6 address as the IPv4 address it stands for; when it is in no block of the
+ * additions below; and when it is none of the host's own interfaces' addresses. ipaddr.js 2.5.0's table has every
+ * block of the IANA IPv4 and IPv6 Special-Purpose Address Registries that is not globally reachable (loopback,
+ * private, shared, link-local, documentation 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32 and
+ * 3fff::/20, benchmarking 198.18.0.0/15 and 2001:2::/48, the 6to4 relay 192.88.99.0/24, ORCHID 2001:10::/28, NAT64,
+ * Teredo, discard, …), and multicast, broadcast and 240.0.0.0/4.
  */
-const PRIVATE_V4 = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata services
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const)
-  PRIVATE_V4.addSubnet(network, prefix, 'ipv4');
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+const ADDITIONS = {
+  // the IANA IPv6 Address Space registry: only 2000::/3 is global unicast, the rest is reserved by the IETF (::/96, the
+  // deprecated IPv4-compatible addresses, among it) or special (fc00::/7, fe80::/10, ff00::/8); ipaddr.js calls
+  // `unicast` whatever its table does not list
+  ipv6OutsideGlobalUnicast: (address: ipaddr.IPv6): boolean => !address.match(GLOBAL_UNICAST_V6),
+};
+
+/** The host's own addresses, normalised: read at each check (interfaces come and go). */
+function ownAddresses(): Set<string> {
+  const own = new Set<string>();
+  for (const list of Object.values(networkInterfaces())) {
+    for (const { address } of list ?? []) {
+      if (isIP(address) !== 0) own.add(ipaddr.process(canonical(address)).toNormalizedString());
+    }
+  }
+  return own;
+}
 
 /**
- * IPv6: global unicast only (2000::/3), less the ranges that lead to IPv4 addresses (Teredo, 6to4) or to nowhere
- * (documentation). Everything else — loopback, IPv4-mapped and -compatible forms, NAT64, unique and link-local,
- * multicast — is refused. (Separate lists: a BlockList checks an IPv4 address against IPv4-mapped IPv6 rules too.)
+ * An address as ipaddr.js should read it. ipaddr.js 2.5.0 reads an IPv6 address with a dotted tail after `::` as
+ * IPv4-mapped (`::8.8.8.8`, which is IPv4-compatible `::808:808`, as `::ffff:8.8.8.8`), and glibc prints
+ * IPv4-compatible addresses that way: the WHATWG URL parser's serialisation has no dotted tail. A zone (`%eth0`) is
+ * dropped: it only follows link-local addresses, refused by their range.
  */
-const GLOBAL_V6 = new BlockList();
-GLOBAL_V6.addSubnet('2000::', 3, 'ipv6');
-const TUNNELS_V6 = new BlockList();
-for (const [network, prefix] of [
-  ['2001::', 32], // Teredo
-  ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4
-] as const)
-  TUNNELS_V6.addSubnet(network, prefix, 'ipv6');
+const canonical = (address: string): string =>
+  isIP(address) === 6 ? new URL(`http://[${address.replace(/%.*$/s, '')}]`).hostname.slice(1, -1) : address;
 
-/** Whether an address is loopback, private, link-local, multicast or otherwise not on the public internet. */
+/** Whether an address is loopback, private, link-local, multicast, this host's or otherwise not on the public internet. */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return PRIVATE_V4.check(address, 'ipv4');
-  if (family === 6) return !GLOBAL_V6.check(address, 'ipv6') || TUNNELS_V6.check(address, 'ipv6');
-  return true;
+  if (isIP(address) === 0) return true; // strict dotted or colon forms only: never `127.1`, never a name
+  const parsed = ipaddr.process(canonical(address));
+  if (parsed.range() !== 'unicast') return true;
+  if (parsed instanceof ipaddr.IPv6 && ADDITIONS.ipv6OutsideGlobalUnicast(parsed)) return true;
+  return ownAddresses().has(parsed.toNormalizedString());
 }
 
 /** A webhook URL refused, with the reason (for a 400, or a delivery's `lastError`). */

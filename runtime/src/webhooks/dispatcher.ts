@@ -7,8 +7,15 @@ import { dispatchSql, WEBHOOK_SQL } from './sql.js';
 
 /** How often an instance looks for work (and at once after it commits an event). */
 export const TICK_MS = 1_000;
-/** Deliveries claimed at a time; a claim lasts past the send's timeout, then another instance may take it. */
-const BATCH = 10;
+/**
+ * Sends an instance has under way at once, in all and to one subscription: a slow receiver holds up its own
+ * deliveries only, and a place that frees is taken by the next due delivery at once (no rounds).
+ */
+export const IN_FLIGHT = 32;
+export const PER_WEBHOOK = 4;
+/** Due deliveries a claim looks at: with room in each of their subscriptions, oldest first. */
+const LOOK_AHEAD = 4 * IN_FLIGHT;
+/** A claim lasts past the send's timeout, then another instance may take it. */
 const LEASE_MS = SEND_TIMEOUT_MS + 20_000;
 /** Events turned into deliveries at a time: a subscription far behind catches up in bounded steps. */
 const FAN_OUT_STEP = 1000;
@@ -25,16 +32,23 @@ type Claimed = { webhook_id: string; seq: number; event: string; attempts: numbe
  * Delivers webhooks, in every instance: it turns committed events into deliveries, claims due ones (a lease in the
  * database, taken with FOR UPDATE SKIP LOCKED on PostgreSQL: no two instances send one delivery at once), sends them
  * and records each attempt: delivered on a 2xx; else retried after `firstDelay`, about twice as late each time (±25%
- * jitter), `attempts` times in all, then failed. Stopping finishes the sends under way and releases the rest.
+ * jitter), `attempts` times in all, then failed. At most IN_FLIGHT sends are under way, PER_WEBHOOK to one
+ * subscription; each send that ends makes room for the next. Stopping finishes the sends under way and releases the
+ * rest.
  */
 export class Dispatcher {
   readonly #sql: { [K in keyof ReturnType<typeof dispatchSql>]: Prepared<Record<string, SqlValue>> };
   readonly #secrets: Prepared<Record<string, never>>;
   readonly #me = randomUUID();
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  /** the claiming under way, if any; `#again`: claim again once it is done; `#fanOutDue`: new events may wait */
+  #claiming: Promise<void> | undefined;
   #again = false;
+  #fanOutDue = true;
   #stopped = false;
+  /** the sends under way, and how many to each subscription */
+  readonly #sends = new Set<Promise<void>>();
+  readonly #busy = new Map<string, number>();
   readonly #unsubscribe: () => void;
 
   constructor(
@@ -63,22 +77,10 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** Looks for work now (once the round under way, if any, is done). */
+  /** Looks for new events and due deliveries now (once the claiming under way, if any, is done). */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running !== undefined) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#round()
-      .catch(() => undefined) // the database is unavailable: the next tick tries again; claims expire by themselves
-      .finally(() => {
-        this.#running = undefined;
-        if (this.#again) {
-          this.#again = false;
-          this.wake();
-        }
-      });
+    this.#fanOutDue = true;
+    this.#claim();
   }
 
   /** Stops looking for work, and waits for the sends under way (each ends within SEND_TIMEOUT_MS). */
@@ -86,24 +88,66 @@ export class Dispatcher {
     this.#stopped = true;
     clearInterval(this.#timer);
     this.#unsubscribe();
-    await this.#running;
+    await this.#claiming;
+    await Promise.all(this.#sends);
   }
 
-  async #round(): Promise<void> {
-    await this.#fanOut();
-    for (let rounds = 0; rounds < 10 && !this.#stopped; rounds += 1) {
+  /** Claims due deliveries while there is room, one claiming at a time. */
+  #claim(): void {
+    if (this.#stopped) return;
+    if (this.#claiming !== undefined) {
+      this.#again = true;
+      return;
+    }
+    this.#claiming = this.#fill()
+      .catch(() => undefined) // the database is unavailable: the next tick tries again; claims expire by themselves
+      .finally(() => {
+        this.#claiming = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.#claim();
+        }
+      });
+  }
+
+  async #fill(): Promise<void> {
+    while (!this.#stopped) {
+      // new events first, also while a backlog keeps this loop claiming
+      if (this.#fanOutDue) {
+        this.#fanOutDue = false;
+        await this.#fanOut();
+      }
+      if (this.#sends.size >= IN_FLIGHT) return;
       const now = Date.now();
       const claimed = (await this.#sql.claim.all({
         until: new Date(now + LEASE_MS).toISOString(),
         me: this.#me,
         now: new Date(now).toISOString(),
-        batch: BATCH,
+        batch: IN_FLIGHT - this.#sends.size,
+        per: PER_WEBHOOK,
+        busy: JSON.stringify(Object.fromEntries(this.#busy)),
+        ahead: LOOK_AHEAD,
       })) as unknown as Claimed[];
       if (claimed.length === 0) return;
       const targets = await this.#targets();
-      await Promise.all(claimed.map((delivery) => this.#deliver(delivery, targets)));
-      if (claimed.length < BATCH) return;
+      for (const delivery of claimed) this.#start(delivery, targets);
     }
+  }
+
+  /** Sends a delivery claimed, counted under way until its attempt is recorded; then claims again. */
+  #start(delivery: Claimed, targets: Map<string, { url: string; secret: string | undefined }>): void {
+    const webhook = String(delivery.webhook_id);
+    this.#busy.set(webhook, (this.#busy.get(webhook) ?? 0) + 1);
+    const sending: Promise<void> = this.#deliver(delivery, targets)
+      .catch(() => undefined) // not recorded (the database is unavailable): the claim expires, and it is sent again
+      .finally(() => {
+        this.#sends.delete(sending);
+        const left = (this.#busy.get(webhook) ?? 1) - 1;
+        if (left > 0) this.#busy.set(webhook, left);
+        else this.#busy.delete(webhook);
+        this.#claim();
+      });
+    this.#sends.add(sending);
   }
 
   async #fanOut(): Promise<void> {
@@ -122,7 +166,7 @@ export class Dispatcher {
     }
   }
 
-  /** Each enabled subscription's URL and secret, read once a round (a subscription changed meanwhile is read anew). */
+  /** Each enabled subscription's URL and secret, read once a claim (a subscription changed meanwhile is read anew). */
   async #targets(): Promise<Map<string, { url: string; secret: string | undefined }>> {
     const rows = await this.#secrets.all({});
     return new Map(

@@ -49,6 +49,11 @@ export function dispatchSql(dialect: Dialect) {
     dialect === 'sqlite' ? `substr(e."type", 1, instr(e."type", '.') - 1)` : `split_part(e."type", '.', 1)`;
   const big = dialect === 'postgres' ? '::bigint' : '';
   const text = dialect === 'postgres' ? '::text' : '';
+  // the sends under way to the row's subscription, from the JSON object `:busy`
+  const busy =
+    dialect === 'sqlite'
+      ? `coalesce((SELECT "value" FROM json_each(:busy) WHERE "key" = "webhook_id"), 0)`
+      : `coalesce((:busy::jsonb ->> "webhook_id")::int, 0)`;
   return {
     // the enabled subscriptions behind the latest event, and where each is
     behind: `
@@ -72,16 +77,28 @@ export function dispatchSql(dialect: Dialect) {
     advance: `
       UPDATE "restsmith_webhooks" SET "cursor" = :through
       WHERE "id" = :webhook AND "cursor" = :from AND "updated_at" = :updated`,
-    // due deliveries not claimed by a live instance, each claimed for `:until` by `:me`; PostgreSQL skips the rows
-    // another instance is claiming this instant instead of waiting for them
+    // due deliveries not claimed by a live instance, each claimed for `:until` by `:me`: the oldest `:batch`, at most
+    // `:per` a subscription less the sends `:busy` says this instance has under way to it (a JSON object, subscription
+    // id → count), among the first `:ahead` due deliveries of enabled subscriptions with room (a paused one's wait);
+    // PostgreSQL skips the rows another instance is claiming this instant instead of waiting for them
     claim: `
       UPDATE "restsmith_deliveries" SET "claimed_until" = :until${text}, "claimed_by" = :me
       WHERE ("webhook_id", "seq") IN (
-        SELECT "webhook_id", "seq" FROM "restsmith_deliveries"
-        WHERE "status" = 'pending' AND "next_attempt_at" <= :now${text}
-          AND ("claimed_until" IS NULL OR "claimed_until" < :now)
+        SELECT "webhook_id", "seq" FROM (
+          SELECT "webhook_id", "seq", "next_attempt_at",
+            row_number() OVER (PARTITION BY "webhook_id" ORDER BY "next_attempt_at", "seq") AS "place"
+          FROM (
+            SELECT "webhook_id", "seq", "next_attempt_at" FROM "restsmith_deliveries"
+            WHERE "status" = 'pending' AND "next_attempt_at" <= :now${text}
+              AND ("claimed_until" IS NULL OR "claimed_until" < :now) AND ${busy} < :per${big}
+              AND "webhook_id" IN (SELECT "id" FROM "restsmith_webhooks" WHERE "enabled" = 1)
+            ORDER BY "next_attempt_at"
+            LIMIT :ahead${big}${dialect === 'postgres' ? '\n            FOR UPDATE SKIP LOCKED' : ''}
+          ) AS "due"
+        ) AS "ranked"
+        WHERE "place" <= :per${big} - ${busy}
         ORDER BY "next_attempt_at"
-        LIMIT :batch${big}${dialect === 'postgres' ? '\n        FOR UPDATE SKIP LOCKED' : ''}
+        LIMIT :batch${big}
       )
       RETURNING "webhook_id", "seq", "event", "attempts"`,
     settle: `

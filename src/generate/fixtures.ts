@@ -24,6 +24,8 @@ export interface Fixture {
   wrong?: { field: string; value: JsonValue };
   /** fields the API never returns */
   writeOnly: string[];
+  /** fields valued by the user's functions (SPEC §9): any of them may change when a stored field does */
+  computed: string[];
   /** whether POST needs no token */
   publicCreate: boolean;
   /**
@@ -91,6 +93,7 @@ function fixtureOf(resource: Resource, creatable: ReadonlySet<string>): Fixture 
     change: sampleChange(fields, preconditionFields(resource)),
     wrong: wrongValue(fields),
     writeOnly: resource.fields.filter((f) => f.writeOnly).map((f) => f.name),
+    computed: resource.computed.map((f) => f.name),
     publicCreate: isPublic(resource.access.create),
     ...(toUpdate?.length !== 0 && { toUpdate: toUpdate ?? null }),
     ...(toDelete?.length !== 0 && { toDelete: toDelete ?? null }),

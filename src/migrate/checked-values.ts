@@ -12,6 +12,10 @@ import type { ColumnSnapshot } from '../schema/snapshot.js';
 export const checksValues = (from: ColumnSnapshot, to: ColumnSnapshot): boolean =>
   from.type !== to.type && (to.type === 'date' || to.type === 'datetime' || to.type === 'uuid');
 
+/** An enum whose every value is still one of `to`'s (the same, or widened): no stored value changes. */
+export const keepsEnumValues = (from: ColumnSnapshot, to: ColumnSnapshot): boolean =>
+  from.type === 'enum' && to.type === 'enum' && (from.values ?? []).every((v) => (to.values ?? []).includes(v));
+
 const HEX = '[0-9a-fA-F]';
 const DIGIT = '[0-9]';
 

@@ -9,7 +9,7 @@ import {
   type IndexSnapshot,
 } from '../schema/ddl.js';
 import { postgres as d } from '../schema/dialect.js';
-import { checksValues, postgresChecked } from './checked-values.js';
+import { checksValues, keepsEnumValues, postgresChecked } from './checked-values.js';
 import { columnLoss } from './data-loss.js';
 import type { Diff, Step, TableChange } from './diff.js';
 import type { ColumnSnapshot, Snapshot, TableSnapshot } from '../schema/snapshot.js';
@@ -175,7 +175,9 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
   const typeChanged = d.columnType(from) !== d.columnType(to);
   // a conversion may give NULL: NOT NULL comes back after the values are filled in or their rows deleted
   if (from.notNull && (typeChanged || !to.notNull)) statements.push(`${alter} DROP NOT NULL`);
-  if (from.default !== undefined) statements.push(`${alter} DROP DEFAULT`);
+  // the default goes before a conversion (it may not convert), and comes back after; one that stays is left alone
+  const defaultKept = !typeChanged && JSON.stringify(from.default) === JSON.stringify(to.default);
+  if (from.default !== undefined && !defaultKept) statements.push(`${alter} DROP DEFAULT`);
   // a row whose stored value changes gets a new version (a client's ETag of it is then stale): every row that holds a
   // value of a column whose type changes (converted, it may be another value, another type in JSON, or null), counted
   // before the conversion; an integer widened to a number is the same number
@@ -193,11 +195,12 @@ function alterColumn(tableName: string, from: ColumnSnapshot, to: ColumnSnapshot
     if (to.notNull && to.default === undefined) statements.push(...deleteRows(tableName, unshaped, after));
     else statements.push(`UPDATE ${table} SET ${column} = ${value}, ${version} WHERE ${unshaped}`);
   }
-  if (to.type === 'enum') {
+  // an enum widened (or a value added and the same type) keeps every stored value: no row to look at
+  if (to.type === 'enum' && !keepsEnumValues(from, to)) {
     const values = (to.values ?? []).map((v) => d.literal(v, to)).join(', ');
     statements.push(`UPDATE ${table} SET ${column} = ${fallback}, ${version} WHERE ${column} NOT IN (${values})`);
   }
-  if (to.default !== undefined) statements.push(`${alter} SET DEFAULT ${fallback}`);
+  if (to.default !== undefined && !defaultKept) statements.push(`${alter} SET DEFAULT ${fallback}`);
   const loss = columnLoss(tableName, from, to);
   if (to.notNull && (!from.notNull || typeChanged)) {
     if (to.default !== undefined)

@@ -7,7 +7,7 @@ import {
   indexesOf,
 } from '../schema/ddl.js';
 import { sqlite as d } from '../schema/dialect.js';
-import { checksValues, sqliteChecked } from './checked-values.js';
+import { checksValues, keepsEnumValues, sqliteChecked } from './checked-values.js';
 import { columnLoss } from './data-loss.js';
 import type { Diff, Step, TableChange } from './diff.js';
 import type { ColumnSnapshot } from '../schema/snapshot.js';
@@ -38,10 +38,12 @@ function alterable(step: Step): boolean {
     case 'renameColumn':
       return true;
     case 'alterColumn':
-      // an index added, dropped or made case-insensitive: the index statements do it
+      // the column as CREATE TABLE defines it stays the same: what changes is its indexes (unique, index, the case of
+      // letters: the index statements make them) or what the API takes (an enum's values, string to text, which
+      // SQLite does not store: no CHECK); the values the copy would replace (an enum's removed ones) are updated
       return (
-        JSON.stringify({ ...step.from, index: false, caseInsensitive: undefined }) ===
-        JSON.stringify({ ...step.to, index: false, caseInsensitive: undefined })
+        sameDefinition(step.from, step.to) &&
+        (convert(step.from, step.to) === d.ident(step.from.name) || step.to.type === 'enum')
       );
     case 'addColumn':
       return !(step.column.notNull && step.column.default === undefined) && step.column.ref === undefined;
@@ -71,10 +73,28 @@ function alterStatements({ before, after, steps }: TableChange): string[] {
       if (step.kind === 'addColumn')
         return [`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(step.column, d, step.table)}`];
       if (step.kind === 'dropColumn') return [`ALTER TABLE ${table} DROP COLUMN ${d.ident(step.column.name)}`];
+      if (step.kind === 'alterColumn' && step.to.type === 'enum') return enumValues(table, step.from, step.to);
       return [];
     }),
     ...added.map((i) => createIndex(after.name, i, d)),
   ];
+}
+
+/** CREATE TABLE's definition of the column, whatever it was called (a rename in the same change is a step of its own). */
+const sameDefinition = (from: ColumnSnapshot, to: ColumnSnapshot): boolean =>
+  columnDefinition({ ...from, name: to.name }, d, '') === columnDefinition(to, d, '');
+
+/**
+ * An enum's values changed in place: a stored value that is not one of them any more takes the default (or NULL), and
+ * a new version, as the rebuild's copy would give it (`convert`); a widened enum changes no row, and needs nothing.
+ */
+function enumValues(table: string, from: ColumnSnapshot, to: ColumnSnapshot): string[] {
+  if (keepsEnumValues(from, to)) return [];
+  const column = d.ident(to.name);
+  const values = (to.values ?? []).map((v) => d.literal(v, to)).join(', ');
+  const fallback = to.default === undefined ? 'NULL' : d.literal(to.default, to);
+  const version = `${d.ident('version')} = ${d.ident('version')} + 1`;
+  return [`UPDATE ${table} SET ${column} = ${fallback}, ${version} WHERE ${column} NOT IN (${values})`];
 }
 
 /**
@@ -141,19 +161,25 @@ const jsonKind = (type: string): string =>
 
 /** The expression that carries a stored value into the rebuilt column. */
 function convert(from: ColumnSnapshot, to: ColumnSnapshot): string {
-  const column = d.ident(from.name);
   const fallback = to.default === undefined ? 'NULL' : d.literal(to.default, to);
+  const value = carried(from, to, fallback);
+  return to.notNull && !from.notNull && to.default !== undefined ? `coalesce(${value}, ${fallback})` : value;
+}
+
+/** A stored value in the new type, or `fallback` where it has no place there; NULL stays NULL. */
+function carried(from: ColumnSnapshot, to: ColumnSnapshot, fallback: string): string {
+  const column = d.ident(from.name);
+  // an enum widened keeps every value; else a value that is not one of its values takes the fallback
+  if (keepsEnumValues(from, to)) return column;
   if (to.type === 'enum') {
     const values = (to.values ?? []).map((v) => d.literal(v, to)).join(', ');
-    return `CASE WHEN ${column} IN (${values}) THEN ${column} ELSE ${fallback} END`;
+    return `CASE WHEN ${column} IS NULL OR ${column} IN (${values}) THEN ${column} ELSE ${fallback} END`;
+  }
+  if (checksValues(from, to)) {
+    return `CASE WHEN ${column} IS NULL THEN NULL ELSE ${orFallback(sqliteChecked(from, to, column), fallback)} END`;
   }
   const target = d.columnType(to);
-  const value = checksValues(from, to)
-    ? `CASE WHEN ${column} IS NULL THEN NULL ELSE ${orFallback(sqliteChecked(from, to, column), fallback)} END`
-    : d.columnType(from) === target
-      ? column
-      : `CAST(${column} AS ${target})`;
-  return to.notNull && !from.notNull && to.default !== undefined ? `coalesce(${value}, ${fallback})` : value;
+  return d.columnType(from) === target ? column : `CAST(${column} AS ${target})`;
 }
 
 const orFallback = (value: string, fallback: string): string =>

@@ -4,7 +4,7 @@
  * are also held to strict JSON syntax.
  */
 import { extname } from 'node:path';
-import { parseDocument, type Document, type YAMLError } from 'yaml';
+import { isMap, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import { DefinitionError, type Problem } from '../errors.js';
 import { LineIndex } from '../definition/positions.js';
 import { readDefinitionText } from './definition-text.js';
@@ -16,6 +16,11 @@ export interface Loaded {
   doc: Document;
   /** the plain data of the document: objects, arrays and scalars */
   data: unknown;
+  /**
+   * the syntax problems of a file read all the same: only a `{` or a `[` left open, which the parser closes where
+   * the lines of the map or list end; validate reports them with every other problem of the file
+   */
+  syntax: Problem[];
 }
 
 const SYNTAX_PATH = '(syntax)';
@@ -30,12 +35,48 @@ export async function load(file: string): Promise<Loaded> {
  */
 export function parseDefinition(file: string, text: string): Loaded {
   const doc = parseDocument(text, { keepSourceTokens: true, prettyErrors: true, uniqueKeys: true });
-  const problems = withoutEchoes(doc.errors).map((error) => yamlProblem(file, error, text));
+  const errors = withoutEchoes(doc.errors);
+  const unclosed = errors.filter(isUnclosed);
+  const problems = [
+    ...errors.filter((error) => !isUnclosed(error)).map((error) => yamlProblem(file, error, text)),
+    ...(unclosed.length === 0 ? [] : unclosedProblems(file, doc, text, unclosed)),
+  ].sort((a, b) => a.line - b.line || a.column - b.column);
+  // a bracket left open and nothing else: the rest of the file reads as written, and its problems are found too
+  if (problems.length > 0 && unclosed.length === errors.length)
+    return { file, text, doc, data: toData(file, doc), syntax: problems };
   if (problems.length === 0 && extname(file).toLowerCase() === '.json') {
     problems.push(...strictJsonProblems(file, text));
   }
-  if (problems.length > 0) throw new DefinitionError(problems.sort((a, b) => a.line - b.line || a.column - b.column));
-  return { file, text, doc, data: toData(file, doc) };
+  if (problems.length > 0) throw new DefinitionError(problems);
+  return { file, text, doc, data: toData(file, doc), syntax: [] };
+}
+
+/** The parser's error for a flow map or list without its `}` or `]`: it says so where the map's lines end. */
+const isUnclosed = (error: YAMLError): boolean =>
+  (error.code === 'BAD_INDENT' || error.code === 'MISSING_CHAR') &&
+  /^Flow (map|sequence) (in block collection must be sufficiently indented and )?(must )?end with a [}\]]/.test(
+    error.message,
+  );
+
+/**
+ * Each `{` or `[` left open, at its own line and column (the parser points at the line after the map or list, where
+ * it noticed); the parser's errors where no such bracket is found.
+ */
+function unclosedProblems(file: string, doc: Document, text: string, errors: readonly YAMLError[]): Problem[] {
+  const lines = new LineIndex(text);
+  const problems: Problem[] = [];
+  visit(doc, {
+    Collection(_, node) {
+      const token = node.srcToken;
+      if (!node.flow || token?.type !== 'flow-collection') return;
+      const [open, close, kind] = isMap(node) ? ['{', '}', 'map'] : ['[', ']', 'list'];
+      if (token.end[0]?.source === close) return;
+      const { line, column } = lines.position(token.start.offset);
+      const message = `this ${open} is never closed: end the ${kind} with ${close}`;
+      problems.push({ file, line, column, path: SYNTAX_PATH, message });
+    },
+  });
+  return problems.length > 0 ? problems : errors.map((error) => yamlProblem(file, error, text));
 }
 
 /**

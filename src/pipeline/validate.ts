@@ -20,12 +20,14 @@ export function validate(loaded: Loaded): Definition {
     ...(result.success ? [] : translateIssues(result.error.issues, loaded.data)),
     ...semanticProblems(loaded.data),
   ];
-  if (result.success && located.length === 0) return result.data;
-  if (located.length === 0) {
+  if (!result.success && located.length === 0) {
     // zod failed without an issue we could translate: should not happen, but never pass silently.
     located.push({ path: [], message: 'the definition is invalid' });
   }
-  throw new DefinitionError(locate(loaded, located));
+  // with the syntax problems of a file read all the same (a bracket left open: load.ts)
+  const problems = [...loaded.syntax, ...locate(loaded, located)];
+  if (result.success && problems.length === 0) return result.data;
+  throw new DefinitionError(problems.sort((a, b) => a.line - b.line || a.column - b.column));
 }
 
 /** Problems at the line and column of what they concern, once each, sorted by position. */

@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
-import { databaseUrl } from '../helpers/database.js';
-import { evolvingProject, http, typecheckAndBuild } from '../helpers/project.js';
+import { databaseUrl, ON_POSTGRES } from '../helpers/database.js';
+import { evolvingProject, http, ROOT, typecheckAndBuild } from '../helpers/project.js';
 import { SECRET } from '../helpers/tokens.js';
 
 /**
@@ -33,6 +35,8 @@ resources:
 const V2 = V1.replace('      priceWithVat:', '      label: { type: string, computed: true }\n      priceWithVat:');
 const V3 = V2.replace(/ {6}priceWithVat:[^\n]*\n/, '');
 
+const run = promisify(execFile);
+const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const PRICE_WITH_VAT = 'return Math.round(record.price * 120) / 100;';
 const project = evolvingProject('computed', 'catalogue.yaml');
 const { dir, generate } = project;
@@ -132,3 +136,47 @@ it('values computed fields by the user function, everywhere a record is returned
     expect(product).not.toHaveProperty('priceWithVat');
   });
 });
+
+const ON_TITLE = `
+name: notes
+version: 1.0.0
+auth: { default: public }
+resources:
+  notes:
+    fields:
+      title: { type: string, required: true }
+      titleUpper: { type: string, computed: true }
+`;
+
+it("passes the project's own tests when a computed field depends on the field they patch", async () => {
+  const notes = evolvingProject('computed-on-patched', 'notes.yaml');
+  try {
+    await notes.generate(ON_TITLE);
+    const file = join(notes.dir, 'src/computed/notes.ts');
+    const stub = readFileSync(file, 'utf8');
+    expect(stub).toContain('titleUpper(_record) {\n    return null;');
+    writeFileSync(
+      file,
+      stub.replace(
+        'titleUpper(_record) {\n    return null;',
+        'titleUpper(record) {\n    return record.title.toUpperCase();',
+      ),
+    );
+    // the generated tests patch title, the only field they can change: titleUpper changes with it
+    const fixtures = JSON.parse(readFileSync(join(notes.dir, 'test/generated/api.json'), 'utf8')) as {
+      change?: { field: string };
+    }[];
+    expect(fixtures[0]?.change?.field).toBe('title');
+    await typecheckAndBuild(notes.dir);
+    // what `npm test` runs; on the PostgreSQL run, in a schema of their own in its database
+    const env = ON_POSTGRES ? { ...process.env, TEST_DATABASE_URL: process.env.RESTSMITH_TEST_PG_URL } : process.env;
+    const result = await run(process.execPath, [TSX, 'test/generated/run.ts'], { cwd: notes.dir, env }).then(
+      (r) => ({ code: 0, out: r.stdout }),
+      (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
+    );
+    expect(result.code, result.out.slice(-4000)).toBe(0);
+    expect(result.out).toMatch(/ok \d+ - patches its title, and nothing else/);
+  } finally {
+    notes.remove();
+  }
+}, 120_000);

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
@@ -254,3 +254,89 @@ describe('migrations that make text a date, a datetime or a uuid', () => {
     });
   });
 });
+
+/** An enum widened, then narrowed: no statement, then an UPDATE in place, never a rebuild (SQLite stores no CHECK). */
+const ENUM_V1 = `
+name: tickets
+version: 1.0.0
+auth: { default: public }
+resources:
+  tickets:
+    fields:
+      title: { type: string, required: true }
+      status: { type: enum, values: [open, shut], default: open, required: true }
+      tag: { type: enum, values: [red, blue], nullable: true }
+`;
+const ENUM_V2 = ENUM_V1.replace('values: [open, shut]', 'values: [open, shut, held]').replace(
+  'values: [red, blue]',
+  'values: [red, blue, green]',
+);
+const ENUM_V3 = ENUM_V2.replace('values: [open, shut, held]', 'values: [open, held]');
+
+describe('migrations that change the values of an enum', () => {
+  it('keep every row as it is when they are widened, and give the default to the values removed', async () => {
+    const { dir, generate } = project('enum');
+    const url = await databaseUrl('migrations-enum', 'sqlite:./data/tickets.db');
+    const migration = (n: number): string => {
+      const name = readdirSync(join(dir, 'src/db/migrations')).find((f) => f.startsWith(`000${n}-`)) ?? '';
+      return readFileSync(join(dir, 'src/db/migrations', name), 'utf8');
+    };
+    await generate(ENUM_V1);
+    const ids: Record<string, string> = {};
+    const before = await serving(dir, url, async (api) => {
+      for (const [title, status, tag] of [
+        ['a', 'open', 'red'],
+        ['b', 'shut', null],
+        ['c', 'shut', 'blue'],
+      ] as const) {
+        const r = await http('POST', `${api}/tickets`, { title, status, tag });
+        expect(r.status, r.text).toBe(201);
+        ids[title] = (r.body as { id: string }).id;
+      }
+      return etagsOf(api, ids);
+    });
+
+    await generate(ENUM_V2);
+    // widened: the migration has no statement on either database
+    expect(migration(2)).toMatch(/sqlite: \[\],\n\s+postgres: \[\],/);
+    await serving(dir, url, async (api) => {
+      expect(await statuses(api)).toEqual([
+        ['a', 'open', 'red'],
+        ['b', 'shut', null],
+        ['c', 'shut', 'blue'],
+      ]);
+      expect(await etagsOf(api, ids)).toEqual(before);
+      const held = await http('PATCH', `${api}/tickets/${ids.c}`, { status: 'held', tag: 'green' });
+      expect(held.status, held.text).toBe(200);
+    });
+
+    await generate(ENUM_V3);
+    // narrowed: an UPDATE in place, no table made again
+    expect(migration(3)).not.toMatch(/CREATE TABLE|__rebuild/);
+    const after = await serving(dir, url, async (api) => {
+      expect(await statuses(api)).toEqual([
+        ['a', 'open', 'red'],
+        ['b', 'open', null],
+        ['c', 'held', 'green'],
+      ]);
+      return etagsOf(api, ids);
+    });
+    // the record whose value was replaced has a new ETag; the others keep theirs
+    expect(after.b).not.toBe(before.b);
+    expect(after.a).toBe(before.a);
+  }, 180_000);
+});
+
+async function statuses(api: string): Promise<[string, string, string | null][]> {
+  const page = (await http('GET', `${api}/tickets?sort=title`)).body as {
+    items: { title: string; status: string; tag: string | null }[];
+  };
+  return page.items.map((t) => [t.title, t.status, t.tag]);
+}
+
+async function etagsOf(api: string, ids: Record<string, string>): Promise<Record<string, string | null>> {
+  const tags: Record<string, string | null> = {};
+  for (const [title, id] of Object.entries(ids))
+    tags[title] = (await http('GET', `${api}/tickets/${id}`)).headers.get('etag');
+  return tags;
+}

@@ -161,9 +161,10 @@ describe('SQLite migrations', () => {
     expect(copy(notes(column('code')), notes(column('code', { type: 'integer' })))).toContain(
       `"version" + (CASE WHEN "code" IS NOT NULL OR CAST("code" AS INTEGER) IS NOT "code" THEN 1 ELSE 0 END)`,
     );
-    // a column dropped beside one made unique changes no stored value
+    // a ref dropped (SQLite's DROP COLUMN cannot) beside a column made unique changes no stored value
+    const ref = { table: 'users', idKind: 'uuid' as const, onDelete: 'cascade' as const };
     const unchanged = copy(
-      notes(column('body'), column('code', { type: 'integer' })),
+      notes(column('body'), column('user_id', { type: 'ref', index: true, ref })),
       notes(column('body', { unique: true, index: true })),
     );
     expect(unchanged).toMatch(/"updated_at", "version" FROM "notes"$/);

@@ -40,6 +40,7 @@ const api = (name: string, resources: Api['resources']): Api => ({
     bodySize: 1024,
     rateLimit: { max: 0, windowMs: 60_000 },
     includeDepth: 2,
+    include: { maxRecords: 1000 },
   },
   resources,
 });

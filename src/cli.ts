@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { GenerateOptions } from './commands/generate.js';
-import { UserError } from './errors.js';
+import { formatWarning, UserError } from './errors.js';
 import { VERSION } from './version.js';
 
 type Print = (line: string) => void;
@@ -40,8 +40,9 @@ function program(out: Print, err: Print): Command {
     .description('check a definition and print every problem (exit 0 when valid, 1 when not)')
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
     .action(async (file: string) => {
-      const { readDefinition } = await import('./pipeline/read-definition.js');
-      const api = await readDefinition(file);
+      const { readDefinitionWarned } = await import('./pipeline/read-definition.js');
+      const { api, warnings } = await readDefinitionWarned(file);
+      for (const warning of warnings) err(formatWarning(warning));
       out(`${file}: valid (${api.resources.length} ${api.resources.length === 1 ? 'resource' : 'resources'})`);
     });
 
@@ -66,6 +67,7 @@ function program(out: Print, err: Print): Command {
       if (options.watch) return watchUntilStopped(file, options, out, err);
       const { describeChanges, generate, wroteLine } = await import('./commands/generate.js');
       const result = await generate(file, options);
+      for (const warning of result.warnings ?? []) err(warning);
       const pending = result.changes.filter((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
       if (options.check) {
         for (const c of pending) out(`${c.kind.padEnd(9)} ${c.from === undefined ? '' : `${c.from} -> `}${c.path}`);

@@ -23,6 +23,11 @@ export function formatProblem(p: Problem): string {
   return `${p.file}:${p.line}:${p.column}  ${p.path}  ${p.message}`;
 }
 
+/** A warning about a valid definition: the same, said to be one. */
+export function formatWarning(p: Problem): string {
+  return `${p.file}:${p.line}:${p.column}  ${p.path}  warning: ${p.message}`;
+}
+
 /** A definition that cannot be used: carries every problem found, not just the first. */
 export class DefinitionError extends UserError {
   constructor(readonly problems: Problem[]) {

@@ -179,6 +179,8 @@ export interface Limits {
   rateLimit: { max: number; windowMs: number };
   /** how many relations deep `include` may go (`books.tags` is 2) */
   includeDepth: number;
+  /** `include.maxRecords`: the most records one request's `include` may embed (a request that could embed more is a 400) */
+  include: { maxRecords: number };
 }
 
 export interface Api {

@@ -6,6 +6,7 @@ import type { CorsSettings } from './http/cors.js';
 export const PREFIX = '/api/v1';
 export const ADMIN_ROLE = 'admin';
 export const PAGE_SIZE = { default: 20, max: 100 };
+export const INCLUDE_MAX_RECORDS = 1000;
 export const BODY_LIMIT = 1_048_576;
 export const RULES_NEED_TOKENS = true;
 export const RATE_LIMIT_MAX = 300;

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UserError } from '../errors.js';
+import { formatWarning, UserError } from '../errors.js';
 import type { Api } from '../model.js';
 import type { Loss } from '../migrate/data-loss.js';
 import { lossLines, planMigration } from '../migrate/plan-migration.js';
@@ -36,6 +36,8 @@ export interface GenerateResult {
   written: boolean;
   /** --force: conflicts are overwritten */
   forced?: boolean;
+  /** what the definition would do better to change, though valid (pipeline/read-definition.ts), as printed lines */
+  warnings?: string[];
 }
 
 /** Generate-time conflicts: generator-owned files edited by hand. Nothing is written. */
@@ -73,15 +75,17 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   if (unchanged !== undefined) return unchanged;
 
   const steps = await import('../pipeline/steps.js');
-  const api = steps.definitionOf(file, text);
+  const read = steps.definitionWarned(file, text);
+  const api = read.api;
+  const warnings = read.warnings.map(formatWarning);
   const outDir = resolve(options.out ?? api.name);
   checkTarget(outDir);
   const manifest = readManifest(outDir);
-  if (manifest !== undefined && upToDate(outDir, manifest, input)) return noChanges(outDir, manifest);
+  if (manifest !== undefined && upToDate(outDir, manifest, input)) return { ...noChanges(outDir, manifest), warnings };
   // workers load prettier while this thread plans and renders
   const pool = steps.startPool(api.resources.length, manifest === undefined);
   try {
-    return await run({ steps, api, source, outDir, manifest, input, options, pool });
+    return { ...(await run({ steps, api, source, outDir, manifest, input, options, pool })), warnings };
   } finally {
     await pool?.close();
   }

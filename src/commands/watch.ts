@@ -73,6 +73,7 @@ export async function watchDefinition(file: string, options: WatchOptions): Prom
       const result = await (options.generate ?? generate)(file, { out: options.out });
       const text = result.written ? wroteLine(result) : `${result.outDir} is up to date`;
       if (text === last && !result.written) return;
+      for (const warning of result.warnings ?? []) options.printError(warning);
       if (result.written) for (const line of describeChanges(result)) options.print(line);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       options.print(`${text} (${seconds.toFixed(2)} s); watching ${file}`);

@@ -102,3 +102,31 @@ export function relationMap(api: Api): Record<string, Record<string, RelationLin
     ]),
   );
 }
+
+/** An include path of `resource`, and the most records it could embed under one record of it (a read). */
+export interface IncludeCost {
+  resource: string;
+  path: string;
+  records: number;
+}
+
+/**
+ * The include paths no request can be served (a 400 in the server: relations/budget.ts), since even under one record
+ * they could embed more than `limits.include.maxRecords` records: a to-one hop embeds one record per record above
+ * it, a to-many one a page of `limits.pageSize.default`; a path fetches each of its prefixes too. Costliest first.
+ */
+export function unaffordablePaths(api: Api): IncludeCost[] {
+  const { includeDepth, include, pageSize } = api.limits;
+  const found: IncludeCost[] = [];
+  const walk = (from: string, resource: Resource, path: string, above: number, sum: number, depth: number) => {
+    if (depth === 0) return;
+    for (const relation of resource.relations) {
+      const records = above * (relation.kind === 'one' ? 1 : pageSize.default);
+      const named = path === '' ? relation.name : `${path}.${relation.name}`;
+      if (sum + records > include.maxRecords) found.push({ resource: from, path: named, records: sum + records });
+      walk(from, targetOf(api, relation), named, records, sum + records, depth - 1);
+    }
+  };
+  for (const resource of api.resources) walk(resource.name, resource, '', 1, 0, includeDepth);
+  return found.sort((a, b) => b.records - a.records);
+}

@@ -290,6 +290,20 @@ const limitsSchema = z
       .max(5)
       .optional()
       .describe('How many relations deep `include` may go, e.g. books.tags is 2 (default 2).'),
+    include: z
+      .strictObject({
+        maxRecords: z
+          .int()
+          .min(1)
+          .optional()
+          .describe(
+            'The most records one request may embed (default 1000): a request whose limit and include paths could ' +
+              'embed more is a 400. A to-one hop embeds one record per record above it, a to-many hop a page ' +
+              '(pageSize.default) per record above it.',
+          ),
+      })
+      .optional()
+      .describe('The budget for embedding with `include`.'),
   })
   .describe('Limits of the generated server.');
 

@@ -63,6 +63,8 @@ export interface ProjectView {
   /** whether a many-to-many relation exists (its routes use relations/links.ts) */
   hasLinks: boolean;
   includeDepth: number;
+  /** `limits.include.maxRecords`: the most records one request may embed */
+  includeMaxRecords: number;
   /** a filter through a relation of this API, for the README: `/books?author.country=FR` */
   filterExample: string;
   /** the README's example of a route of the user's own: a report over a resource that has a listing */
@@ -110,6 +112,7 @@ export function projectView(
       .filter((r) => r.relations.length > 0)
       .map((r) => ({ key: tsKey(r.name), camel: r.names.camel })),
     includeDepth: api.limits.includeDepth,
+    includeMaxRecords: api.limits.include.maxRecords,
     filterExample: filterExample(api),
     ...customRoute(api),
   };

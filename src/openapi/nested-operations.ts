@@ -4,7 +4,7 @@ import { writableFields } from '../schema/columns.js';
 import { linkParameterName, linkRelations, nestedCreates, nestedRelations, targetOf } from '../contract/relations.js';
 import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
 import { exampleBody, type SchemaNames } from './schemas.js';
-import { listParameters, TAKEN, type Route } from './operations.js';
+import { listBadRequest, listParameters, TAKEN, type Route } from './operations.js';
 
 /**
  * The nested routes under one resource's records, one path per to-many relation: the listing
@@ -35,7 +35,7 @@ export function addNested(api: Api, r: Resource, route: Route, names: SchemaName
         parameters: [idParameter, ...listParameters(api, target, names)],
         responses: {
           200: json(names.ref(`page:${target.name}`), 'A page', limitHeaders(api)),
-          400: problem('An unknown or repeated parameter, a limit over the maximum or a forged cursor'),
+          400: listBadRequest(api, target),
           404: ref('responses', 'NotFound'),
           ...commonResponses(api, target.access.list),
         },

@@ -38,10 +38,26 @@ export function includeParameter(api: Api, r: Resource, names: SchemaNames): Jso
       required: false,
       style: 'form',
       explode: false,
-      description,
+      description: `${String(description)}. ${budgetRule(api)}`,
       schema: { ...schema, items: names.ref(`include:${r.name}`) },
     },
   ];
+}
+
+/** How `limits.include.maxRecords` bounds what an include embeds, in the words of a description. */
+function budgetRule(api: Api): string {
+  const { include, pageSize } = api.limits;
+  return (
+    `A request whose include could embed more than ${include.maxRecords} records (limits.include.maxRecords) is a ` +
+    '400, before any query runs. It counts, for each relation included, the records above it (the limit at the top, ' +
+    `1 on a read) times 1 for a to-one relation, or ${pageSize.default} (an embedded page) for a to-many one`
+  );
+}
+
+/** The 400 of a listing of `r` (its own, or a nested one): `include`'s budget where `r` has relations. */
+export function listBadRequest(api: Api, r: Resource): JsonSchema {
+  const paging = 'An unknown or repeated parameter, a limit over the maximum or a forged cursor';
+  return problem(r.relations.length === 0 ? paging : `${paging}; or an include over its budget. ${budgetRule(api)}`);
 }
 
 /** The operations of one resource: the five of its collection and items that are switched on, and its actions. */
@@ -74,7 +90,7 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
       parameters: listParameters(api, r, names),
       responses: {
         200: json(names.ref(`page:${r.name}`), 'A page', limited),
-        400: problem('An unknown or repeated parameter, a limit over the maximum or a forged cursor'),
+        400: listBadRequest(api, r),
         ...commonResponses(api, r.access.list),
       },
     });
@@ -105,7 +121,11 @@ export function addResource(api: Api, r: Resource, route: Route, names: SchemaNa
       responses: {
         200: json(record, 'The record (without an ETag when `include` embeds relations)', withRecord),
         304: { description: 'Not modified: the copy the client holds is current (no body)', headers: withRecord },
-        400: problem('A URL that cannot be decoded'),
+        400: problem(
+          r.relations.length === 0
+            ? 'A URL that cannot be decoded'
+            : `A URL that cannot be decoded, or an unknown include or one over its budget. ${budgetRule(api)}`,
+        ),
         404: ref('responses', 'NotFound'),
         ...commonResponses(api, r.access.read),
       },

@@ -38,6 +38,7 @@ export const DEFAULTS = {
   bodySize: 1024 * 1024,
   rateLimit: { max: 300, windowMs: 60_000 },
   includeDepth: 2,
+  includeMaxRecords: 1000,
   events: { retention: '7d', attempts: 8, firstDelay: '30s' },
 } as const;
 
@@ -161,6 +162,7 @@ function limits(def: LimitsDef | undefined): Limits {
     pageSize: { default: pageDefault, max },
     bodySize: def?.bodySize === undefined ? DEFAULTS.bodySize : (parseSize(def.bodySize) ?? DEFAULTS.bodySize),
     includeDepth: def?.includeDepth ?? DEFAULTS.includeDepth,
+    include: { maxRecords: def?.include?.maxRecords ?? DEFAULTS.includeMaxRecords },
     rateLimit: {
       max: def?.rateLimit?.max ?? DEFAULTS.rateLimit.max,
       windowMs:

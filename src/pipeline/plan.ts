@@ -67,6 +67,7 @@ export const RUNTIME = [
   'src/auth/verify.ts',
   'src/auth/authorize.ts',
   'src/auth/owner.ts',
+  'src/relations/budget.ts',
   'src/relations/embed.ts',
   'src/relations/parent.ts',
   'src/relations/links.ts',

@@ -6,7 +6,7 @@ export { compare } from './compare.js';
 export { formatAll, startPool } from './format.js';
 export { mergePackageJson, previousPackage } from './package-merge.js';
 export { handlersPath, plan } from './plan.js';
-export { definitionOf } from './read-definition.js';
+export { definitionOf, definitionWarned } from './read-definition.js';
 export { renderOrKnown } from './render.js';
 export { scanUserFiles } from './scan-user-files.js';
 export { apply } from './write.js';

@@ -57,6 +57,7 @@ export function api(resources: Resource[], extra: Partial<Api> = {}): Api {
       bodySize: 1048576,
       rateLimit: { max: 300, windowMs: 60000 },
       includeDepth: 2,
+      include: { maxRecords: 1000 },
     },
     resources,
     ...extra,

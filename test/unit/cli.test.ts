@@ -64,6 +64,49 @@ it('reports an internal error as a bug, with its stack and a request to report i
   expect(err[1]).toMatch(/TypeError: boom\n\s+at /);
 });
 
+describe('warnings', () => {
+  // include paths that no request can be served: 100 tickets under one customer, 100 customers, 100 tickets each…
+  const helpdesk = [
+    'name: helpdesk',
+    'version: "1"',
+    'limits: { pageSize: { default: 100, max: 100 }, includeDepth: 5 }',
+    'resources:',
+    '  customers: { fields: { name: string } }',
+    '  tickets: { fields: { customerId: { type: ref, to: customers, required: true } } }',
+    '',
+  ].join('\n');
+  const warning =
+    /^\S*helpdesk\.yaml:3:63 {2}limits\.includeDepth {2}warning: .*could embed up to 1,020,200 records.*limits\.include\.maxRecords \(1,000\)/;
+
+  it('validate prints them on stderr as file:line:col  path  warning: message, and exits 0', async () => {
+    writeFileSync(join(scratch, 'helpdesk.yaml'), helpdesk);
+    const { code, stdout, stderr } = await bin('validate', 'helpdesk.yaml');
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('helpdesk.yaml: valid (2 resources)');
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(warning)]);
+  });
+
+  it('generate prints them too, and writes the project', async () => {
+    writeFileSync(join(scratch, 'helpdesk.yaml'), helpdesk);
+    const result = await cli(
+      'generate',
+      join(scratch, 'helpdesk.yaml'),
+      '--out',
+      join(scratch, 'helpdesk'),
+      '--dry-run',
+    );
+    expect(result.code).toBe(0);
+    expect(result.err.split('\n')).toEqual([expect.stringMatching(warning)]);
+    expect(result.out).toMatch(/^create\s+src\/relations\/budget\.ts$/m);
+  });
+
+  it('are none for a definition within the budget', async () => {
+    const { code, stderr } = await bin('validate', join(ROOT, 'examples/library.yaml'));
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+  });
+});
+
 describe('init', () => {
   it('writes a starter that validates and generates, and never overwrites a file', async () => {
     expect((await bin('init', 'starter.yaml')).code).toBe(0);

@@ -40,6 +40,7 @@ const api = (name: string, resources: Api['resources']): Api => ({
     bodySize: 1024,
     rateLimit: { max: 0, windowMs: 60_000 },
     includeDepth: 2,
+    include: { maxRecords: 1000 },
   },
   resources,
 });
@@ -159,6 +160,29 @@ describe('names of schemas', () => {
       expect(get.security, path).toContainEqual({});
       expect(Object.keys(get.responses), path).toContain('401');
       expect(Object.keys(get.responses), path).not.toContain('403');
+    }
+  });
+
+  it('says where include is described that an include over limits.include.maxRecords is a 400, with its numbers', async () => {
+    const library = await readDefinition(join(ROOT, 'examples/library.yaml'));
+    const limits = { ...library.limits, pageSize: { default: 7, max: 30 }, include: { maxRecords: 321 } };
+    const document = openApiDocument({ ...library, limits }) as unknown as Document;
+    const rule = /more than 321 records \(limits\.include\.maxRecords\) is a 400.* or 7 \(an embedded page\)/;
+    type Operation = { parameters: Node[]; responses: Record<string, Node> };
+    const operations = ['/books', '/books/{id}', '/authors/{id}/books'].map((path) => [
+      path,
+      document.paths[path]?.get,
+    ]);
+    for (const [path, get] of operations as [string, Operation][]) {
+      expect(get.responses['400']?.description, path).toMatch(rule);
+      expect(get.parameters.find((p) => p.name === 'include')?.description, path).toMatch(rule);
+    }
+    // a resource without relations takes no include: its 400 says nothing of one
+    const plain = openApiDocument(api('plain', [resource('posts', [field('title', 'string')])])) as unknown as Document;
+    for (const path of ['/posts', '/posts/{id}']) {
+      expect(plain.paths[path]?.get?.responses, path).toMatchObject({
+        400: { description: expect.not.stringMatching(/include/) },
+      });
     }
   });
 

@@ -2,6 +2,7 @@ import type { AccessRule } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import type { Database, SqlValue } from '../db/database.js';
 import type { Parent, RelatedScopes } from '../http/listing.js';
+import { mostEmbedded, overBudget, treeOf, type IncludeTree } from './budget.js';
 import {
   byId,
   inList,
@@ -66,7 +67,6 @@ export interface RelationLink {
 export type RelationMap = Readonly<Record<string, Readonly<Record<string, RelationLink>>>>;
 
 type ApiRecord = Record<string, unknown>;
-type Tree = Map<string, Tree>;
 
 /** Who may read a resource's records: false, nobody of theirs; null, every record; else only this owner value. */
 export function readScope(
@@ -94,8 +94,20 @@ export class Embedder {
     private readonly adminRole: string,
     /** how many records an embedded to-many page holds */
     private readonly pageSize: number,
+    /** `limits.include.maxRecords`: the most records one request may embed (see budget.ts) */
+    private readonly maxRecords: number,
   ) {
     this.#statements = new Statements(db);
+  }
+
+  /**
+   * Refuses, with a 400 naming the budget, an include that could embed more than `limits.include.maxRecords` records
+   * in `top` records of `resource` (a listing's `limit`, 1 for a read): called before any query of the request runs.
+   */
+  checkBudget(resource: string, paths: readonly string[] | undefined, top: number): void {
+    if (paths === undefined || paths.length === 0) return;
+    const most = mostEmbedded(this.relations, resource, paths, top, this.pageSize);
+    if (most > this.maxRecords) throw overBudget(most, this.maxRecords);
   }
 
   /** Adds the relations `paths` name (validated by the route's schema) to `records` of `resource`, in place. */
@@ -206,7 +218,12 @@ export class Embedder {
     };
   }
 
-  async #level(resource: string, records: readonly ApiRecord[], tree: Tree, caller: Caller | undefined) {
+  async #level(
+    resource: string,
+    records: readonly ApiRecord[],
+    tree: IncludeTree,
+    caller: Caller | undefined,
+  ) {
     for (const [name, deeper] of tree) {
       const link = this.relations[resource]?.[name];
       const target = link === undefined ? undefined : this.targets[link.target];
@@ -310,21 +327,4 @@ export class Embedder {
     }
     return sql;
   }
-}
-
-/** `author,books.tags,books.author` → author; books → (tags, author). */
-function treeOf(paths: readonly string[]): Tree {
-  const root: Tree = new Map();
-  for (const path of paths) {
-    let node = root;
-    for (const name of path.split('.')) {
-      let next = node.get(name);
-      if (next === undefined) {
-        next = new Map();
-        node.set(name, next);
-      }
-      node = next;
-    }
-  }
-  return root;
 }

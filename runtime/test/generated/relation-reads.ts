@@ -21,10 +21,13 @@ async function callerOf(relations: Relations, relation: Relation, family: Family
   };
 }
 
-/** The collection's listing of the family's record alone, its relation embedded. */
+/**
+ * The collection's listing of the family's record alone, its relation embedded: a page of one, which
+ * `limits.include.maxRecords` counts as one record (a page of the default size could embed more than it allows).
+ */
 const listingOf = (relations: Relations, relation: Relation, family: Family): string =>
   `${relations.records.fixture(relation.collection).path}?id=${encodeURIComponent(String(family.record.id))}` +
-  `&include=${relation.relation}`;
+  `&limit=1&include=${relation.relation}`;
 
 /** Whether the caller sees a related record: by the target's read rule, and the link's (undefined: not checked, see seesLinks). */
 function seesRelated(relation: Relation, i: number, record: JsonObject, subject: string | undefined) {

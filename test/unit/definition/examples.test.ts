@@ -34,6 +34,7 @@ describe('the examples', () => {
       pageSize: { default: 50, max: 200 },
       bodySize: 262144,
       includeDepth: 2,
+      include: { maxRecords: 3000 },
       rateLimit: { max: 120, windowMs: 30000 },
     });
     expect(api.resources.map((r) => [r.name, r.typeName, r.id, r.operations.join(',')])).toEqual([

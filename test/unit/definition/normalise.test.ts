@@ -246,6 +246,7 @@ describe('normalise: api', () => {
         bodySize: 1048576,
         rateLimit: { max: 300, windowMs: 60000 },
         includeDepth: 2,
+        include: { maxRecords: 1000 },
       },
     },
     {
@@ -256,6 +257,7 @@ describe('normalise: api', () => {
         bodySize: 524288,
         rateLimit: { max: 10, windowMs: 30000 },
         includeDepth: 2,
+        include: { maxRecords: 1000 },
       },
     },
     {
@@ -266,6 +268,7 @@ describe('normalise: api', () => {
         bodySize: 2048,
         rateLimit: { max: 300, windowMs: 3600000 },
         includeDepth: 2,
+        include: { maxRecords: 1000 },
       },
     },
     {
@@ -276,6 +279,18 @@ describe('normalise: api', () => {
         bodySize: 1048576,
         rateLimit: { max: 300, windowMs: 60000 },
         includeDepth: 2,
+        include: { maxRecords: 1000 },
+      },
+    },
+    {
+      name: 'a budget for embedding',
+      given: 'limits: { includeDepth: 3, include: { maxRecords: 50 } }',
+      want: {
+        pageSize: { default: 20, max: 100 },
+        bodySize: 1048576,
+        rateLimit: { max: 300, windowMs: 60000 },
+        includeDepth: 3,
+        include: { maxRecords: 50 },
       },
     },
   ])('limits: $name', ({ given, want }) => {

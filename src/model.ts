@@ -196,6 +196,8 @@ export interface Api {
   cors?: Cors;
   /** the change feed (`events`); undefined: no events are recorded */
   events?: Events;
+  /** where problem types live, no trailing '/': `problems.base`, else `<prefix>/problems` (a relative reference) */
+  problemsBase: string;
   resources: Resource[];
 }
 

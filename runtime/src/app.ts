@@ -21,7 +21,9 @@ import { countDocsAssetsApart, installDocs } from './http/docs.js';
 import { installIdempotency } from './http/idempotency.js';
 import { refuseOtherMethodsLater, routeEveryMethod } from './http/methods.js';
 import { cursorKey } from './http/cursors.js';
+import { installProblemPages } from './http/problem-pages.js';
 import { installRateLimit } from './http/rate-limit.js';
+import { echoRequestId, requestId } from './http/request-id.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
 import {
   clientErrorHandler,
@@ -70,6 +72,8 @@ export async function buildApp({
     logger,
     logController: new RequestLog(),
     childLoggerFactory: requestLogger,
+    // X-Request-Id when a client gives a well-formed one, else a UUIDv7 (see http/request-id.ts)
+    genReqId: requestId,
     trustProxy,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
@@ -87,6 +91,7 @@ export async function buildApp({
     },
   });
   app.decorateRequest<Scope | null>('scope', null);
+  echoRequestId(app);
   routeEveryMethod(app);
   const refuseOtherMethods = refuseOtherMethodsLater(app);
   installValidators(app);
@@ -118,6 +123,7 @@ export async function buildApp({
           return { status: 'ok' };
         },
       );
+      installProblemPages(api);
       // the user's routes with a schema join the generated document (see http/custom-routes.ts, src/routes.ts)
       const custom = new CustomRoutes();
       await installDocs(api, PREFIX, (document) => custom.merged(document));

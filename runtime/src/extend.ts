@@ -7,6 +7,14 @@ export type { FastifyInstance } from 'fastify';
 export type { Authorizer, Scope } from './auth/authorize.js';
 export { forbidden } from './auth/authorize.js';
 export type { Database } from './db/database.js';
-export { badRequest, conflict, HttpProblem, notFound } from './http/problem.js';
+export {
+  badRequest,
+  conflict,
+  HttpProblem,
+  notFound,
+  problem,
+  PROBLEM_KINDS,
+  type ProblemKind,
+} from './http/problem.js';
 export { access, type RouteDependencies, type Stores } from './resources/index.js';
 export type { JsonValue, Page, Versioned, WriteOptions } from './types.js';

@@ -14,3 +14,5 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/stand-in.db';
 export const CORS: CorsSettings | null = null;
 export const EVENTS: EventSettings | null = null;
+/** Where problem types live: `problems.base`, else `<prefix>/problems` (see http/problem.ts, problemType). */
+export const PROBLEMS_BASE = '/api/v1/problems';

@@ -104,7 +104,10 @@ function mapKind(path: readonly PathSeg[]): MapKind | undefined {
   const last = path[path.length - 1];
   if (path.length === 0) return 'definition';
   if (isFieldPath(path)) return 'field';
-  if (path.length === 1 && (first === 'auth' || first === 'limits' || first === 'cors' || first === 'events'))
+  if (
+    path.length === 1 &&
+    (first === 'auth' || first === 'limits' || first === 'cors' || first === 'events' || first === 'problems')
+  )
     return first;
   if (path.length === 2 && first === 'events' && last === 'retry') return 'retry';
   if (path.length === 2 && first === 'limits' && (last === 'pageSize' || last === 'rateLimit')) return last;

@@ -386,6 +386,25 @@ const eventsSchema = z
   })
   .describe('A change feed: every write records an event (GET /events, GET /events/stream, webhooks).');
 
+/** `https://errors.example.com/api`: an http(s) URL with no query, fragment or trailing slash. */
+export const PROBLEMS_BASE = /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?(\/[A-Za-z0-9._~%!$&'()*+,;=:@-]*)*$/;
+
+const problemsSchema = z
+  .strictObject({
+    base: z
+      .string()
+      .regex(PROBLEMS_BASE, {
+        error: 'use an http or https URL with no query or fragment, e.g. https://example.com/problems',
+        abort: true,
+      })
+      .refine((base) => !base.endsWith('/'), { error: 'leave out the trailing /, e.g. https://example.com/problems' })
+      .optional()
+      .describe(
+        'Where problem types live: each type is <base>/<kind> (default: <prefix>/problems, served by the API).',
+      ),
+  })
+  .describe("The `type` URIs of the API's problem documents (RFC 9457).");
+
 export const definitionSchema = z
   .strictObject({
     $schema: z.string().optional().describe('The JSON Schema of this format, for editors; ignored.'),
@@ -406,6 +425,7 @@ export const definitionSchema = z
     limits: limitsSchema.optional(),
     cors: corsSchema.optional(),
     events: eventsSchema.optional(),
+    problems: problemsSchema.optional(),
     resources: namedMap(kebabName(), resourceSchema)
       .refine((resources) => Object.keys(resources).length > 0, { error: 'define at least one resource' })
       .describe('The resources, keyed by collection name (conventionally plural), e.g. posts.'),
@@ -437,6 +457,7 @@ export const KNOWN_KEYS = {
   limits: Object.keys(limitsSchema.shape),
   cors: ['origins', 'credentials', 'maxAge'],
   events: ['retention', 'webhooks', 'retry'],
+  problems: ['base'],
   retry: ['attempts', 'firstDelay'],
   deprecated: ['since', 'sunset', 'link'],
   pageSize: ['default', 'max'],

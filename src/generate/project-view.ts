@@ -16,6 +16,7 @@ import {
 import { relationMap, targetOf } from '../contract/relations.js';
 import { tsKey } from './literal.js';
 import { followedReferrersOf } from '../contract/referrers.js';
+import { problemKinds, type ProblemKindRow } from '../contract/problems.js';
 
 /** What the project-wide templates print. */
 export interface ProjectView {
@@ -24,6 +25,12 @@ export interface ProjectView {
   title: string;
   source: string;
   prefix: string;
+  /** problem types are `<problemsBase>/<kind>` (see runtime/src/http/problem-kinds.ts) */
+  problemsBase: string;
+  /** whether problem types are references relative to the documents' URLs (no `problems.base`) */
+  problemsRelative: boolean;
+  /** the kinds of problem, for the README's table */
+  problemKinds: ProblemKindRow[];
   defaultDatabaseUrl: string;
   bodyLimit: number;
   pageSize: { default: number; max: number };
@@ -84,6 +91,9 @@ export function projectView(
     title: api.title ?? api.name,
     source,
     prefix: api.prefix,
+    problemsBase: api.problemsBase,
+    problemsRelative: api.problemsBase.startsWith('/'),
+    problemKinds: problemKinds(api),
     defaultDatabaseUrl: `sqlite:./data/${api.name}.db`,
     bodyLimit: api.limits.bodySize,
     pageSize: api.limits.pageSize,

@@ -13,7 +13,7 @@ import { addEvents, eventSchemas } from './events.js';
 import { createdUnder, includePaths } from '../contract/relations.js';
 import { canonical, digestOfText, neighbourhood, neighbourhoodKey } from '../contract/neighbourhood.js';
 import { LastRun, once } from '../memo.js';
-import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, ref } from './parts.js';
+import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, PROBLEM_TYPE, ref } from './parts.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';
 
 /** Where a generated server listens when its HOST and PORT are left as they are. */
@@ -136,8 +136,9 @@ export function pathEntries(parts: ResourceParts): [string, Record<string, JsonS
 /** The named schemas but the resources': the problem and the health answer, then theirs (PARTS_HERE), then the events'. */
 function frameSchemas(api: Api, names: SchemaNames): Record<string, JsonSchema> {
   return Object.fromEntries([
-    [names.of('problem'), PROBLEM(names.ref('problemError'))],
+    [names.of('problem'), PROBLEM(names.ref('problemError'), names.ref('problemType'))],
     [names.of('problemError'), PROBLEM_ERROR],
+    [names.of('problemType'), PROBLEM_TYPE(api)],
     [
       names.of('health'),
       { type: 'object', properties: { status: { type: 'string', const: 'ok' } }, required: ['status'] },

@@ -1,6 +1,7 @@
 import type { AccessRule, Api } from '../model.js';
 import type { JsonSchema } from '../contract/json-schemas.js';
 import { isPublic } from '../contract/access.js';
+import { problemKinds } from '../contract/problems.js';
 
 /**
  * The parts every operation of the document shares: the parameters, headers and problem responses that say what
@@ -120,14 +121,40 @@ export const PROBLEM_ERROR: JsonSchema = {
   required: ['path', 'message'],
 };
 
-export const PROBLEM = (error: JsonSchema): JsonSchema => ({
+/**
+ * The `type` of a problem document: one URI per kind (runtime/src/http/problem-kinds.ts), a reference relative to the
+ * document's URL unless the definition gives `problems.base`. The pages the server serves for them are not
+ * operations of the document: they explain its types, they are not part of the API.
+ */
+export const PROBLEM_TYPE = (api: Api): JsonSchema => {
+  const kinds = problemKinds(api);
+  const relative = api.problemsBase.startsWith('/');
+  return {
+    type: 'string',
+    description:
+      `The kind of problem, the same for the same cause everywhere: \`${api.problemsBase}/<kind>\`` +
+      (relative
+        ? ', a URI reference relative to the document’s URL, where the API serves a page saying what it means and what to do'
+        : '') +
+      '. ' +
+      kinds.map((row) => `\`${row.kind}\` (${row.status}): ${row.means}`).join(' '),
+    enum: kinds.map((row) => row.type),
+  };
+};
+
+export const PROBLEM = (error: JsonSchema, type: JsonSchema): JsonSchema => ({
   type: 'object',
   description: 'An RFC 9457 problem document',
   properties: {
-    type: { type: 'string' },
+    type,
     title: { type: 'string' },
     status: { type: 'integer' },
     detail: { type: 'string' },
+    instance: {
+      type: 'string',
+      description:
+        '`urn:request:<id>`: the id of the request, as its `X-Request-Id` header and the server’s logs say it',
+    },
     errors: { type: 'array', items: error },
   },
   required: ['type', 'title', 'status', 'detail'],

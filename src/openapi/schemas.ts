@@ -24,6 +24,7 @@ export class SchemaNames {
     // the problem's name is fixed: every response component refers to it
     this.#claim('problem', 'Problem');
     this.#claim('problemError', 'ProblemError');
+    this.#claim('problemType', 'ProblemType');
     this.#claim('health', 'Health');
     for (const r of api.resources) this.#claim(`record:${r.name}`, r.typeName);
     for (const r of api.resources) {

@@ -71,6 +71,7 @@ export function normalise(def: Definition): Api {
         },
       },
     }),
+    problemsBase: def.problems?.base ?? `${def.prefix ?? ''}/problems`,
     resources: withRelations(
       Object.entries(def.resources).map(([name, resource]) => normaliseResource(name, resource, defaultRule)),
       def,

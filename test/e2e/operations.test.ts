@@ -115,11 +115,13 @@ describe('a request that arrives during shutdown', () => {
     expect(second?.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
     expect(second).toMatch(/retry-after: 1/i);
     expect(second).toMatch(/connection: close/i);
+    const id = /x-request-id: ([^\r]+)/i.exec(second ?? '')?.[1];
     expect(JSON.parse(second?.split('\r\n\r\n')[1] ?? '')).toEqual({
-      type: 'about:blank',
+      type: '/problems/unavailable',
       title: 'Service Unavailable',
       status: 503,
       detail: 'the server is shutting down: try again',
+      instance: `urn:request:${id}`,
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { Operation, Oracle } from './oracle.js';
+import { PROBLEM_KINDS, isProblemKind } from '../../runtime/src/http/problem-kinds.js';
 import type { FuzzRequest, FuzzResponse } from './requests.js';
 
 /** A property of one answer: undefined when it holds, else what is wrong. */
@@ -33,10 +34,19 @@ export const PROPERTIES: Record<string, Property> = {
   'answers every error with a problem document whose status is the HTTP status': (oracle, _op, response) => {
     if (response.status < 400) return undefined;
     if (mediaType(response) !== 'application/problem+json') return `content-type ${response.headers['content-type']}`;
-    const body = response.json as { status?: unknown } | undefined;
+    const body = response.json as { status?: unknown; type?: unknown; instance?: unknown } | undefined;
     if (body?.status !== response.status) return `problem status ${String(body?.status)} != ${response.status}`;
     const errors = oracle.validateProblem(body);
-    return errors.length === 0 ? undefined : `not a Problem: ${errors.join('; ')}`;
+    if (errors.length > 0) return `not a Problem: ${errors.join('; ')}`;
+    // its type names a kind of its status (the schema's enum holds every kind's), its instance the request's id
+    const kind = String(body.type).split('/').pop() ?? '';
+    const status = isProblemKind(kind) ? PROBLEM_KINDS[kind].status : undefined;
+    if (status !== response.status && kind !== 'client-error')
+      return `type ${String(body.type)} for a ${response.status}`;
+    const id = response.headers['x-request-id'];
+    return body.instance === `urn:request:${String(id)}`
+      ? undefined
+      : `instance ${String(body.instance)}, X-Request-Id ${String(id)}`;
   },
 
   'answers 2xx with the body and headers the document describes': (oracle, operation, response, request) => {

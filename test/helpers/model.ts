@@ -51,6 +51,7 @@ export function api(resources: Resource[], extra: Partial<Api> = {}): Api {
     name: 'test-api',
     version: '1.0.0',
     prefix: '',
+    problemsBase: '/problems',
     auth: { default: authenticated, adminRole: 'admin', roles: ['admin'] },
     limits: {
       pageSize: { default: 20, max: 100 },

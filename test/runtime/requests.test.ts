@@ -118,7 +118,7 @@ describe('TRUST_PROXY', () => {
 describe('problem documents', () => {
   it('carry type, title, status and detail, and errors only when there are some', () => {
     expect(new HttpProblem(404, 'Not Found', 'no such post').toDocument()).toEqual({
-      type: 'about:blank',
+      type: '/api/v1/problems/not-found',
       title: 'Not Found',
       status: 404,
       detail: 'no such post',

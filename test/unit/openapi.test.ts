@@ -34,6 +34,7 @@ const api = (name: string, resources: Api['resources']): Api => ({
   name,
   version: '1.0.0',
   prefix: '',
+  problemsBase: '/problems',
   auth: { default: [{ kind: 'authenticated' }], adminRole: 'admin', roles: ['admin'] },
   limits: {
     pageSize: { default: 20, max: 100 },
@@ -106,6 +107,7 @@ describe('names of schemas', () => {
     expect(Object.keys(document.components.schemas)).toEqual([
       'Problem',
       'ProblemError',
+      'ProblemType',
       'Health',
       'Problem2',
       'Problem2Input',
@@ -217,5 +219,23 @@ describe('names of schemas', () => {
     });
     expect(input.properties.capacity).not.toHaveProperty('x-default');
     expect(input.properties.level).toMatchObject({ description: 'Default: 1 (when left out).', 'x-default': 1 });
+  });
+});
+
+describe('the ProblemType schema', () => {
+  it.each([
+    ['/problems', '/problems/conflict-unique', true],
+    ['/api/v1/problems', '/api/v1/problems/conflict-unique', true],
+    ['https://errors.example.com/api', 'https://errors.example.com/api/conflict-unique', false],
+  ])('given problems under %s, lists %s among the types', (base, type, relative) => {
+    const given = { ...api('types', [resource('posts', [field('title', 'string')])]), problemsBase: base };
+    const document = openApiDocument(given) as unknown as Document;
+    const schema = document.components.schemas.ProblemType as { enum: string[]; description: string };
+    expect(schema.enum).toContain(type);
+    expect(schema.enum).toContain(`${base}/not-found`);
+    expect(schema.enum.every((t) => t.startsWith(`${base}/`))).toBe(true);
+    expect(schema.description.includes('relative')).toBe(relative);
+    const problem = document.components.schemas.Problem as { properties: Record<string, unknown> };
+    expect(problem.properties.type).toEqual({ $ref: '#/components/schemas/ProblemType' });
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest, HttpProblem } from './problem.js';
+import { badRequest, HttpProblem, problem } from './problem.js';
 import { NO_BODY } from './validation.js';
 
 /** The media types a body may have, in the words of a 415. */
@@ -64,20 +64,20 @@ function parseBody(request: FastifyRequest, body: Buffer): unknown {
   try {
     text = utf8.decode(body);
   } catch {
-    throw badRequest('the body is not valid UTF-8 text');
+    throw problem('malformed', 'the body is not valid UTF-8 text');
   }
   if (text.trim() === '') {
     // a route that takes no body (a DELETE, an action without input) takes none said to be JSON, as clients often
     // send: a header of their HTTP library's defaults
     const takes = request.routeOptions.schema?.body;
     if (takes === undefined || takes === NO_BODY) return null;
-    throw badRequest('the body is empty: send a JSON value');
+    throw problem('malformed', 'the body is empty: send a JSON value');
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest('the body is not well-formed JSON');
+    throw problem('malformed', 'the body is not well-formed JSON');
   }
   // only a body that could hold them is walked: most bodies pass these tests on the text alone
   const escapes = text.includes('\\u');

@@ -11,9 +11,12 @@ import {
   conflict,
   HttpProblem,
   notFound,
+  problem,
   serviceUnavailable,
   type FieldError,
 } from './problem.js';
+import { PROBLEM_KINDS, type ProblemKind } from './problem-kinds.js';
+import { v7 as uuidv7 } from 'uuid';
 import { ACCEPTED_BODIES } from './content-types.js';
 import { validationErrors } from './validation.js';
 import { BODY_LIMIT } from '../settings.js';
@@ -120,17 +123,19 @@ function keepReadingTooLargeBody(request: FastifyRequest, reply: FastifyReply): 
 /** Errors Fastify meets before routing (a URL it cannot decode): a 400 problem like any other. */
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
   error,
-  _request,
+  request,
   reply,
 ) => {
+  // answered before any hook runs: its id is said here (see request-id.ts)
+  reply.header('x-request-id', request.id);
   // a path segment longer than any id (or name) of a route cannot name a record: an unknown one
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, notFound('no record has this id'));
-  send(reply, badRequest('the request URL is not valid'));
+  send(reply, problem('malformed', 'the request URL is not valid'));
 };
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+const CLIENT_ERRORS: Record<string, ProblemKind> = {
+  HPE_HEADER_OVERFLOW: 'headers-too-large',
+  ERR_HTTP_REQUEST_TIMEOUT: 'request-timeout',
 };
 
 /** Requests Node's HTTP parser refuses (bytes no URL may hold, broken headers): a problem document, then close. */
@@ -139,13 +144,14 @@ export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHa
   socket,
 ) => {
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  const [status, title] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
-  const body = JSON.stringify(
-    new HttpProblem(status, title, 'the request is not well-formed HTTP').toDocument(),
-  );
+  const kind = CLIENT_ERRORS[error.code ?? ''] ?? 'malformed';
+  const { status, title } = PROBLEM_KINDS[kind];
+  // no request was read, so none has an id: this answer gets one of its own
+  const id = uuidv7();
+  const body = JSON.stringify(problem(kind, 'the request is not well-formed HTTP').toDocument(id));
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
   );
 };
 
@@ -210,30 +216,25 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
     if (error.kind === 'value')
       return badRequest('the request holds a value the database cannot store (such as the NUL character)');
     if (error.kind === 'depth') {
-      return new HttpProblem(
-        409,
-        'Conflict',
+      return problem(
+        'conflict-reference',
         'this delete would reach records 1,000 or more refs deep, each referring to the next, which SQLite does not follow: delete the furthest of them first',
       );
     }
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     const limit = request.routeOptions.bodyLimit;
-    return new HttpProblem(413, 'Content Too Large', `the body is over the ${limit} bytes this server takes`);
+    return problem('payload-too-large', `the body is over the ${limit} bytes this server takes`);
   }
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return new HttpProblem(415, 'Unsupported Media Type', ACCEPTED_BODIES);
+    return problem('unsupported-media-type', ACCEPTED_BODIES);
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return new HttpProblem(status, STATUS_TITLES[status] ?? 'Client Error', error.message);
   }
   request.log.error({ err: error }, 'request failed');
-  return new HttpProblem(
-    500,
-    'Internal Server Error',
-    'the server failed to answer this request; it has been logged',
-  );
+  return problem('internal', 'the server failed to answer this request; it has been logged');
 }
 
 /**
@@ -251,11 +252,11 @@ function taken(
   const named = (index: string): boolean =>
     index === error.index || (error.index?.length === 63 && index.startsWith(error.index));
   const key = keys.find((k) => (error.index !== undefined ? named(k.index) : same(k.columns)));
-  if (key === undefined) return conflict(message ?? 'a record with these values already exists');
+  if (key === undefined)
+    return conflict(message ?? 'a record with these values already exists', 'conflict-unique');
   const says = key.fields.length === 1 ? 'this value' : `the same ${key.fields.join(' and ')}`;
-  return new HttpProblem(
-    409,
-    'Conflict',
+  return problem(
+    'conflict-unique',
     key.message,
     key.fields.map((field) => ({ path: `/${field}`, message: `is taken: another record has ${says}` })),
   );
@@ -278,20 +279,19 @@ function missingReference(request: FastifyRequest, message: string | undefined):
   const [only] = sent;
   const reference = only === undefined ? undefined : references[only];
   if (sent.length !== 1 || only === undefined || reference === undefined) {
-    return conflict(message ?? MISSING_REFERENCE);
+    return conflict(message ?? MISSING_REFERENCE, 'conflict-reference');
   }
-  return new HttpProblem(
-    409,
-    'Conflict',
+  return problem(
+    'conflict-reference',
     `no ${reference.noun} has the id sent as ${only} (${JSON.stringify(body[only])})`,
     [{ path: `/${only}`, message: `must be the id of an existing ${reference.noun}` }],
   );
 }
 
-function send(reply: FastifyReply, problem: HttpProblem): void {
+function send(reply: FastifyReply, answer: HttpProblem): void {
   void reply
-    .code(problem.status)
-    .headers(problem.headers)
+    .code(answer.status)
+    .headers(answer.headers)
     .type('application/problem+json')
-    .send(problem.toDocument());
+    .send(answer.toDocument(reply.request.id));
 }

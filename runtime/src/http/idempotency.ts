@@ -10,7 +10,7 @@ import type {
 } from 'fastify';
 import type { Database } from '../db/database.js';
 import type { Authorizer } from '../auth/authorize.js';
-import { HttpProblem } from './problem.js';
+import { HttpProblem, problem } from './problem.js';
 
 /**
  * Idempotency-Key on POST (creates and actions): the first response to a key is stored per caller for 24 hours
@@ -96,18 +96,13 @@ export function installIdempotency(app: FastifyInstance, db: Database, authorize
       const stored = await statements.find.get({ caller, key });
       if (stored === undefined) continue; // released or expired meanwhile: claim again
       if (stored.fingerprint !== fingerprint) {
-        throw new HttpProblem(
-          422,
-          'Unprocessable Content',
-          'this Idempotency-Key was used with another request body',
-        );
+        throw problem('idempotency-mismatch', 'this Idempotency-Key was used with another request body');
       }
       if (stored.status !== 0) return replay(reply, stored.status, stored.headers, stored.body);
       await new Promise((wait) => setTimeout(wait, 25));
     }
-    throw new HttpProblem(
-      409,
-      'Conflict',
+    throw problem(
+      'conflict-concurrent',
       'a request with this Idempotency-Key is still being processed; try again',
     );
   };

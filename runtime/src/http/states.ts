@@ -1,5 +1,5 @@
 import type { JsonValue } from '../types.js';
-import { HttpProblem } from './problem.js';
+import { HttpProblem, problem } from './problem.js';
 
 /**
  * The states in which a record may be written (`update: { access, when }` in the definition): each field holds one
@@ -31,9 +31,8 @@ export function whyRefused(
   options: { when: States; what: string; otherwise?: () => Error },
   shown = true,
 ): Error {
-  const changed = new HttpProblem(
-    409,
-    'Conflict',
+  const changed = problem(
+    'conflict-concurrent',
     'the record changed while it was being written: read it, try again',
   );
   if (record === undefined) return changed;

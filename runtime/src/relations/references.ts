@@ -3,7 +3,7 @@ import type { Authorizer } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import { ConstraintError, type SqlValue } from '../db/database.js';
 import { MISSING_REFERENCE, type Reference } from '../http/errors.js';
-import { conflict, HttpProblem, type FieldError } from '../http/problem.js';
+import { conflict, HttpProblem, problem, type FieldError } from '../http/problem.js';
 import type { Embedder } from './embed.js';
 
 /**
@@ -51,7 +51,10 @@ export class References {
       if (filled !== undefined && !(await this.embedder.exists(filled.reference.to, filled.value))) {
         throw ownerNotFound(filled);
       }
-      throw conflict(request.routeOptions.config.constraintMessages?.foreignKey ?? MISSING_REFERENCE);
+      throw conflict(
+        request.routeOptions.config.constraintMessages?.foreignKey ?? MISSING_REFERENCE,
+        'conflict-reference',
+      );
     }
   }
 
@@ -105,7 +108,7 @@ export class References {
         : `must be the id of ${article} ${noun} you may read`;
       errors.push({ path: `/${field}`, message });
     }
-    return new HttpProblem(409, 'Conflict', sentences.join('; '), errors);
+    return problem('conflict-reference', sentences.join('; '), errors);
   }
 }
 
@@ -126,9 +129,8 @@ interface FilledOwner {
 
 /** The 409 of a create whose owner field, left out, took a subject that no record it refers to has as its id. */
 const ownerNotFound = ({ field, subject, reference }: FilledOwner): HttpProblem =>
-  new HttpProblem(
-    409,
-    'Conflict',
+  problem(
+    'conflict-reference',
     `${field} was left out, so it took your token's subject (${JSON.stringify(subject)}), and no ${reference.noun} has ` +
       `that id: ${field} refers to ${reference.article} ${reference.noun} by its id, so a caller's token subject must be the id of their ` +
       `own ${reference.noun} (staff and the administrator may send ${field} instead)`,

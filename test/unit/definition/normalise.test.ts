@@ -372,3 +372,14 @@ describe('normalise: relations', () => {
     expect(relations('authors')).toEqual(['many books books.authorId', 'many editedBooks books.editorId']);
   });
 });
+
+describe('normalise: problems', () => {
+  it.each([
+    ['', '', '/problems'],
+    ['prefix: /api/v1', '', '/api/v1/problems'],
+    ['prefix: /api/v1', 'problems: { base: "https://errors.example.com/shop" }', 'https://errors.example.com/shop'],
+  ])('given %j and %j, problem types live under %s', (prefix, problems, base) => {
+    const text = `name: t\nversion: "1"\n${prefix}\n${problems}\nresources:\n  posts:\n    fields: {}\n`;
+    expect(normalised(text).problemsBase).toBe(base);
+  });
+});

@@ -235,6 +235,50 @@ const structure: Row[] = [
     ],
   },
   {
+    name: 'problems: a base that is not an http(s) URL; unknown keys; a resource at its pages',
+    given: dedent(`
+      name: t
+      version: "1"
+      problems:
+        base: errors.example.com
+        page: true
+      resources:
+        problems:
+          fields: {}
+    `),
+    want: [
+      'api.yaml:4:9  problems.base  "errors.example.com" is not a valid base: use an http or https URL with no query or fragment, e.g. https://example.com/problems',
+      'api.yaml:5:3  problems.page  unknown key "page" (did you mean "base"?)',
+      `api.yaml:7:3  resources.problems  "problems" collides with the server's own route /problems`,
+    ],
+  },
+  {
+    name: 'problems: a base with a trailing /',
+    given: dedent(`
+      name: t
+      version: "1"
+      problems: { base: "https://example.com/problems/" }
+      resources:
+        posts:
+          fields: {}
+    `),
+    want: ['api.yaml:3:19  problems.base  leave out the trailing /, e.g. https://example.com/problems'],
+  },
+  {
+    name: 'problems: a base with a query',
+    given: dedent(`
+      name: t
+      version: "1"
+      problems: { base: "https://example.com/p?x=1" }
+      resources:
+        posts:
+          fields: {}
+    `),
+    want: [
+      'api.yaml:3:19  problems.base  "https://example.com/p?x=1" is not a valid base: use an http or https URL with no query or fragment, e.g. https://example.com/problems',
+    ],
+  },
+  {
     name: 'events: durations, attempts, unknown keys, resources named like its routes',
     given: dedent(`
       name: t

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpProblem } from '../../runtime/src/http/problem.js';
+import { HttpProblem, problemType } from '../../runtime/src/http/problem.js';
 import { mostEmbedded, overBudget } from '../../runtime/src/relations/budget.js';
 import type { RelationLink, RelationMap } from '../../runtime/src/relations/embed.js';
 
@@ -79,7 +79,7 @@ describe('overBudget', () => {
     const problem = overBudget(10_100, 1000);
     expect(problem).toBeInstanceOf(HttpProblem);
     expect(problem.toDocument()).toEqual({
-      type: 'about:blank',
+      type: problemType('validation'),
       title: 'Bad Request',
       status: 400,
       detail:

@@ -84,8 +84,8 @@ export function addEvents(api: Api, route: Route, names: SchemaNames): void {
     summary: 'The change feed, live, as Server-Sent Events',
     description:
       'Each event as `id: <seq>`, `event: <type>`, `data: <the event as JSON>`; a comment at least every 15 s. A client ' +
-      'that reconnects with `Last-Event-ID` (or `?after=`) resumes with no gap and no duplicate. A client that leaves ' +
-      'more than 1 MB unread is disconnected: it resumes by id.',
+      'that reconnects with `Last-Event-ID` (or `?after=`) resumes with no gap and no duplicate. A client that takes ' +
+      'nothing of what it was sent for 15 s is disconnected: it resumes by id. The stream ends when its token expires.',
     tags: ['events'],
     security,
     parameters: [

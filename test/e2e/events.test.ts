@@ -603,6 +603,33 @@ describe('the stream', () => {
     expect(Array.isArray(events)).toBe(true);
   });
 
+  it('keeps a stream open for a token that expires in 30 days, and refuses one that expires in 1e300 (issue 56)', async () => {
+    const started = Date.now();
+    // a timer set for more than 2^31-1 ms ran at once: the stream ended as it began, and the client reconnected
+    await streamed(one, await token('alice', { expires: '30d' }), {}, () => false, 1500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    const forever = await token('alice', { expires: 1e300 });
+    for (const path of ['/api/events', '/api/events/stream', '/api/orders']) {
+      const r = await http('GET', `${one.url}${path}`, undefined, { authorization: `Bearer ${forever}` });
+      expect(r.status, path).toBe(401);
+    }
+  });
+
+  it('sends a reader that keeps up a catch-up of 3 MB whole, in order (issue 56)', async () => {
+    const start = await latest();
+    const body = 'x'.repeat(100_000);
+    const ids: unknown[] = [];
+    for (let i = 0; i < 30; i += 1) ids.push((await created(clerk, '/gadgets', { label: `big ${i}`, body })).id);
+    const events = await streamed(
+      one,
+      await token('alice'),
+      { 'last-event-id': String(start) },
+      (events) => events.length >= 30,
+      20_000,
+    );
+    expect(events.map((event) => (JSON.parse(event.data) as Event).recordId)).toEqual(ids);
+  });
+
   it('keeps 10 streams per client at most', async () => {
     const bearer = await token('greedy');
     const open = Array.from({ length: 10 }, () =>

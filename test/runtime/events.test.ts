@@ -115,6 +115,15 @@ describe('the feed of one caller', () => {
     );
     expect([...feed.typesOf('posts, notes.deleted')]).toEqual(['posts.created', 'notes.deleted']);
   });
+
+  it("names each entry of a webhook's types that would never match: a list in one, a space, an unknown name (issue 56)", () => {
+    expect(feed.entryErrors(['posts', 'notes.deleted'])).toEqual([]);
+    expect(feed.entryErrors(['posts,notes', 'audits', ' notes', 'nope'])).toEqual([
+      { path: '/types/0', message: expect.stringMatching(/^"posts,notes" is one resource or event type, not a list;/) },
+      { path: '/types/2', message: expect.stringMatching(/^" notes" is neither a resource nor an event type;/) },
+      { path: '/types/3', message: expect.stringMatching(/^"nope" is neither a resource nor an event type;/) },
+    ]);
+  });
 });
 
 describe('the retention', () => {

@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, ON_POSTGRES, runSql } from '../helpers/database.js';
@@ -56,6 +58,13 @@ resources:
     access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
     actions:
       light: { on: item, access: clerk, set: { on: true, seenAt: now } }
+  # two resources of one shape: an event of either is a record of both (the document tells them apart by resource)
+  pens:
+    fields: { label: string }
+    access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
+  pencils:
+    fields: { label: string }
+    access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
   orders:
     owner: customerId
     fields:
@@ -96,6 +105,8 @@ export const tagsComputed: TagsComputed = {
 `;
 
 type Rec = Record<string, unknown>;
+// ajv-formats' CommonJS default export, as NodeNext types it
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 type Caller = ReturnType<typeof as>;
 interface Event {
   seq: number;
@@ -656,6 +667,30 @@ describe('the stream', () => {
         message: 'must be the id of an event the stream sent: a whole number, up to 16 digits',
       },
     ]);
+  });
+});
+
+describe('the document', () => {
+  it('describes the events /events answers, to a validator that holds oneOf to exactly one (issue 56)', async () => {
+    const start = await latest();
+    const pen = await created(clerk, '/pens', { label: 'blue' });
+    await created(clerk, '/pencils', { label: 'HB' });
+    expect((await clerk('DELETE', `${one.url}/api/pens/${String(pen.id)}`)).status).toBe(204);
+    const document = (await http('GET', `${one.url}/api/openapi.json`)).body as object;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: 'urn:test:market' });
+    const validate = ajv.getSchema(
+      'urn:test:market#/paths/~1events/get/responses/200/content/application~1json/schema',
+    );
+    if (validate === undefined) throw new Error('no schema for the 200 of GET /events');
+    const r = await http('GET', `${one.url}/api/events?after=${start}&types=pens,pencils`);
+    expect((r.body as { items: unknown[] }).items).toHaveLength(3);
+    expect(validate(r.body), JSON.stringify(validate.errors)).toBe(true);
+    // and it still refuses an event that is not one: a pen's event with a type of pencils, or of no resource
+    const [first] = (r.body as { items: Rec[] }).items;
+    for (const wrong of [{ type: 'pencils.created' }, { resource: 'erasers' }])
+      expect(validate({ items: [{ ...first, ...wrong }], nextCursor: null }), JSON.stringify(wrong)).toBe(false);
   });
 });
 

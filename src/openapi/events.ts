@@ -9,9 +9,10 @@ import { addWebhooks, webhookSchemas } from './webhooks.js';
 export type Route = (path: string, method: string, operation: JsonSchema) => void;
 
 /** The component schemas of the feed and of webhooks, claimed after the resources' (see SchemaNames). */
-export const EVENT_SCHEMAS = ['Event', 'EventType', 'EventResource', 'EventPage'];
+export const EVENT_SCHEMAS = ['Event', 'EventPage'];
 /** with `events.webhooks` only: an API without subscriptions names none of their schemas */
 export const WEBHOOK_SCHEMAS = [
+  'EventType',
   'Webhook',
   'WebhookCreated',
   'WebhookInput',
@@ -84,8 +85,8 @@ export function addEvents(api: Api, route: Route, names: SchemaNames): void {
     summary: 'The change feed, live, as Server-Sent Events',
     description:
       'Each event as `id: <seq>`, `event: <type>`, `data: <the event as JSON>`; a comment at least every 15 s. A client ' +
-      'that reconnects with `Last-Event-ID` (or `?after=`) resumes with no gap and no duplicate. A client that leaves ' +
-      'more than 1 MB unread is disconnected: it resumes by id.',
+      'that reconnects with `Last-Event-ID` (or `?after=`) resumes with no gap and no duplicate. A client that takes ' +
+      'nothing of what it was sent for 15 s is disconnected: it resumes by id. The stream ends when its token expires.',
     tags: ['events'],
     security,
     parameters: [
@@ -126,21 +127,31 @@ export const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({
 export function eventSchemas(api: Api, names: SchemaNames): [string, JsonSchema][] {
   if (api.events === undefined) return [];
   const types = api.resources.flatMap(eventTypes);
+  // one schema a resource, told apart by `resource`: a `oneOf` of the records themselves failed strict validation
+  // where two resources have the same shape (a record of one is a record of the other too)
   const event: JsonSchema = {
-    type: 'object',
     description: 'A change: `data` is the record as the API returned it then (null for a deletion)',
+    oneOf: api.resources.map((r) => names.ref(`event:${r.name}`)),
+    discriminator: {
+      propertyName: 'resource',
+      mapping: Object.fromEntries(api.resources.map((r) => [r.name, names.ref(`event:${r.name}`).$ref])),
+    },
+  };
+  const eventOf = (r: Api['resources'][number]): JsonSchema => ({
+    type: 'object',
+    description: `A change to a record of ${r.name}: \`data\` is the record as the API returned it then (null for a deletion)`,
     properties: {
       seq: { type: 'integer', minimum: 1, description: 'Increases in commit order; never reused' },
-      type: names.ref('events:EventType'),
-      resource: names.ref('events:EventResource'),
+      type: names.ref(`eventType:${r.name}`),
+      resource: { type: 'string', const: r.name },
       recordId: { type: ['string', 'integer', 'null'] },
       version: nullable('integer', { description: 'The record version after the change: drop stale events by it' }),
       at: { type: 'string', format: 'date-time' },
       actor: nullable('string', { description: "The subject of the writer's token" }),
-      data: { oneOf: [...api.resources.map((r) => names.ref(`record:${r.name}`)), { type: 'null' }] },
+      data: { anyOf: [names.ref(`record:${r.name}`), { type: 'null' }] },
     },
     required: ['seq', 'type', 'resource', 'recordId', 'version', 'at', 'actor', 'data'],
-  };
+  });
   const url = {
     type: 'string',
     minLength: 1,
@@ -169,9 +180,16 @@ export function eventSchemas(api: Api, names: SchemaNames): [string, JsonSchema]
   };
   const schemas: [string, JsonSchema][] = [
     ['Event', event],
-    ['EventType', { type: 'string', enum: types, description: 'resource.created, .updated, .deleted or .<action>' }],
-    ['EventResource', { type: 'string', enum: api.resources.map((r) => r.name) }],
     ['EventPage', page(names.ref('events:Event'), 'A page of the feed: pass nextCursor as `after`; null: none yet')],
+  ];
+  const byResource = api.resources.flatMap((r): [string, JsonSchema][] => [
+    [names.of(`event:${r.name}`), eventOf(r)],
+    [names.of(`eventType:${r.name}`), { type: 'string', enum: eventTypes(r) }],
+  ]);
+  // a delivery's type: every type of every resource
+  const eventType: [string, JsonSchema] = [
+    'EventType',
+    { type: 'string', enum: types, description: 'resource.created, .updated, .deleted or .<action>' },
   ];
   const subscriptions: [string, JsonSchema][] = [
     ['Webhook', webhook],
@@ -209,7 +227,6 @@ export function eventSchemas(api: Api, names: SchemaNames): [string, JsonSchema]
       },
     ],
   ];
-  return [...schemas, ...(api.events.webhooks ? [...subscriptions, ...webhookSchemas(names)] : [])].map(
-    ([key, schema]) => [names.of(`events:${key}`), schema],
-  );
+  const named = [...schemas, ...(api.events.webhooks ? [eventType, ...subscriptions, ...webhookSchemas(names)] : [])];
+  return [...named.map(([key, schema]): [string, JsonSchema] => [names.of(`events:${key}`), schema]), ...byResource];
 }

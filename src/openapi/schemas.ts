@@ -48,6 +48,13 @@ export class SchemaNames {
     const eventNames =
       api.events === undefined ? [] : [...EVENT_SCHEMAS, ...(api.events.webhooks ? WEBHOOK_SCHEMAS : [])];
     for (const name of eventNames) this.#claim(`events:${name}`, name);
+    // the event of each resource's records (`PostEvent`, of a `PostEventType`): the feed's events are one of these,
+    // told apart by `resource`
+    for (const r of api.events === undefined ? [] : api.resources) {
+      const type = this.of(`record:${r.name}`);
+      this.#claim(`event:${r.name}`, `${type}Event`);
+      this.#claim(`eventType:${r.name}`, `${type}EventType`);
+    }
   }
 
   /** The component name of `key`. */

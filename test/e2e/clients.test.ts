@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, ROOT, type RunningServer, serveGenerated, startServer, TSC7, WORK } from '../helpers/project.js';
+import { cli, http, ROOT, type RunningServer, serveGenerated, startServer, TSC7, WORK } from '../helpers/project.js';
 import { SECRET, token } from '../helpers/tokens.js';
 import { databaseUrl } from '../helpers/database.js';
 
@@ -153,5 +153,17 @@ describe('clients generated from the served document', () => {
     writeFileSync(join(dir, 'orval.config.cjs'), `module.exports = ${JSON.stringify(config)};\n`);
     await run(process.execPath, [bin('orval/dist/bin/orval.js'), '--config', 'orval.config.cjs'], { cwd: dir });
     expect(await typecheckAndRun(dir, [admin])).toEqual(FLOW);
+  });
+
+  it("an API with events: both generators type an event as one of the resources' events, told apart by resource (issue 56)", async () => {
+    const dir = clientFolder('events', 'events-types.ts');
+    const printed = await cli('openapi', join(ROOT, 'examples/tasks.yaml'));
+    expect(printed.code).toBe(0);
+    writeFileSync(join(dir, 'tasks.json'), printed.out);
+    await run(process.execPath, [bin('openapi-typescript/bin/cli.js'), 'tasks.json', '-o', 'api.d.ts'], { cwd: dir });
+    const config = { tasks: { input: './tasks.json', output: { target: './client.ts', client: 'fetch' } } };
+    writeFileSync(join(dir, 'orval.config.cjs'), `module.exports = ${JSON.stringify(config)};\n`);
+    await run(process.execPath, [bin('orval/dist/bin/orval.js'), '--config', 'orval.config.cjs'], { cwd: dir });
+    await run(process.execPath, [TSC7, '-p', 'tsconfig.json'], { cwd: dir });
   });
 });

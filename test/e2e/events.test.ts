@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, ON_POSTGRES, runSql } from '../helpers/database.js';
@@ -56,6 +58,13 @@ resources:
     access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
     actions:
       light: { on: item, access: clerk, set: { on: true, seenAt: now } }
+  # two resources of one shape: an event of either is a record of both (the document tells them apart by resource)
+  pens:
+    fields: { label: string }
+    access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
+  pencils:
+    fields: { label: string }
+    access: { list: public, read: public, create: clerk, update: clerk, delete: clerk }
   orders:
     owner: customerId
     fields:
@@ -96,6 +105,8 @@ export const tagsComputed: TagsComputed = {
 `;
 
 type Rec = Record<string, unknown>;
+// ajv-formats' CommonJS default export, as NodeNext types it
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 type Caller = ReturnType<typeof as>;
 interface Event {
   seq: number;
@@ -603,6 +614,33 @@ describe('the stream', () => {
     expect(Array.isArray(events)).toBe(true);
   });
 
+  it('keeps a stream open for a token that expires in 30 days, and refuses one that expires in 1e300 (issue 56)', async () => {
+    const started = Date.now();
+    // a timer set for more than 2^31-1 ms ran at once: the stream ended as it began, and the client reconnected
+    await streamed(one, await token('alice', { expires: '30d' }), {}, () => false, 1500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    const forever = await token('alice', { expires: 1e300 });
+    for (const path of ['/api/events', '/api/events/stream', '/api/orders']) {
+      const r = await http('GET', `${one.url}${path}`, undefined, { authorization: `Bearer ${forever}` });
+      expect(r.status, path).toBe(401);
+    }
+  });
+
+  it('sends a reader that keeps up a catch-up of 3 MB whole, in order (issue 56)', async () => {
+    const start = await latest();
+    const body = 'x'.repeat(100_000);
+    const ids: unknown[] = [];
+    for (let i = 0; i < 30; i += 1) ids.push((await created(clerk, '/gadgets', { label: `big ${i}`, body })).id);
+    const events = await streamed(
+      one,
+      await token('alice'),
+      { 'last-event-id': String(start) },
+      (events) => events.length >= 30,
+      20_000,
+    );
+    expect(events.map((event) => (JSON.parse(event.data) as Event).recordId)).toEqual(ids);
+  });
+
   it('keeps 10 streams per client at most', async () => {
     const bearer = await token('greedy');
     const open = Array.from({ length: 10 }, () =>
@@ -629,6 +667,30 @@ describe('the stream', () => {
         message: 'must be the id of an event the stream sent: a whole number, up to 16 digits',
       },
     ]);
+  });
+});
+
+describe('the document', () => {
+  it('describes the events /events answers, to a validator that holds oneOf to exactly one (issue 56)', async () => {
+    const start = await latest();
+    const pen = await created(clerk, '/pens', { label: 'blue' });
+    await created(clerk, '/pencils', { label: 'HB' });
+    expect((await clerk('DELETE', `${one.url}/api/pens/${String(pen.id)}`)).status).toBe(204);
+    const document = (await http('GET', `${one.url}/api/openapi.json`)).body as object;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: 'urn:test:market' });
+    const validate = ajv.getSchema(
+      'urn:test:market#/paths/~1events/get/responses/200/content/application~1json/schema',
+    );
+    if (validate === undefined) throw new Error('no schema for the 200 of GET /events');
+    const r = await http('GET', `${one.url}/api/events?after=${start}&types=pens,pencils`);
+    expect((r.body as { items: unknown[] }).items).toHaveLength(3);
+    expect(validate(r.body), JSON.stringify(validate.errors)).toBe(true);
+    // and it still refuses an event that is not one: a pen's event with a type of pencils, or of no resource
+    const [first] = (r.body as { items: Rec[] }).items;
+    for (const wrong of [{ type: 'pencils.created' }, { resource: 'erasers' }])
+      expect(validate({ items: [{ ...first, ...wrong }], nextCursor: null }), JSON.stringify(wrong)).toBe(false);
   });
 });
 

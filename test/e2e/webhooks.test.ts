@@ -187,6 +187,26 @@ describe('subscriptions', () => {
       const r = await admin('POST', `${one.url}/api/webhooks`, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }
+    // an entry is matched as it is: a list in one, or a space, was accepted and never matched (issue 56)
+    for (const [types, index] of [
+      [['orders,products'], 0],
+      [['orders', ' products'], 1],
+    ] as const) {
+      for (const [method, path] of [
+        ['POST', '/api/webhooks'],
+        ['PATCH', `/api/webhooks/${hook.id}`],
+      ] as const) {
+        const r = await admin(method, `${one.url}${path}`, { url: receiverUrl, types });
+        expect(r.status, `${method} ${JSON.stringify(types)}`).toBe(400);
+        const errors = (r.body as { errors: { path: string; message: string }[] }).errors;
+        expect(errors).toEqual([
+          { path: `/types/${index}`, message: expect.stringContaining(JSON.stringify(types[index])) },
+        ]);
+      }
+    }
+    expect((await admin('GET', `${one.url}/api/webhooks/${hook.id}`)).body).toMatchObject({
+      types: ['orders.created'],
+    });
     const patched = await admin('PATCH', `${one.url}/api/webhooks/${hook.id}`, { enabled: false, description: 'off' });
     expect(patched.body).toMatchObject({ enabled: false, description: 'off' });
     expect((await admin('DELETE', `${one.url}/api/webhooks/${hook.id}`)).status).toBe(204);

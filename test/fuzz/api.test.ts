@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
 import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { SECRET, token, unsignedToken } from '../helpers/tokens.js';
+import { eventNames, feedRequests, readStream, streamWrong } from './events.js';
 import { Oracle } from './oracle.js';
 import { PROPERTIES } from './properties.js';
 import { describeExchange, requestTo, RUNS, SEED, send, type Callers } from './requests.js';
@@ -76,6 +77,31 @@ function collectionsOf(oracle: Oracle, definition: Definition): Collection[] {
   return result;
 }
 
+/** What the tests read of a document themselves. */
+interface FuzzDocument {
+  servers: { url: string }[];
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+const hasEvents = (example: string): boolean =>
+  'events' in (parse(readFileSync(join(ROOT, 'examples', `${example}.yaml`), 'utf8')) as object);
+
+/** The newest event's seq, as the administrator's feed says. */
+async function newestSeq(base: string, admin: string | undefined): Promise<number> {
+  let newest = 0;
+  let cursor: string | null = '0';
+  for (let page = 0; cursor !== null && page < 100; page += 1) {
+    const response = await fetch(`${base}/events?after=${cursor}&limit=200`, {
+      headers: admin === undefined ? {} : { authorization: admin },
+    });
+    const body = (await response.json()) as { items: { seq: number }[]; nextCursor: string | null };
+    newest = Math.max(newest, ...body.items.map((event) => event.seq));
+    cursor = body.nextCursor;
+  }
+  return newest;
+}
+
 for (const example of ['blog', 'tasks']) {
   describe(`fuzzing the ${example} example`, () => {
     let server: RunningServer;
@@ -84,6 +110,7 @@ for (const example of ['blog', 'tasks']) {
     /** the server's URL and the document's server path: what every path of the document is relative to */
     let apiBase: string;
     let collections: Collection[];
+    let document: FuzzDocument;
     const callers: Callers = {};
 
     beforeAll(async () => {
@@ -106,9 +133,7 @@ for (const example of ['blog', 'tasks']) {
       callers.garbage = 'Bearer \u00e9t\u00e9.x.y';
       callers.basic = 'Basic YWRtaW46YWRtaW4=';
       // the document's paths are relative to its one server, `{origin}` and the prefix
-      const document = JSON.parse(readFileSync(join(generated.dir, 'src/openapi.json'), 'utf8')) as {
-        servers: { url: string }[];
-      };
+      document = JSON.parse(readFileSync(join(generated.dir, 'src/openapi.json'), 'utf8')) as FuzzDocument;
       apiBase = (document.servers[0]?.url ?? '').replace('{origin}', server.url);
       client = new Client(apiBase, callers.admin);
       collections = collectionsOf(oracle, definition);
@@ -154,5 +179,47 @@ for (const example of ['blog', 'tasks']) {
         await fc.assert(roundTrip(client, oracle, collection), { seed: SEED, numRuns: Math.ceil(RUNS / 10) });
       }
     });
+
+    // the examples with a change feed: its readers' requests, answered with events (after the writes above)
+    if (hasEvents(example)) {
+      it('answers a reader of GET /events with events as the document describes them, from every caller', async () => {
+        const names = eventNames(document)!;
+        const newest = await newestSeq(apiBase, callers.admin);
+        const statuses = new Map<number, number>();
+        let events = 0;
+        const byName = oracle.operations.find((o) => o.method === 'GET' && o.path === '/events')!;
+        await fc.assert(
+          fc.asyncProperty(feedRequests(names, newest, callers), async (request) => {
+            const response = await send(apiBase, request);
+            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+            if (response.status === 200) events += (response.json as { items: unknown[] }).items.length;
+            for (const property of Object.values(PROPERTIES)) {
+              const wrong = property(oracle, byName, response, request);
+              if (wrong !== undefined) throw new Error(`${wrong}\n${describeExchange(request, response)}`);
+            }
+          }),
+          { seed: SEED, numRuns: Math.ceil(RUNS / 10) },
+        );
+        // the requests reached the feed: most answered with events, not refused
+        expect(events, JSON.stringify([...statuses])).toBeGreaterThan(0);
+        expect(statuses.get(200) ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(RUNS / 40);
+      });
+
+      it('answers GET /events/stream from every caller as the document says, without hanging', async () => {
+        const documented = Object.keys(document.paths['/events/stream']!.get!.responses);
+        let streamed = 0;
+        for (const [caller, authorization] of Object.entries(callers)) {
+          for (const resumed of [undefined, '1', 'x']) {
+            const headers: Record<string, string> = resumed === undefined ? {} : { 'last-event-id': resumed };
+            const all = authorization === undefined ? headers : { ...headers, authorization };
+            const answer = await readStream(`${apiBase}/events/stream?after=0`, all);
+            const wrong = streamWrong(oracle, answer, documented);
+            if (wrong !== undefined) throw new Error(`${caller} ${JSON.stringify(headers)}: ${wrong}`);
+            streamed += answer.events.length;
+          }
+        }
+        expect(streamed).toBeGreaterThan(0);
+      });
+    }
   });
 }

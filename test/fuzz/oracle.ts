@@ -127,6 +127,16 @@ export class Oracle {
     );
   }
 
+  /** Errors of `value` against the document's component schema `name`; [] when it matches. */
+  validateComponent(name: string, value: unknown): string[] {
+    const validator = this.ajv.getSchema(`${this.id}#/components/schemas/${name}`);
+    if (validator === undefined) throw new Error(`no ${name} schema`);
+    if (validator(value)) return [];
+    return (validator.errors ?? []).map(
+      (e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+    );
+  }
+
   /** Validates against the Problem schema of the document. */
   validateProblem(body: unknown): string[] {
     const validator = this.ajv.getSchema(`${this.id}#/components/schemas/Problem`);

@@ -1,7 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createAuthorizer, type AccessRule, type Scope } from '../../runtime/src/auth/authorize.js';
-import { TokenError, type Caller, type TokenVerifier } from '../../runtime/src/auth/verify.js';
+import {
+  createTokenVerifier,
+  MAX_EXP,
+  TokenError,
+  type Caller,
+  type TokenVerifier,
+} from '../../runtime/src/auth/verify.js';
 import type { HttpProblem } from '../../runtime/src/http/problem.js';
 
 /** Tokens of this table are their callers' names; `bad` is refused. */
@@ -125,5 +132,27 @@ describe('whether a caller may read a record a write of theirs answers (found by
       'admin',
     );
     expect(await nobody.reads(request, { owner: true }, { ownerId: null }, ['ownerId'])).toBe(false);
+  });
+});
+
+describe('the token verifier', () => {
+  const secret = 'a-unit-test-secret-of-32-bytes-or-more';
+  const verify = createTokenVerifier({ secret }).verify;
+  const signed = (exp: number): Promise<string> =>
+    new SignJWT({ roles: [] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('far')
+      .setExpirationTime(exp)
+      .sign(new TextEncoder().encode(secret));
+
+  it.each([
+    ['the last second of 9999', MAX_EXP, true],
+    ['a fraction of a second (RFC 7519 allows it)', Math.floor(Date.now() / 1000) + 3600.5, true],
+    ['a second past 9999', MAX_EXP + 1, false],
+    ['1e300 (jose takes it)', 1e300, false],
+  ])('takes an exp of %s: %s (found in issue 56)', async (_name, exp, taken) => {
+    const token = await signed(exp);
+    if (taken) expect((await verify(token)).expiresAt).toBe(exp * 1000);
+    else await expect(verify(token)).rejects.toBeInstanceOf(TokenError);
   });
 });

@@ -5,7 +5,7 @@ import { EventFeed, type EventSource } from '../../runtime/src/events/feed.js';
 import { EventLog } from '../../runtime/src/events/log.js';
 import { loggedWrite } from '../../runtime/src/events/logged.js';
 import { Retention } from '../../runtime/src/events/retention.js';
-import { BUFFER_LIMIT, HEARTBEAT_MS, StreamHub } from '../../runtime/src/events/stream.js';
+import { BUFFER_LIMIT, HEARTBEAT_MS, runAt, StreamHub } from '../../runtime/src/events/stream.js';
 import { EVENT_TABLES, renamedEvents, webhookTables } from '../../src/migrate/system-tables.js';
 
 const SOURCES: EventSource[] = [
@@ -114,6 +114,15 @@ describe('the feed of one caller', () => {
       /"nope" is neither a resource nor an event type; known: notes, posts, audits/,
     );
     expect([...feed.typesOf('posts, notes.deleted')]).toEqual(['posts.created', 'notes.deleted']);
+  });
+
+  it("names each entry of a webhook's types that would never match: a list in one, a space, an unknown name (issue 56)", () => {
+    expect(feed.entryErrors(['posts', 'notes.deleted'])).toEqual([]);
+    expect(feed.entryErrors(['posts,notes', 'audits', ' notes', 'nope'])).toEqual([
+      { path: '/types/0', message: expect.stringMatching(/^"posts,notes" is one resource or event type, not a list;/) },
+      { path: '/types/2', message: expect.stringMatching(/^" notes" is neither a resource nor an event type;/) },
+      { path: '/types/3', message: expect.stringMatching(/^"nope" is neither a resource nor an event type;/) },
+    ]);
   });
 });
 
@@ -242,29 +251,91 @@ describe('a stream', () => {
     }
   });
 
-  it('is ended, with a word why, when its client leaves more than BUFFER_LIMIT unread', async () => {
+  it('waits for a client that reads: a catch-up well over BUFFER_LIMIT reaches it whole (found in issue 56)', async () => {
     const hub = new StreamHub(db, feed, log, 10);
+    const big = 'x'.repeat(50_000);
+    for (let i = 0; i < 60; i += 1)
+      await log.append('posts', 'created', { ...note(`p${i}`, []), record: { big } }, null);
+    const body = hub.open(feed.visibility(undefined, feed.typesOf(undefined)), 0, {
+      client: 'fast',
+      hangUp: () => undefined,
+    });
+    let text = '';
+    let most = 0;
+    body.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      most = Math.max(most, body.writableLength + body.readableLength);
+    });
+    for (let waited = 0; (text.match(/^id: /gm) ?? []).length < 60 && waited < 5000; waited += 20)
+      await new Promise((later) => setTimeout(later, 20));
+    expect(text.length).toBeGreaterThan(3 * BUFFER_LIMIT - 200_000);
+    expect((text.match(/^id: /gm) ?? []).length).toBe(60);
+    expect(text).not.toContain('reads too slowly');
+    expect(most).toBeLessThan(200_000);
+    expect(hub.size).toBe(1);
+    hub.close();
+  });
+
+  it('drops a client that takes nothing for stallMs, holding a bounded part of its catch-up meanwhile', async () => {
+    const hub = new StreamHub(db, feed, log, 10, 300);
     const big = 'x'.repeat(50_000);
     let hungUp = false;
     const body = hub.open(feed.visibility(undefined, feed.typesOf(undefined)), 0, {
       client: 'slow',
       hangUp: () => (hungUp = true),
     });
-    // nobody reads `body`: its buffer grows with each event until the hub gives up on it
+    // nobody reads `body`: the hub stops writing to it at its high-water mark, then gives up on it
     for (let i = 0; i < 40; i += 1)
       await log.append('posts', 'created', { ...note(`p${i}`, []), record: { big } }, null);
-    await new Promise((settled) => setTimeout(settled, 300));
+    await new Promise((settled) => setTimeout(settled, 100));
+    expect(body.writableEnded).toBe(false);
+    expect(body.writableLength + body.readableLength).toBeLessThan(200_000);
+    await new Promise((settled) => setTimeout(settled, 400));
     expect(body.writableEnded).toBe(true);
     expect(hub.size).toBe(0);
     let text = '';
     body.on('data', (chunk: Buffer) => (text += chunk.toString()));
     await new Promise((ended) => body.on('end', ended));
-    expect(text.length).toBeGreaterThan(BUFFER_LIMIT * 0.9);
-    expect(text.length).toBeLessThan(BUFFER_LIMIT + 200_000);
+    expect(text.length).toBeLessThan(200_000);
     expect(text.endsWith(': this client reads too slowly: reconnect with Last-Event-ID\n\n')).toBe(true);
     // its connection is closed after a grace, read or not
     expect(hungUp).toBe(false);
     hub.close();
+  });
+
+  it('ends with its token, however far ahead it expires: a timer waits 24.8 days at most (found in issue 56)', async () => {
+    const in30Days = Date.now() + 30 * 86_400_000;
+    const hub = new StreamHub(db, feed, log, 10);
+    const body = hub.open(feed.visibility(undefined, feed.typesOf(undefined)), 0, {
+      client: 'long',
+      hangUp: () => undefined,
+      until: in30Days,
+    });
+    body.resume();
+    await new Promise((settled) => setTimeout(settled, 100));
+    expect(body.writableEnded).toBe(false);
+    hub.close();
+  });
+
+  it('runs a far time in steps, and at that time', async () => {
+    vi.useFakeTimers();
+    try {
+      let ran = 0;
+      const at = Date.now() + 60 * 86_400_000;
+      runAt(at, () => (ran += 1));
+      await vi.advanceTimersByTimeAsync(2 ** 31);
+      expect(ran).toBe(0);
+      await vi.advanceTimersByTimeAsync(at - Date.now() - 1);
+      expect(ran).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(ran).toBe(1);
+      const cancelled = runAt(Date.now() + 10, () => (ran += 1));
+      cancelled.cancel();
+      await vi.advanceTimersByTimeAsync(20);
+      expect(ran).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -194,8 +194,16 @@ describe('names of schemas', () => {
       events: { retention: '7d', retentionMs: 604_800_000, webhooks, retry: { attempts: 1, firstDelayMs: 1 } },
     }) as unknown as Document;
     const names = Object.keys(document.components.schemas);
-    expect(names).toEqual(expect.arrayContaining(['Event', 'EventType', 'EventResource', 'EventPage']));
-    const subscriptions = ['Webhook', 'WebhookCreated', 'WebhookInput', 'WebhookPatch', 'WebhookPage', 'Delivery'];
+    expect(names).toEqual(expect.arrayContaining(['Event', 'PostEvent', 'PostEventType', 'EventPage']));
+    const subscriptions = [
+      'EventType',
+      'Webhook',
+      'WebhookCreated',
+      'WebhookInput',
+      'WebhookPatch',
+      'WebhookPage',
+      'Delivery',
+    ];
     for (const name of subscriptions) expect(names.includes(name), name).toBe(webhooks);
     expect(Object.keys(document.paths).some((path) => path.startsWith('/webhooks'))).toBe(webhooks);
     // every reference resolves

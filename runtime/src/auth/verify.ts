@@ -22,6 +22,12 @@ export interface TokenVerifier {
   verify(token: string): Promise<Caller>;
 }
 
+/**
+ * The latest `exp` a token may have: the last second of 9999. RFC 7519 sets no bound and jose takes any number, 1e300
+ * included, far past what a date holds; a later one is refused as an invalid token (401). A fraction is taken.
+ */
+export const MAX_EXP = 253_402_300_799;
+
 /** Verified tokens are remembered this long at most (never past their `exp`), and this many at most. */
 const CACHE_MS = 5 * 60_000;
 const CACHE_SIZE = 10_000;
@@ -55,6 +61,9 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       const { payload } = await verifyJwt(token);
       if (typeof payload.sub !== 'string' || payload.sub === '')
         throw new TokenError('the token has no subject');
+      // exp is required (and a number: jose checks), so every token has one
+      const exp = payload.exp ?? 0;
+      if (exp > MAX_EXP) throw new TokenError('the token expires after 9999-12-31T23:59:59Z');
       const roles = payload.roles;
       if (roles !== undefined && !(Array.isArray(roles) && roles.every((role) => typeof role === 'string'))) {
         throw new TokenError('the roles claim is not a list of strings');
@@ -62,10 +71,10 @@ export function createTokenVerifier(config: AuthConfig): TokenVerifier {
       const caller: Caller = {
         subject: payload.sub,
         roles: roles ?? [],
-        expiresAt: (payload.exp ?? 0) * 1000,
+        expiresAt: exp * 1000,
       };
-      // exp is required, so every token has one; cached until then at most
-      const until = Math.min((payload.exp ?? 0) * 1000, Date.now() + CACHE_MS);
+      // cached until it expires at most
+      const until = Math.min(exp * 1000, Date.now() + CACHE_MS);
       setBounded(cache, token, { caller, until }, CACHE_SIZE);
       return caller;
     } catch (error) {

@@ -1,7 +1,7 @@
 import type { AccessRule } from '../auth/authorize.js';
 import type { Caller } from '../auth/verify.js';
 import type { Database, Dialect, Prepared, SqlValue } from '../db/database.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem, type FieldError } from '../http/problem.js';
 import { OWNER_SEPARATOR } from './log.js';
 
 /** What the feed knows of a resource: its event types, and who may read its records (made by its store). */
@@ -114,30 +114,40 @@ export class EventFeed {
       const source = this.#sources.get(name);
       if (source !== undefined) for (const type of source.types) types.add(type);
       else if (this.#types.has(name)) types.add(name);
-      else throw this.#unknown(name);
+      else throw new HttpProblem(400, 'Bad Request', `types: ${this.#unknown(name)}`);
     }
     return types;
   }
 
-  /** The 400 of a `types` entry that names no resource and no type of one. */
-  #unknown(name: string): HttpProblem {
+  /**
+   * The problems of a webhook's `types` (at `/types/<index>`): each entry must be a resource or an event type exactly,
+   * as it is matched when events are sent (`books,authors` or ` books` would be accepted and never match).
+   */
+  entryErrors(entries: readonly string[]): FieldError[] {
+    return entries.flatMap((name, index) =>
+      this.#sources.has(name) || this.#types.has(name)
+        ? []
+        : [{ path: `/types/${index}`, message: this.#unknown(name) }],
+    );
+  }
+
+  /** Why a `types` entry names no resource and no type of one (a renamed resource's old name says its new one). */
+  #unknown(name: string): string {
     const [resource = '', ...rest] = name.split('.');
     const renamed = Object.hasOwn(this.renamed, resource) ? this.renamed[resource] : undefined;
     const now = [renamed, ...rest].join('.');
     if (renamed !== undefined && (this.#sources.has(now) || this.#types.has(now))) {
-      return new HttpProblem(
-        400,
-        'Bad Request',
-        `types: "${name.slice(0, 100)}" was renamed: the resource ${resource} is now ${renamed}, and its events, ` +
-          `past ones included, are ${renamed}'s: ask for "${now.slice(0, 100)}"`,
+      return (
+        `"${name.slice(0, 100)}" was renamed: the resource ${resource} is now ${renamed}, and its events, ` +
+        `past ones included, are ${renamed}'s: ask for "${now.slice(0, 100)}"`
       );
     }
-    return new HttpProblem(
-      400,
-      'Bad Request',
-      `types: "${name.slice(0, 100)}" is neither a resource nor an event type; known: ${[...this.#sources.keys()].join(', ')} ` +
-        `(each, or one of its types like ${[...this.#types.keys()][0] ?? 'books.created'})`,
-    );
+    const known = [...this.#sources.keys()].join(', ');
+    const example = [...this.#types.keys()][0] ?? 'books.created';
+    const what = name.includes(',')
+      ? 'one resource or event type, not a list'
+      : 'neither a resource nor an event type';
+    return `"${name.slice(0, 100)}" is ${what}; known: ${known} (each, or one of its types like ${example})`;
   }
 
   /** Which of `types` the caller may see, and of which only their own records'. */

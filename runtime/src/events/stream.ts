@@ -10,10 +10,30 @@ export const HEARTBEAT_MS = 15_000;
 export const POLL_MS = 1_000;
 /** A client that leaves this much unread is dropped (it resumes with Last-Event-ID): memory stays bounded. */
 export const BUFFER_LIMIT = 1024 * 1024;
+/**
+ * A client that takes none of what it was sent for this long is dropped (it resumes with Last-Event-ID). A stream
+ * sends no more while its client has not taken what it was sent (backpressure): a fast one reads a catch-up of any
+ * size, a stalled one holds one event and the buffers of its connection at most, then goes.
+ */
+export const STALL_MS = 15_000;
 /** How long a client dropped for reading too slowly has to read what is left before its connection is closed. */
 const SLOW_CLIENT_GRACE_MS = 10_000;
 /** Events read for one stream at a time. */
 const BATCH = 100;
+/** A timer waits 2^31-1 ms at most: Node runs one set for longer at once (a token valid for 25 days ended its stream). */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/** Runs `run` at `time` (ms since the epoch), however far ahead, in steps a timer can wait; never keeps Node alive. */
+export function runAt(time: number, run: () => void): { cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    const left = time - Date.now();
+    timer = left > MAX_DELAY_MS ? setTimeout(arm, MAX_DELAY_MS) : setTimeout(run, Math.max(0, left));
+    timer.unref();
+  };
+  arm();
+  return { cancel: () => clearTimeout(timer) };
+}
 
 /** Who a stream is for, and how it ends. */
 export interface StreamOptions {
@@ -55,6 +75,8 @@ export class StreamHub {
     private readonly feed: EventFeed,
     log: EventLog,
     private readonly maxStreams: number,
+    /** how long a client may take nothing of what it was sent (STALL_MS) */
+    private readonly stallMs = STALL_MS,
   ) {
     this.#latest = db.prepare(`SELECT max("seq") AS "seq" FROM "restsmith_events"`);
     this.#unsubscribe = log.onCommit(() => this.#wakeAll());
@@ -90,16 +112,12 @@ export class StreamHub {
     const expiry =
       until === undefined
         ? undefined
-        : setTimeout(
-            () => body.end(': the token expired: reconnect with a new one\n\n'),
-            Math.max(0, until - Date.now()),
-          );
-    expiry?.unref();
+        : runAt(until, () => body.end(': the token expired: reconnect with a new one\n\n'));
     let closed = false;
     const close = (graceMs = 100): void => {
       if (closed) return;
       closed = true;
-      clearTimeout(expiry);
+      expiry?.cancel();
       this.#subscribers.delete(subscriber);
       const left = this.count(client) - 1;
       if (left > 0) this.#perClient.set(client, left);
@@ -180,7 +198,9 @@ export class StreamHub {
         const page = await this.feed.page(subscriber.visibility, subscriber.after, BATCH);
         for (const event of page.events) {
           const type = /^\{"type":"([^"]*)"/.exec(event.text)?.[1] ?? 'event';
-          if (!this.#send(subscriber, `id: ${event.seq}\nevent: ${type}\ndata: ${served(event)}\n\n`)) return;
+          const text = `id: ${event.seq}\nevent: ${type}\ndata: ${served(event)}\n\n`;
+          // the next only once the client has taken enough of this one (backpressure)
+          if (!(await this.#deliver(subscriber, text))) return;
           subscriber.after = event.seq;
         }
         if (page.nextCursor === null) return;
@@ -198,15 +218,51 @@ export class StreamHub {
     }
   }
 
-  /** Writes to a stream; false, and the stream ended, when its client has left more than BUFFER_LIMIT unread. */
+  /**
+   * Writes to a stream; false when it has ended, or is ended now: its client left more than BUFFER_LIMIT unread (a
+   * write made whatever the backpressure, as a heartbeat, is small: this bounds what a stalled stream holds).
+   */
   #send(subscriber: Subscriber, text: string): boolean {
     const { body } = subscriber;
     if (body.destroyed || body.writableEnded) return false;
+    if (body.writableLength + body.readableLength > BUFFER_LIMIT) {
+      this.#drop(subscriber);
+      return false;
+    }
     body.write(text);
-    if (body.writableLength + body.readableLength <= BUFFER_LIMIT) return true;
+    return true;
+  }
+
+  /**
+   * Writes to a stream, then waits until its client has taken enough of it (`drain`); false when the stream ended
+   * meanwhile, or its client took nothing for stallMs: it is dropped then.
+   */
+  async #deliver(subscriber: Subscriber, text: string): Promise<boolean> {
+    const { body } = subscriber;
+    if (!this.#send(subscriber, text)) return false;
+    if (!body.writableNeedDrain) return true;
+    const drained = await new Promise<boolean>((settle) => {
+      const done = (value: boolean): void => {
+        clearTimeout(timer);
+        body.off('drain', taken).off('close', gone).off('finish', gone);
+        settle(value);
+      };
+      const taken = (): void => done(true);
+      const gone = (): void => done(false);
+      const timer = setTimeout(gone, this.stallMs);
+      timer.unref();
+      body.once('drain', taken).once('close', gone).once('finish', gone);
+    });
+    if (!drained) this.#drop(subscriber);
+    return drained;
+  }
+
+  /** Ends a stream whose client reads too slowly, with a word why; it leaves the hub now. */
+  #drop(subscriber: Subscriber): void {
+    const { body } = subscriber;
+    if (body.destroyed || body.writableEnded) return;
     body.end(': this client reads too slowly: reconnect with Last-Event-ID\n\n');
-    // it leaves the hub now; its connection goes in 10 s, read or not, and the memory it holds with it
+    // its connection goes in 10 s, read or not, and the memory it holds with it
     subscriber.close(SLOW_CLIENT_GRACE_MS);
-    return false;
   }
 }

@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Database, Prepared, Row, SqlValue } from '../db/database.js';
 import type { EventFeed } from '../events/feed.js';
-import { conflict, HttpProblem, notFound } from '../http/problem.js';
+import { badRequest, conflict, HttpProblem, notFound } from '../http/problem.js';
 import { checkTarget, parseTarget, TargetError } from './address.js';
 import type { Dispatcher } from './dispatcher.js';
 import { Secrets } from './secrets.js';
@@ -80,7 +80,8 @@ export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDepende
 
   /** The body checked, its URL as parsed (`" HTTP://Example.com"` is stored as `http://example.com/`). */
   const checked = async (body: Body): Promise<Body> => {
-    if (body.types !== undefined && body.types !== null) feed.typesOf(body.types.join(','));
+    const errors = feed.entryErrors(body.types ?? []);
+    if (errors.length > 0) throw badRequest(`types: ${errors.map((e) => e.message).join('; ')}`, errors);
     if (body.url === undefined) return body;
     try {
       await checkTarget(body.url, allowPrivate);

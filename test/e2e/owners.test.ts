@@ -38,6 +38,13 @@ resources:
     access: { list: [owner, lead], read: [owner, lead], create: lead, update: [owner, lead], delete: admin }
     actions:
       release: { on: item, access: [owner, lead], set: { assigneeId: null } }
+  remarks:
+    owner: authorId
+    fields:
+      authorId: { type: string, readOnly: true }
+      caseId: { type: ref, to: cases, required: true }
+      text: { type: string, required: true }
+    access: { list: owner, read: owner, create: authenticated, update: owner, delete: owner }
 `;
 
 let server: RunningServer;
@@ -159,5 +166,32 @@ describe('two client-written owners (SPEC §12: owner fields are changed only by
     expect([moved.status, (moved.body as Rec).customerId]).toEqual([200, 'carol']);
     expect((await carol('GET', path)).status).toBe(200);
     expect((await alice('GET', path)).status).toBe(404);
+  });
+});
+
+describe('a ref sent back as stored (issue 56: a comment whose author lost sight of its ticket)', () => {
+  it('needs no read check on PUT and PATCH; another record the caller may not read is still a 409', async () => {
+    const own = await created(lead, '/cases', { title: 'leak', customerId: 'alice', assigneeId: 'bob' });
+    const other = await created(lead, '/cases', { title: 'other', customerId: 'carol' });
+    const remark = await created(bob, '/remarks', { caseId: own.id, text: 'on my way' });
+    // the case goes to someone else: bob may no longer read it
+    expect((await lead('PATCH', `${server.url}/cases/${String(own.id)}`, { assigneeId: 'dave' })).status).toBe(200);
+    expect((await bob('GET', `${server.url}/cases/${String(own.id)}`)).status).toBe(404);
+    const path = `${server.url}/remarks/${String(remark.id)}`;
+    const put = await bob('PUT', path, { caseId: own.id, text: 'on my way, late' });
+    expect([put.status, (put.body as Rec).caseId], put.text).toEqual([200, own.id]);
+    const patched = await bob('PATCH', path, { caseId: own.id, text: 'arrived' });
+    expect([patched.status, (patched.body as Rec).text], patched.text).toEqual([200, 'arrived']);
+    for (const [method, body] of [
+      ['PATCH', { caseId: other.id }],
+      ['PUT', { caseId: other.id, text: 'moved' }],
+    ] as const) {
+      const r = await bob(method, path, body);
+      expect(r.status, r.text).toBe(409);
+      expect((r.body as { errors: Rec[] }).errors).toEqual([
+        { path: '/caseId', message: 'must be the id of a case you may read' },
+      ]);
+    }
+    expect(((await bob('GET', path)).body as Rec).caseId).toBe(own.id);
   });
 });

@@ -58,6 +58,16 @@ export function joinOf(api: Api, relation: Relation): Resource | undefined {
 }
 
 /**
+ * The resource whose deprecation a nested route under `parent` announces (its headers, and `deprecated: true` in the
+ * OpenAPI document): the parent's own, else the target's (`GET /books/{id}/old-reviews` is a listing of old
+ * reviews), else, for a many-to-many relation, its join resource's (a link creates or deletes one of its records);
+ * undefined where none of them is deprecated.
+ */
+export function nestedDeprecation(api: Api, parent: Resource, relation: Relation): Resource | undefined {
+  return [parent, targetOf(api, relation), joinOf(api, relation)].find((r) => r?.deprecated !== undefined);
+}
+
+/**
  * The many-to-many relations of `resource` with link routes (`PUT` and `DELETE /books/{id}/tags/{tagId}`): those
  * whose join resource creates records (PUT) or deletes them (DELETE).
  */

@@ -84,6 +84,10 @@ function checkField(ctx: CheckContext, scope: FieldScope, name: string, field: F
   if (field.readOnly === true && field.writeOnly === true) {
     ctx.report(at('writeOnly'), 'a field cannot be both readOnly and writeOnly', 'key');
   }
+  if (scope.kind === 'resource' && field.unique === true && field.writeOnly === true) {
+    const why = 'it cannot be unique, since the 409 a taken value answers would tell whether another record holds it';
+    ctx.report(at('unique'), `"${name}" is writeOnly: ${why}`, 'key');
+  }
   if ('min' in field && field.min !== undefined && field.max !== undefined && field.min > field.max) {
     ctx.report(at('max'), `max (${field.max}) is less than min (${field.min})`);
   }

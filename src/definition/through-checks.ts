@@ -150,6 +150,10 @@ export function checkUniqueKeys(ctx: CheckContext, resource: SalvagedResource): 
         ctx.report([...path, j], `"${field}" is a json field: a key compares values, not documents`);
       } else if (resource.fields.valid.get(field)?.computed === true) {
         ctx.report([...path, j], `"${field}" is computed: a key compares stored values`);
+      } else if (resource.fields.valid.get(field)?.writeOnly === true) {
+        const why =
+          'a unique key cannot hold it, since the 409 a taken value answers would tell whether another record holds it';
+        ctx.report([...path, j], `"${field}" is writeOnly: ${why}`);
       }
     });
     const sorted = [...key].sort().join(',');

@@ -7,6 +7,7 @@ import { local, rt } from './symbols.js';
 import { inputType } from './typescript.js';
 import { js } from './literal.js';
 import { nounOf } from '../naming.js';
+import { ownersSetBy } from './sql/statements.js';
 
 /** What the templates print for one action: the partials of its declarations and its route, and their holes. */
 export interface ActionView {
@@ -50,6 +51,13 @@ export interface ActionView {
   /** the actor argument of the store's write (see routes-view.ts), or nothing */
   actor: string;
   owner: string;
+  /**
+   * a `set` action that writes owner fields: `, giverOf(request.scope)` (`, null` for a public one), the caller who
+   * may not give records away and keeps them as they are (see auth/owner.ts), and the owner fields it sets, as a JS
+   * literal, for the 403 of a refusal; else nothing
+   */
+  giver: string;
+  givers: string;
   /** the conditions of `when` in words, and the start of the 409 detail when it fails (from the definition: escape
    * wherever they are printed) */
   whenText: string;
@@ -84,6 +92,7 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     ...(hasInput || !generated ? [`${get ? 'Querystring' : 'Body'}: ${inputTypeName}`] : []),
   ];
   const methodUpper = get ? 'GET' : 'POST';
+  const givers = ownersSetBy(resource, action).map((f) => f.name);
   return {
     name: action.name,
     camel: action.names.camel,
@@ -118,6 +127,8 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     options: `{ schema: ${schema}${config(get, item, typeName)}${guarded ? `, preParsing: authorizer.guard(access.${action.names.camel})` : ''}${announced(resource, action)} }`,
     owner: !owned ? '' : guarded ? ', request.scope.owner' : ', null',
     actor: actorArg(api.events !== undefined, guarded),
+    giver: givers.length === 0 ? '' : guarded ? ', giverOf(request.scope)' : ', null',
+    givers: givers.length === 0 || !guarded ? '' : js(givers),
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),
@@ -185,6 +196,8 @@ export function actionImports(
     ...(handlers.some((a) => a.item) ? [rt.notFound] : []),
     ...(handlers.some((a) => a.item && !a.get) ? [rt.parseIfMatch, rt.matchesIfMatch, rt.preconditionFailed] : []),
     ...(handlers.some((a) => a.whenFields.length > 0) ? [rt.inStates, rt.conflict] : []),
+    // a set action that writes owner fields: who may not give records away, the 403 of one that tried
+    ...(set.some((a) => a.givers !== '') ? [rt.giverOf, rt.gaveAway, rt.inStates] : []),
     ...(handlers.length > 0 ? [rt.Caller, rt.ActionResult, rt.etagOf] : []),
     ...(orphans || resource.actions.some((a) => a.input.some((f) => f.type === 'json')) ? [rt.JsonValue] : []),
     ...(resource.deprecated !== undefined || actions.some((a) => a.deprecation !== undefined)

@@ -4,6 +4,7 @@ import {
   linkParameterName,
   linkRelations,
   nestedCreates,
+  nestedDeprecation,
   nestedRelations,
   targetOf,
 } from '../contract/relations.js';
@@ -146,16 +147,17 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
   }
   imports.add('../index.js', 'type Stores');
   imports.add('./model.js', `type ${resource.typeName}Params`);
-  // a path under a deprecated resource, or of a deprecated one, announces it too, 405s included (see
-  // http/deprecation.ts); the parent's deprecation first
-  const hookOf = (target: Resource): string | undefined => {
-    if (resource.deprecated !== undefined) {
+  // a path under a deprecated resource, of a deprecated one, or through a deprecated join resource announces it too,
+  // 405s included (see http/deprecation.ts and nestedDeprecation)
+  const hookOf = (relation: Relation): string | undefined => {
+    const announcer = nestedDeprecation(api, resource, relation);
+    if (announcer === undefined) return undefined;
+    if (announcer === resource) {
       imports.add('./routes.js', 'deprecated');
       return 'deprecated';
     }
-    if (target.deprecated === undefined) return undefined;
-    imports.add(`../${target.names.kebab}/routes.js`, `deprecated as ${target.names.camel}Deprecated`);
-    return `${target.names.camel}Deprecated`;
+    imports.add(`../${announcer.names.kebab}/routes.js`, `deprecated as ${announcer.names.camel}Deprecated`);
+    return `${announcer.names.camel}Deprecated`;
   };
   const announced = (options: string, hook: string | undefined): string =>
     hook === undefined ? options : options.replace(/ \}$/, `, onRequest: ${hook} }`);
@@ -164,7 +166,7 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
     const target = targetOf(api, relation);
     const guarded = guardedOperations(target, ownerView(api, target));
     const list = listed.includes(relation) ? nestedList(target, guarded.list, imports) : undefined;
-    const hook = hookOf(target);
+    const hook = hookOf(relation);
     if (list !== undefined && hook !== undefined) list.guard += `, onRequest: ${hook}`;
     if (list !== undefined && relation.through !== undefined) list.linked = js(relation.name);
     const found = created.includes(relation) ? nestedCreate(api, relation, target, guarded.create, imports) : undefined;
@@ -182,7 +184,7 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
   // before imports are printed: a link route may import its target's deprecation
   const linkRoutes = linked.map(({ relation, put, delete: del }) => {
     const view = linkView(api, resource, relation, { put, delete: del }, imports);
-    const hook = hookOf(targetOf(api, relation));
+    const hook = hookOf(relation);
     return {
       ...view,
       methods: view.methods + (hook === undefined ? '' : `, ${hook}`),

@@ -22,7 +22,7 @@ import { ownerView, type OwnerView } from './owner-view.js';
 import { routesView, type RoutesView } from './routes-view.js';
 import { selectListOf } from './sql/statements.js';
 import { storeView, type StoreView } from './store-view.js';
-import { idType, inputType, intersectionAlias, outputType, patchType } from './typescript.js';
+import { docOf, idType, inputType, intersectionAlias, outputType, patchType } from './typescript.js';
 import { js } from './literal.js';
 
 /**
@@ -45,10 +45,10 @@ export interface ResourceView {
   /** `computed: true` fields: their values come from src/computed/<collection>.ts (see the store's toRecord) */
   computedProperties: { key: string; type: string; doc: string }[];
   computedNames: string[];
-  inputProperties: { key: string; type: string; optional: boolean }[];
-  patchProperties: { key: string; type: string }[];
+  inputProperties: { key: string; type: string; optional: boolean; doc?: string }[];
+  patchProperties: { key: string; type: string; doc?: string }[];
   /** the read-only fields, which your code may change through the store's `patch` (`<Type>Changes`), as a PATCH would */
-  changesProperties: { key: string; type: string }[];
+  changesProperties: { key: string; type: string; doc?: string }[];
   writeOnlyProperties: { key: string; type: string }[];
   readOnlyNames: string[];
   /** what a 409 says when a unique key or a reference refuses a write */
@@ -185,9 +185,7 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
         .map((f) => ({
           key: f.name,
           type: outputType(api, f),
-          // a deprecated field is struck through in editors
-          doc:
-            [f.description, f.deprecated === true ? '@deprecated' : undefined].filter(Boolean).join(' ') || undefined,
+          doc: docOf(f),
         })),
       ...computed,
       { key: 'createdAt', type: 'string', doc: 'when the record was created (ISO 8601, UTC)' },
@@ -198,9 +196,14 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       key: f.name,
       type: inputType(api, f),
       optional: !f.required || resource.owners.includes(f.name),
+      doc: docOf(f),
     })),
-    patchProperties: writable.map((f) => ({ key: f.name, type: patchType(api, f, resource.owners) })),
-    changesProperties: serverFields(resource).map((f) => ({ key: f.name, type: patchType(api, f, resource.owners) })),
+    patchProperties: writable.map((f) => ({ key: f.name, type: patchType(api, f, resource.owners), doc: docOf(f) })),
+    changesProperties: serverFields(resource).map((f) => ({
+      key: f.name,
+      type: patchType(api, f, resource.owners),
+      doc: docOf(f),
+    })),
     writeOnlyProperties: resource.fields
       .filter((f) => f.writeOnly)
       .map((f) => ({ key: f.name, type: outputType(api, f) })),

@@ -181,7 +181,14 @@ export function routesView(
             ? `store.create(${ownedOn(op) ? 'input' : input}${createOwner}${actor})`
             : `store.${method === 'put' ? 'replace' : 'patch'}(id, ${method === 'put' ? 'input' : 'patch'}${ownerArg}, expected${giver}${actor})`;
         // a create that settles its owner fields tells References what it wrote (a 409 may name the one filled in)
-        const settled = method === 'post' && ownedOn(op) ? ', { sent: request.body, written: input }' : '';
+        const settled =
+          method === 'post' && ownedOn(op)
+            ? ', { sent: request.body, written: input }'
+            : // a ref sent back as stored needs no read check; not where the caller may not read the record (it
+              // would tell them what it refers to)
+              method !== 'post' && !hides(op)
+              ? `, { stored: async () => (await store.get(id${ownerArg}))?.record }`
+              : '';
         return refers ? `references.write(request, () => ${call}${settled})` : call;
       };
       return kind.methods.map((method, i): RouteView => ({

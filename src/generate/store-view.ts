@@ -2,7 +2,7 @@ import type { Api, Field, Resource, SetValue, When } from '../model.js';
 import { defaultedOwners, patchedUnlessNull, serverFields, writableFields, writtenFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
-import { fieldNamed, ownerColumns, resourceStatements, selectListOf, type StatementText } from './sql/statements.js';
+import { fieldNamed, ownerColumns, ownersSetBy, resourceStatements, selectListOf, type StatementText } from './sql/statements.js';
 import type { OwnerView } from './owner-view.js';
 import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patchExpressions } from './typescript.js';
 import { sqlBlock } from './sql/block.js';
@@ -33,8 +33,8 @@ export interface StoreView {
   /** create takes the owner where the server sets the owner field (to the caller) */
   createOwnerParam: string;
   /**
-   * `, giver: string | null` where replace and patch take the caller who may not give records away (see
-   * auth/owner.ts; null: one who may), else nothing
+   * `, giver: string | null` where replace and patch take the caller who may not give records away, who keeps every
+   * owner field as it is (see auth/owner.ts; null: one who may), else nothing
    */
   giverParam: string;
   giverArg: string;
@@ -51,7 +51,17 @@ export interface StoreView {
   mergeNone: string;
   statements: Record<string, { doc: string; names: string; sql: string; bind: string }>;
   /** per `set` action: its name, what it is for (the definition's description), its UPDATE and binding */
-  setActions: { name: string; camel: string; summary: string; doc: string; names: string; sql: string; bind: string }[];
+  setActions: {
+    name: string;
+    camel: string;
+    summary: string;
+    doc: string;
+    names: string;
+    sql: string;
+    bind: string;
+    /** `, giver: string | null` where the action sets owner fields (see giverParam), else nothing */
+    giverParam: string;
+  }[];
   /** what `patch` takes: `<Type>Changes` where there are read-only fields (your code may change them), else `<Type>Patch` */
   changesType: string;
   /** json fields: a patch that gives an object for one merges it with the stored value first */
@@ -105,7 +115,8 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
         : plain('owner');
   const byId = owner === undefined ? [plain('id')] : [plain('id'), plain('owner_scope: ownerValue(owner)')];
   const versioned = [...byId, plain('if_version: expected')];
-  const giver = owner?.givable === true ? [plain('giver: ownerValue(giver)')] : [];
+  // a caller who may not give records away keeps the owner fields as they are (see resourceStatements)
+  const giver = owner?.givable === true ? [plain('keep_owners: giver === null ? 0 : 1')] : [];
   /** the values of a `when` (an action's, or an update or delete rule's), as the store binds them */
   const whenBinds = (when: When): Code[] =>
     when.flatMap((w) =>
@@ -169,6 +180,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
         plain('updated_at: at'),
         ...versioned,
         ...whenBinds(action.when),
+        ...(ownersSetBy(resource, action).length > 0 ? [plain('keep_owners: giver === null ? 0 : 1')] : []),
       ];
       const path = `/${resource.name}/{id}/${action.name}`;
       return {
@@ -176,6 +188,7 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
         camel: action.names.camel,
         summary: action.description ?? `POST ${path}`,
         ...printed(statement, bind),
+        giverParam: ownersSetBy(resource, action).length > 0 ? ', giver: string | null' : '',
       };
     });
 

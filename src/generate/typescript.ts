@@ -135,3 +135,8 @@ export function encodeLiteral(field: Field, value: unknown): string {
   // a datetime in UTC, as records hold it
   return js(asReturned(field, value as JsonValue));
 }
+
+/** A field's doc comment on every type that holds it: its description, and `@deprecated` (struck through in editors). */
+export function docOf(f: Field): string | undefined {
+  return [f.description, f.deprecated === true ? '@deprecated' : undefined].filter(Boolean).join(' ') || undefined;
+}

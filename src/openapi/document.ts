@@ -10,7 +10,7 @@ import {
 import { addNested } from './nested-operations.js';
 import { addResource } from './operations.js';
 import { addEvents, eventSchemas } from './events.js';
-import { createdUnder, includePaths } from '../contract/relations.js';
+import { createdUnder, includePaths, nestedDeprecation } from '../contract/relations.js';
 import { canonical, digestOfText, neighbourhood, neighbourhoodKey } from '../contract/neighbourhood.js';
 import { LastRun, once } from '../memo.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, PROBLEM_TYPE, ref } from './parts.js';
@@ -254,7 +254,8 @@ function withEmbedded(schema: JsonSchema, r: Resource, names: SchemaNames): Json
 }
 
 /**
- * An operation of a deprecated resource (its collection and items) or action: `deprecated: true`, and its
+ * An operation of a deprecated resource (its collection and items) or action, or a nested route that announces a
+ * deprecation (nestedDeprecation: under a deprecated resource, of one, or through one): `deprecated: true`, and its
  * description says since when, until when and where to read more — what the Deprecation, Sunset and Link headers of
  * its responses say (see the runtime's http/deprecation.ts).
  */
@@ -262,7 +263,14 @@ function announced(api: Api, path: string, operation: JsonSchema): JsonSchema {
   const deprecation = api.resources.flatMap((r) => {
     const own = r.actions.find((a) => path === `/${r.name}/{id}/${a.name}` || path === `/${r.name}/${a.name}`);
     if (own !== undefined) return own.deprecated ?? r.deprecated ?? [];
-    return path === `/${r.name}` || path === `/${r.name}/{id}` ? (r.deprecated ?? []) : [];
+    if (path === `/${r.name}` || path === `/${r.name}/{id}`) return r.deprecated ?? [];
+    // a nested listing or create, a link or unlink: as its route announces it (see nestedDeprecation)
+    if (!path.startsWith(`/${r.name}/{id}/`)) return [];
+    const nested = r.relations.find((relation) => {
+      const under = `/${r.name}/{id}/${relation.names.kebab}`;
+      return path === under || path.startsWith(`${under}/{`);
+    });
+    return (nested && nestedDeprecation(api, r, nested)?.deprecated) ?? [];
   })[0];
   if (deprecation === undefined) return operation;
   const said = [

@@ -219,21 +219,24 @@ describe('several owner fields', () => {
     expect(sorted.sort()).toEqual([...mine].sort());
   });
 
-  it('a patient may change the doctor (still an owner), but not give the appointment to another patient', async () => {
+  it('neither owner may change the doctor or the patient (SPEC §12), a receptionist may', async () => {
     const [p, q, d, e] = [await patient(), await patient(), await doctor(), await doctor()];
     const booked = await created(p.as, '/appointments', { doctorId: d.id, startsAt: slot() });
     const path = url(`/appointments/${String(booked.id)}`);
-    const moved = await p.as('PATCH', path, { doctorId: e.id });
+    const kept = await p.as('PATCH', path, { doctorId: e.id });
+    expect(kept.status, kept.text).toBe(403);
+    expect((kept.body as Rec).detail).toMatch(/may change the patientId or doctorId of a record/);
+    const moved = await receptionist('PATCH', path, { doctorId: e.id });
     expect(moved.status, moved.text).toBe(200);
     expect((moved.body as Rec).doctorId).toBe(e.id);
 
     // another patient is not even a record this patient may name (the 409 of a ref to a record one cannot read)
     const given = await p.as('PATCH', path, { patientId: q.id });
     expect(given.status, given.text).toBe(409);
-    // a doctor, an owner only through doctorId, cannot hand the appointment to another doctor: they would not be one
+    // nor can the doctor hand the appointment to another doctor
     const handed = await e.as('PATCH', path, { doctorId: d.id });
     expect(handed.status, handed.text).toBe(403);
-    expect((handed.body as Rec).detail).toMatch(/must keep you as its patientId or doctorId/);
+    expect((handed.body as Rec).detail).toMatch(/may change the patientId or doctorId of a record/);
     const replaced = await e.as('PUT', path, { patientId: p.id, doctorId: d.id, startsAt: slot() });
     expect(replaced.status, replaced.text).toBe(403);
     const stored = await admin('GET', path);

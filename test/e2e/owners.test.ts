@@ -6,9 +6,10 @@ import { generateFresh, startServer, typecheckAndBuild, WORK, type RunningServer
 import { as, SECRET, token } from '../helpers/tokens.js';
 
 /**
- * Nobody but staff gives a record away (SPEC §9): a caller admitted by `authenticated` may edit a record, not hand it
- * to someone else; and with a server-set owner first (`owner: [createdBy, assigneeId]`), the creator stays an owner
- * whoever is assigned, while the assignee may not pass the record on.
+ * Nobody but staff gives a record away (SPEC §9, §12): a caller admitted by `authenticated` may edit a record, not hand
+ * it to someone else; with a server-set owner first (`owner: [createdBy, assigneeId]`), the creator stays an owner
+ * whoever is assigned, while neither owner may pass the record on; and with two client-written owners, a co-owner keeps
+ * both as they are, by PATCH, PUT or a `set` action.
  */
 const DEFINITION = `
 name: handovers
@@ -28,6 +29,22 @@ resources:
       assigneeId: { type: string, nullable: true }
       title: { type: string, required: true }
     access: { list: [owner, lead], read: [owner, lead], create: authenticated, update: [owner, lead], delete: admin }
+  cases:
+    owner: [customerId, assigneeId]
+    fields:
+      customerId: { type: string, required: true }
+      assigneeId: { type: string, nullable: true }
+      title: { type: string, required: true }
+    access: { list: [owner, lead], read: [owner, lead], create: lead, update: [owner, lead], delete: admin }
+    actions:
+      release: { on: item, access: [owner, lead], set: { assigneeId: null } }
+  remarks:
+    owner: authorId
+    fields:
+      authorId: { type: string, readOnly: true }
+      caseId: { type: ref, to: cases, required: true }
+      text: { type: string, required: true }
+    access: { list: owner, read: owner, create: authenticated, update: owner, delete: owner }
 `;
 
 let server: RunningServer;
@@ -71,7 +88,7 @@ describe('one owner field, an update open to every signed-in caller', () => {
     ] as const) {
       const r = await bob(method, path, body);
       expect(r.status, r.text).toBe(403);
-      expect((r.body as Rec).detail).toMatch(/may make someone else the authorId/);
+      expect((r.body as Rec).detail).toMatch(/may change the authorId of a record/);
     }
     const stored = (await alice('GET', path)).body as Rec;
     expect([stored.authorId, stored.text]).toEqual(['alice', 'again']);
@@ -92,11 +109,89 @@ describe('a server-set owner first, then a writable one', () => {
     expect(await listed(carol)).not.toContain(ticket.id);
     expect((await carol('GET', path)).status).toBe(404);
 
-    const passed = await bob('PATCH', path, { assigneeId: 'carol' });
-    expect(passed.status, passed.text).toBe(403);
-    const reassigned = await alice('PATCH', path, { assigneeId: 'carol' });
+    // neither owner may pass it on: the assignee, nor the creator (an owner too, admitted only as one)
+    for (const caller of [bob, alice]) {
+      const passed = await caller('PATCH', path, { assigneeId: 'carol' });
+      expect(passed.status, passed.text).toBe(403);
+    }
+    const reassigned = await lead('PATCH', path, { assigneeId: 'carol' });
     expect([reassigned.status, (reassigned.body as Rec).assigneeId]).toEqual([200, 'carol']);
     expect((await bob('GET', path)).status).toBe(404);
     expect((await carol('GET', path)).status).toBe(200);
+    expect((await alice('GET', path)).status).toBe(200);
+  });
+});
+
+describe('two client-written owners (SPEC §12: owner fields are changed only by staff)', () => {
+  it('keeps a co-owner from giving the record away by PATCH, PUT or a set action; the same values pass', async () => {
+    const ticket = await created(lead, '/cases', { title: 'broken tap', customerId: 'alice', assigneeId: 'bob' });
+    const path = `${server.url}/cases/${String(ticket.id)}`;
+    const stored = async (): Promise<Rec> => (await lead('GET', path)).body as Rec;
+    for (const [method, body] of [
+      ['PATCH', { customerId: 'carol' }],
+      ['PATCH', { customerId: 'bob' }],
+      ['PATCH', { assigneeId: null }],
+      ['PUT', { title: 'broken tap', customerId: 'carol', assigneeId: 'bob' }],
+      ['PUT', { title: 'broken tap', customerId: 'alice', assigneeId: 'carol' }],
+    ] as const) {
+      for (const caller of [bob, alice]) {
+        const r = await caller(method, path, body);
+        expect(r.status, `${method} ${JSON.stringify(body)}: ${r.text}`).toBe(403);
+        expect((r.body as Rec).detail).toMatch(/may change the customerId or assigneeId of a record/);
+      }
+    }
+    const after = await stored();
+    expect([after.customerId, after.assigneeId]).toEqual(['alice', 'bob']);
+    // the other customer still cannot read it
+    expect((await carol('GET', path)).status).toBe(404);
+
+    // the values they already hold are no change, and a PUT that leaves the owners out keeps them
+    const patched = await bob('PATCH', path, { customerId: 'alice', assigneeId: 'bob', title: 'tap, kitchen' });
+    expect(patched.status, patched.text).toBe(200);
+    const put = await alice('PUT', path, { title: 'tap, bathroom', customerId: 'alice', assigneeId: 'bob' });
+    expect(put.status, put.text).toBe(200);
+    const left = await bob('PUT', path, { title: 'tap' });
+    expect([left.status, (left.body as Rec).customerId, (left.body as Rec).assigneeId]).toEqual([200, 'alice', 'bob']);
+
+    // a set action that writes an owner field is staff's too, unless it leaves it as it is
+    const released = await alice('POST', `${path}/release`);
+    expect(released.status, released.text).toBe(403);
+    expect((released.body as Rec).detail).toMatch(/may change the assigneeId of a record/);
+    expect((await stored()).assigneeId).toBe('bob');
+    expect((await lead('POST', `${path}/release`)).status).toBe(200);
+    const again = await alice('POST', `${path}/release`);
+    expect([again.status, (again.body as Rec).assigneeId]).toEqual([200, null]);
+    // staff may give it to anyone
+    const moved = await lead('PATCH', path, { customerId: 'carol' });
+    expect([moved.status, (moved.body as Rec).customerId]).toEqual([200, 'carol']);
+    expect((await carol('GET', path)).status).toBe(200);
+    expect((await alice('GET', path)).status).toBe(404);
+  });
+});
+
+describe('a ref sent back as stored (issue 56: a comment whose author lost sight of its ticket)', () => {
+  it('needs no read check on PUT and PATCH; another record the caller may not read is still a 409', async () => {
+    const own = await created(lead, '/cases', { title: 'leak', customerId: 'alice', assigneeId: 'bob' });
+    const other = await created(lead, '/cases', { title: 'other', customerId: 'carol' });
+    const remark = await created(bob, '/remarks', { caseId: own.id, text: 'on my way' });
+    // the case goes to someone else: bob may no longer read it
+    expect((await lead('PATCH', `${server.url}/cases/${String(own.id)}`, { assigneeId: 'dave' })).status).toBe(200);
+    expect((await bob('GET', `${server.url}/cases/${String(own.id)}`)).status).toBe(404);
+    const path = `${server.url}/remarks/${String(remark.id)}`;
+    const put = await bob('PUT', path, { caseId: own.id, text: 'on my way, late' });
+    expect([put.status, (put.body as Rec).caseId], put.text).toEqual([200, own.id]);
+    const patched = await bob('PATCH', path, { caseId: own.id, text: 'arrived' });
+    expect([patched.status, (patched.body as Rec).text], patched.text).toEqual([200, 'arrived']);
+    for (const [method, body] of [
+      ['PATCH', { caseId: other.id }],
+      ['PUT', { caseId: other.id, text: 'moved' }],
+    ] as const) {
+      const r = await bob(method, path, body);
+      expect(r.status, r.text).toBe(409);
+      expect((r.body as { errors: Rec[] }).errors).toEqual([
+        { path: '/caseId', message: 'must be the id of a case you may read' },
+      ]);
+    }
+    expect(((await bob('GET', path)).body as Rec).caseId).toBe(own.id);
   });
 });

@@ -36,29 +36,35 @@ export function withOwners<T extends object, K extends keyof T & string>(
     .map((key) => ({ path: `/${key}`, message: 'is required' }));
   if (missing.length > 0) throw badRequest('the body is not valid', missing);
   if (!actsForOthers && !owners.keys.some((key) => result[key] === subject)) {
-    throw notYours(owners.keys, 'create', 'name you as', 'create one for others');
+    throw notYours(owners.keys);
   }
   return result;
 }
 
-/** Who may not give records away, as the store's replace and patch take it: null for the administrator and staff. */
+/**
+ * Who may not give records away, as the store's replace, patch and owner-setting actions take it: null for the
+ * administrator and staff, else the caller, whose write must then keep every owner field as it is.
+ */
 export const giverOf = (scope: Scope): string | null =>
-  scope.admin || scope.staff ? null : (scope.caller?.subject ?? null);
+  scope.admin || scope.staff ? null : (scope.caller?.subject ?? '');
 
 /**
- * The 403 of an update refused because it changed a record's owners so that they no longer include the caller: only
- * the administrator and staff give records away (the write's statement checks it, see the store's replace).
+ * The 403 of a write refused because it changed owner fields (to values other than those stored) for a caller
+ * admitted only as an owner or by `authenticated`: only the administrator and staff change who owns a record (the
+ * write's statement checks it, see the store's replace).
  */
 export function gaveAway(keys: readonly string[]): Error {
-  return notYours(keys, 'change', 'keep you as', 'give it to others');
+  return forbidden(
+    `only an administrator, or a role this operation's rule names, may change the ${keys.join(' or ')} of a record`,
+  );
 }
 
-/** The 403 of a record that would not name the caller among its owners: created for, or given to, someone else. */
-function notYours(keys: readonly string[], verb: string, must: string, staffMay: string): HttpProblem {
+/** The 403 of a create that would not name the caller among the record's owners: one made for someone else. */
+function notYours(keys: readonly string[]): HttpProblem {
   const staff = "only an administrator, or a role this operation's rule names";
   return forbidden(
     keys.length === 1
       ? `${staff}, may make someone else the ${keys[0]} of a record`
-      : `a record you ${verb} must ${must} its ${keys.join(' or ')}: ${staff}, may ${staffMay}`,
+      : `a record you create must name you as its ${keys.join(' or ')}: ${staff}, may create one for others`,
   );
 }

@@ -21,16 +21,23 @@ export class References {
   ) {}
 
   /**
-   * Runs `write` when every ref the request's body sends names a record the caller may read; `owners` is a create's
-   * body before and after its owner fields were settled (auth/owner.ts), when the route settles them.
+   * Runs `write` when every ref the request's body sends names a record the caller may read, or, for a PUT or PATCH
+   * (`before` gives the record as stored), the record the ref names already: sending back a ref as it is changes
+   * nothing, even once its caller lost read access to what it names. `before` is, for a create, its body before and
+   * after its owner fields were settled (auth/owner.ts), when the route settles them.
    */
-  async write<T>(request: FastifyRequest, write: () => Promise<T>, owners?: Settled): Promise<T> {
+  async write<T>(request: FastifyRequest, write: () => Promise<T>, before?: Settled | Stored): Promise<T> {
     const sent = this.#sent(request.body);
+    const owners = before !== undefined && 'sent' in before ? before : undefined;
     if (sent.length > 0) {
       const caller = await this.authorizer.verifiedCaller(request);
-      const refused: [string, SqlValue][] = [];
+      let refused: [string, SqlValue][] = [];
       for (const [field, id] of sent) {
         if (await this.embedder.unreadable(this.#reference(field).to, id, caller)) refused.push([field, id]);
+      }
+      if (refused.length > 0 && before !== undefined && 'stored' in before) {
+        const stored = (await before.stored()) as Readonly<Record<string, unknown>> | undefined;
+        refused = refused.filter(([field, id]) => !kept(stored?.[field], id));
       }
       if (refused.length > 0) throw this.#missing(refused, caller);
     }
@@ -110,6 +117,18 @@ export class References {
     }
     return problem('conflict-reference', sentences.join('; '), errors);
   }
+}
+
+/** Whether a ref sent is the one stored: the same id (integer ids are numbers in both). */
+const kept = (stored: unknown, sent: SqlValue): boolean =>
+  (typeof stored === 'string' || typeof stored === 'number') && String(stored) === String(sent);
+
+/**
+ * A PUT's or PATCH's record as stored (undefined when there is none, for its owner): the refs it holds need no read
+ * check. The write's statement does not repeat the comparison: a ref changed meanwhile is written back as it was.
+ */
+export interface Stored {
+  stored: () => Promise<object | undefined>;
 }
 
 /** A create's body as sent (a nested create's with its parent's ref) and as written, its owner fields settled. */

@@ -9,7 +9,7 @@ import { sqlite } from '../../schema/dialect.js';
  * or NULL for none), `if_version` (the version an If-Match expects, or NULL for any), `created_at`, `updated_at`, per
  * PATCHed field that can be NULL `given_<field>` (see patchedUnlessNull), per value of an action's `when` (or of an
  * update or delete rule's) `when_<field>_<n>`, `any_state` (1 where your code writes outside an update or delete
- * rule's `when`, else 0) and `giver` (see keepsOwners).
+ * rule's `when`, else 0) and `keep_owners` (1 where the caller may not change owner fields, see keepsOwners).
  */
 export interface StatementText {
   key: string;
@@ -82,20 +82,19 @@ export function resourceStatements(
             `(${[...owners.map((c) => `${ident(c)} = ${param('owner_scope')}`), `${param('owner_scope')} IS NULL`].join(' OR ')})`,
           ]),
   ];
-  // a caller who may not give records away (`:giver`, else NULL) may change owner fields only so that the record
-  // still names them as one of its owners (see the generated auth/owner.ts)
+  // a caller who may not give records away (`:keep_owners` = 1: neither staff nor the administrator) keeps every owner
+  // field as it is: a value equal to the stored one is no change (see the generated auth/owner.ts). Written first,
+  // PostgreSQL types it as the integer it is.
   const givable = resource.fields.filter((f) => resource.owners.includes(f.name) && !f.readOnly);
-  const keepsOwners = (param: (name: string) => string, valueOf: (f: Field) => string): string[] => {
-    if (givable.length === 0) return [];
-    const newValue = (name: string): string => {
-      const field = fieldNamed(resource, name);
-      return field.readOnly ? ident(field.column) : valueOf(field);
-    };
-    const unchanged = givable.map((f) => `${valueOf(f)} IS NOT DISTINCT FROM ${ident(f.column)}`);
-    const giver = param('giver');
-    return [
-      `(${giver} IN (${resource.owners.map(newValue).join(', ')})\n    OR ${giver} IS NULL\n    OR (${unchanged.join(' AND ')}))`,
-    ];
+  const keepsOwners = (
+    param: (name: string) => string,
+    valueOf: (f: Field) => string,
+    fields: readonly Field[] = givable,
+  ): string[] => {
+    if (fields.length === 0) return [];
+    const unchanged = fields.map((f) => `${valueOf(f)} IS NOT DISTINCT FROM ${ident(f.column)}`);
+    const kept = unchanged.length === 1 ? unchanged.join('') : `(${unchanged.join(' AND ')})`;
+    return [`(${param('keep_owners')} = 0\n    OR ${kept})`];
   };
   /** one condition per line */
   const where = (conditions: string[]): string => `WHERE ${conditions.join('\n  AND ')}`;
@@ -234,11 +233,20 @@ export function resourceStatements(
             ...byId(p.param),
             atVersion(p.param),
             ...action.when.map((w) => whenCondition(column(w.field), w.field, w.values, p.param)),
+            ...keepsOwners(p.param, (f) => p.param(f.name), ownersSetBy(resource, action)),
           ],
         );
         return { key: action.names.camel, action: action.names.camel, doc: actionDoc(action), sql, names: p.names };
       }),
   ];
+}
+
+/** The client-written owner fields a `set` action writes: a caller who is not staff may run it only where it keeps them. */
+export function ownersSetBy(resource: Resource, action: Action): Field[] {
+  return action.set.flatMap((s) => {
+    const field = fieldNamed(resource, s.field);
+    return resource.owners.includes(field.name) ? [field] : [];
+  });
 }
 
 function actionDoc(action: Action): string {

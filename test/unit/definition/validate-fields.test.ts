@@ -166,6 +166,22 @@ const fields: Row[] = [
     ],
   },
   {
+    name: 'a writeOnly field takes no part in a unique key: the 409 would tell whether another record holds the value',
+    given: withResources(`
+      customers:
+        fields:
+          ssn: { type: string, writeOnly: true, unique: true }
+          pin: { type: string, writeOnly: true }
+          email: { type: string, unique: true }
+          branch: string
+        unique: [[branch, pin], [branch, email]]
+    `),
+    want: [
+      'api.yaml:6:45  resources.customers.fields.ssn.unique  "ssn" is writeOnly: it cannot be unique, since the 409 a taken value answers would tell whether another record holds it',
+      'api.yaml:10:23  resources.customers.unique[0][1]  "pin" is writeOnly: a unique key cannot hold it, since the 409 a taken value answers would tell whether another record holds it',
+    ],
+  },
+  {
     name: 'renamedFrom of resources: a free previous name, claimed once',
     given: withResources(`
       physicians:

@@ -103,8 +103,10 @@ describe('owned writes', () => {
       true,
       {
         post: 'references.write(request, () => store.create(request.body))',
-        put: 'references.write(request, () => store.replace(id, input, expected))',
-        patch: 'references.write(request, () => store.patch(id, patch, expected))',
+        // a ref sent back as the record holds it needs no read check (the stored record says)
+        put: 'references.write(request, () => store.replace(id, input, expected), { stored: async () => (await store.get(id))?.record })',
+        patch:
+          'references.write(request, () => store.patch(id, patch, expected), { stored: async () => (await store.get(id))?.record })',
       },
     ],
     [false, { post: 'store.create(request.body)', put: 'store.replace(id, input, expected)' }],
@@ -114,6 +116,17 @@ describe('owned writes', () => {
       routesView(plain, undefined, 'Tag', '', refers).routes.map((r) => [r.method, r.write]),
     );
     expect(writes).toMatchObject(want);
+  });
+
+  it('checks every ref an update sends where its rule admits callers the read rule does not', () => {
+    const hidden = withAccess({ read: [{ kind: 'role', role: 'editor' }], update: signedIn });
+    const writes = Object.fromEntries(
+      routesView(hidden, undefined, 'Note', '', true).routes.map((r) => [r.method, r.write]),
+    );
+    expect(writes).toMatchObject({
+      put: 'references.write(request, () => store.replace(id, input, expected))',
+      patch: 'references.write(request, () => store.patch(id, patch, expected))',
+    });
   });
 });
 

@@ -5,6 +5,7 @@ import { createdUnder } from '../contract/relations.js';
 import { preconditionFields, sampleBody, sampleChange } from '../contract/samples.js';
 import { openApiSchema, ref } from './parts.js';
 import { EVENT_SCHEMAS, WEBHOOK_SCHEMAS } from './events.js';
+import { filterClaims } from './filters.js';
 
 /** The operationId of an action: `publishPost` on an item, `importPosts` on the collection. */
 export const actionOperation = (r: Resource, action: Action): string =>
@@ -47,6 +48,8 @@ export class SchemaNames {
     const eventNames =
       api.events === undefined ? [] : [...EVENT_SCHEMAS, ...(api.events.webhooks ? WEBHOOK_SCHEMAS : [])];
     for (const name of eventNames) this.#claim(`events:${name}`, name);
+    // last, so that no name of before moves: a clash gives the filter a number
+    for (const [key, wanted] of filterClaims(api, (enumKey) => this.of(enumKey))) this.#claim(key, wanted);
   }
 
   /** The component name of `key`. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
 import { ROOT, type RunningServer, serveGenerated } from '../helpers/project.js';
 import { SECRET, token, unsignedToken } from '../helpers/tokens.js';
@@ -148,6 +148,19 @@ for (const example of ['blog', 'tasks']) {
         );
       });
     }
+
+    it("sends each listing's filters by operator, as its deepObject parameters spell them, and bare equality", () => {
+      for (const collection of collections) {
+        const listing = oracle.operations.find((o) => o.documented && o.method === 'GET' && o.path === collection.path);
+        const names = (listing?.parameters ?? []).map((p) => p.name);
+        // every listing filters on its ids and timestamps
+        expect(names, collection.path).toEqual(
+          expect.arrayContaining(['limit', 'cursor', 'sort', 'id', 'id[eq]', 'id[in]', 'createdAt[gte]']),
+        );
+        for (const p of listing?.parameters ?? [])
+          expect(p.schema, `${collection.path} ${p.name}`).not.toHaveProperty('$ref');
+      }
+    });
 
     it('reads back what create, patch, put and the actions wrote, and nothing after delete', async () => {
       for (const collection of collections) {

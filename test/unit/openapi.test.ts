@@ -12,7 +12,10 @@ import { field, resource } from '../helpers/model.js';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 type Node = Record<string, unknown>;
-type Document = { paths: Record<string, Record<string, Node>>; components: { schemas: Record<string, Node> } };
+type Document = {
+  paths: Record<string, Record<string, Node>>;
+  components: { schemas: Record<string, Node>; parameters: Record<string, Node> };
+};
 
 const DEFINITIONS = [
   'examples/blog.yaml',
@@ -106,16 +109,21 @@ describe('names of schemas', () => {
       'Problem',
       'ProblemError',
       'Health',
+      // the filters fields of a type share (filters.ts): the ids', the timestamps'
+      'UuidFilter',
+      'DateTimeFilter',
       'Problem2',
       'Problem2Input',
       'Problem2Patch',
       'Problem2Page',
       'Problem2Kind',
+      'Problem2KindFilter',
       'Post',
       'PostInput',
       'PostPatch',
       'PostPage',
       'PostInput2',
+      'PostInput2Filter',
     ]);
     expect(document.components.schemas.Post?.properties).toMatchObject({
       // optional, no default: a record may hold null
@@ -138,13 +146,22 @@ describe('names of schemas', () => {
       status,
       mood: { anyOf: [{ $ref: '#/components/schemas/PostMood' }, { type: 'null' }] },
     });
+    // one deepObject parameter for the field, its operators a named object whose values are the enum's
     const parameters = document.paths['/posts']?.get?.parameters as Node[];
-    expect(parameters.find((p) => p.name === 'status')?.schema).toEqual(status);
-    expect(parameters.find((p) => p.name === 'status[in]')).toMatchObject({
-      style: 'form',
-      explode: false,
-      schema: { type: 'array', items: status, minItems: 1, maxItems: 100 },
+    expect(parameters).toContainEqual({ $ref: '#/components/parameters/Post.status' });
+    expect(document.components.parameters['Post.status']).toEqual({
+      name: 'status',
+      in: 'query',
+      style: 'deepObject',
+      explode: true,
+      schema: { $ref: '#/components/schemas/PostStatusFilter' },
     });
+    const filter = document.components.schemas.PostStatusFilter as { properties: Record<string, Node> };
+    expect(Object.keys(filter.properties)).toEqual(['eq', 'ne', 'in']);
+    expect(filter).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(filter.properties.eq).toMatchObject(status);
+    // an `in` list is one comma-separated string (openapi-fetch sends no array inside a deepObject parameter)
+    expect(filter.properties.in).toMatchObject({ type: 'string', pattern: '^(draft|done)(,(draft|done))*$' });
   });
 
   it('documents the 401 of the event feed and stream where they need no token: a token sent must be valid', () => {

@@ -4,7 +4,7 @@ import { idSchema, type JsonSchema } from './json-schemas.js';
 import { includePaths, targetOf } from './relations.js';
 
 /** What a listing can filter and sort on: a field's column, how its values are stored, and its operators. */
-interface Listable {
+export interface Listable {
   name: string;
   column: string;
   kind: 'text' | 'datetime' | 'integer' | 'number' | 'boolean';
@@ -148,15 +148,22 @@ export const relationFilters = perResource((api, resource): readonly (ListFilter
   ),
 );
 
+/** The paging parameters of every listing of an api: `limit` and `cursor`. */
+export function pageSchemas(api: Api): { limit: JsonSchema; cursor: JsonSchema } {
+  const { default: size, max } = api.limits.pageSize;
+  return {
+    limit: { type: 'integer', minimum: 1, maximum: max, default: size, description: 'how many records a page holds' },
+    cursor: { type: 'string', minLength: 1, description: 'the nextCursor of the previous page' },
+  };
+}
+
 /** The paging and sorting parameters of a listing. */
 export function pagingSchemas(api: Api, resource: Resource): Record<string, JsonSchema> {
-  const { default: size, max } = api.limits.pageSize;
   const sortable = listables(api, resource)
     .map((f) => f.name)
     .join('|');
   return {
-    limit: { type: 'integer', minimum: 1, maximum: max, default: size, description: 'how many records a page holds' },
-    cursor: { type: 'string', minLength: 1, description: 'the nextCursor of the previous page' },
+    ...pageSchemas(api),
     sort: {
       type: 'string',
       pattern: `^-?(${sortable})(,-?(${sortable}))*$`,
@@ -165,12 +172,14 @@ export function pagingSchemas(api: Api, resource: Resource): Record<string, Json
   };
 }
 
-/** The query string of a listing as the server validates it: limit, cursor, sort, `field` / `field[op]`. */
+/** The query string of a listing as the server validates it: limit, cursor, sort, `field` / `field[op]` (`field[eq]` too). */
 export function listQuerySchema(api: Api, resource: Resource): JsonSchema {
   const properties: Record<string, JsonSchema> = { ...pagingSchemas(api, resource), ...includeSchema(api, resource) };
   for (const f of [...listFilters(api, resource), ...relationFilters(api, resource)]) {
     // an `in` list arrives comma-separated or repeated: the validator makes it an array, checked value by value
     properties[f.name] = f.op === 'in' ? { type: 'array', items: f.value, maxItems: MAX_IN } : f.value;
+    // `field[eq]` is `field`: what a client sends for the `eq` of a deepObject parameter (openapi/filters.ts)
+    if (f.op === 'eq') properties[`${f.name}[eq]`] = f.value;
   }
   return { type: 'object', properties, additionalProperties: false };
 }

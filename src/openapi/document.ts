@@ -10,6 +10,7 @@ import {
 import { addNested } from './nested-operations.js';
 import { addResource } from './operations.js';
 import { addEvents, eventSchemas } from './events.js';
+import { enumFilterSchemas, listParameterComponents, sharedFilterSchemas } from './filters.js';
 import { createdUnder, includePaths, nestedDeprecation } from '../contract/relations.js';
 import { canonical, digestOfText, neighbourhood, neighbourhoodKey } from '../contract/neighbourhood.js';
 import { LastRun, once } from '../memo.js';
@@ -39,7 +40,10 @@ export const PARTS_HERE = '<resources>';
  * resources an edit changed: the document of 100 resources is 12 MB.
  */
 export interface SplitDocument {
-  /** the document but the resources' entries: an entry PARTS_HERE stands for them in `paths` and `components.schemas` */
+  /**
+   * the document but the resources' entries: an entry PARTS_HERE stands for them in `paths`, `components.schemas`
+   * and `components.parameters`
+   */
   frame: JsonSchema;
   /** each resource's parts, in order: a key of all they are made from, and the parts, made when asked */
   resources: readonly { key: string; parts: () => ResourceParts }[];
@@ -64,6 +68,7 @@ export function splitDocument(api: Api): SplitDocument {
   // every resource's paths start with its name, which no server or event route has (semantic-checks.ts)
   paths[PARTS_HERE] = {};
   addEvents(api, route, names);
+  const shared = components(api);
   const frame = {
     openapi: '3.1.0',
     info: {
@@ -93,7 +98,9 @@ export function splitDocument(api: Api): SplitDocument {
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       schemas: frameSchemas(api, names),
-      ...components(api),
+      ...shared,
+      // the resources' listing parameters (filters.ts) after the shared ones
+      parameters: { ...shared.parameters, [PARTS_HERE]: {} },
     },
   };
   return { frame, resources: partsOf(api, names) };
@@ -102,7 +109,7 @@ export function splitDocument(api: Api): SplitDocument {
 /** The document a split one is: each PARTS_HERE entry of the frame replaced by the resources' entries, in order. */
 export function joinedDocument({ frame, resources }: SplitDocument): JsonSchema {
   const parts = resources.map((r) => r.parts());
-  const components = frame.components as { schemas: Record<string, JsonSchema> };
+  const components = frame.components as Record<'schemas' | 'parameters', Record<string, JsonSchema>>;
   return {
     ...frame,
     paths: spliced(frame.paths as Record<string, JsonSchema>, parts.flatMap(pathEntries)),
@@ -111,6 +118,10 @@ export function joinedDocument({ frame, resources }: SplitDocument): JsonSchema 
       schemas: spliced(
         components.schemas,
         parts.flatMap((p) => p.schemas),
+      ),
+      parameters: spliced(
+        components.parameters,
+        parts.flatMap((p) => p.parameters),
       ),
     },
   };
@@ -143,6 +154,7 @@ function frameSchemas(api: Api, names: SchemaNames): Record<string, JsonSchema> 
       names.of('health'),
       { type: 'object', properties: { status: { type: 'string', const: 'ok' } }, required: ['status'] },
     ],
+    ...sharedFilterSchemas(api, names),
     [PARTS_HERE, {}],
     ...eventSchemas(api, names),
   ]);
@@ -152,6 +164,8 @@ function frameSchemas(api: Api, names: SchemaNames): Record<string, JsonSchema> 
 export interface ResourceParts {
   routes: readonly (readonly [path: string, method: string, operation: JsonSchema])[];
   schemas: readonly (readonly [name: string, schema: JsonSchema])[];
+  /** its listing's parameters, named (filters.ts) */
+  parameters: readonly (readonly [name: string, parameter: JsonSchema])[];
 }
 
 /**
@@ -218,6 +232,7 @@ export function resourceParts(api: Api, r: Resource, names: SchemaNames): Resour
     ...r.fields.flatMap((f): [string, JsonSchema][] =>
       f.type === 'enum' ? [[names.of(`enum:${r.name}.${f.name}`), enumSchema(f)]] : [],
     ),
+    ...enumFilterSchemas(api, r, names),
   );
   // a read-only action's input is query parameters, whose schemas are written in place
   for (const a of r.actions.filter((action) => action.method === 'post')) {
@@ -228,7 +243,8 @@ export function resourceParts(api: Api, r: Resource, names: SchemaNames): Resour
     }
     for (const f of a.input) if (f.type === 'enum') entries.push([names.of(`enum:${key}.${f.name}`), enumSchema(f)]);
   }
-  return { routes, schemas: entries };
+  const parameters = r.operations.includes('list') ? listParameterComponents(api, r, names) : [];
+  return { routes, schemas: entries, parameters };
 }
 
 /** The relation paths `include` takes on a resource's reads and listings, as a named enum. */

@@ -2,16 +2,17 @@ import type { Api, Resource } from '../model.js';
 import { idSchema } from '../contract/json-schemas.js';
 import { writableFields } from '../schema/columns.js';
 import { linkParameterName, linkRelations, nestedCreates, nestedRelations, targetOf } from '../contract/relations.js';
-import { bodyResponses, commonResponses, json, limitHeaders, openApiSchema, problem, ref, security } from './parts.js';
+import { bodyResponses, commonResponses, idRef, json, limitHeaders, openApiSchema, ref, security } from './parts.js';
 import { exampleBody, type SchemaNames } from './schemas.js';
-import { listBadRequest, listParameters, TAKEN, type Route } from './operations.js';
+import { TAKEN, type Route } from './operations.js';
+import { listParameters } from './filters.js';
 
 /**
  * The nested routes under one resource's records, one path per to-many relation: the listing
  * (`GET /authors/{id}/books`) and the create (`POST /authors/{id}/books`), where the target has them.
  */
 export function addNested(api: Api, r: Resource, route: Route, names: SchemaNames): void {
-  const idParameter = { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) };
+  const idParameter = idRef(r);
   const creates = nestedCreates(api, r);
   for (const relation of r.relations) {
     const target = targetOf(api, relation);
@@ -35,7 +36,7 @@ export function addNested(api: Api, r: Resource, route: Route, names: SchemaName
         parameters: [idParameter, ...listParameters(api, target, names)],
         responses: {
           200: json(names.ref(`page:${target.name}`), 'A page', limitHeaders(api)),
-          400: listBadRequest(api, target),
+          400: ref('responses', 'BadListing'),
           404: ref('responses', 'NotFound'),
           ...commonResponses(api, target.access.list),
         },
@@ -90,7 +91,7 @@ function addLink(
   const otherId = linkParameterName(r, target);
   const path = `/${r.name}/{id}/${link.relation.names.kebab}/{${otherId}}`;
   const parameters = [
-    { name: 'id', in: 'path', required: true, schema: openApiSchema(idSchema(r.id)) },
+    idRef(r),
     { name: otherId, in: 'path', required: true, schema: openApiSchema(idSchema(target.id)) },
   ];
   const noContent = { description: 'Done (no body)', headers: limitHeaders(api) };

@@ -1,7 +1,8 @@
-import type { AccessRule, Api } from '../model.js';
-import type { JsonSchema } from '../contract/json-schemas.js';
+import type { AccessRule, Api, IdKind, Resource } from '../model.js';
+import { idSchema, type JsonSchema } from '../contract/json-schemas.js';
 import { isPublic } from '../contract/access.js';
 import { problemKinds } from '../contract/problems.js';
+import { pageSchemas } from '../contract/listing.js';
 
 /**
  * The parts every operation of the document shares: the parameters, headers and problem responses that say what
@@ -51,9 +52,41 @@ export const bodyResponses = (): Record<string, JsonSchema> => ({
   415: ref('responses', 'UnsupportedMediaType'),
 });
 
+/** The `{id}` of a path, where its records' ids are of `kind`. */
+const idParameter = (kind: IdKind): JsonSchema => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: idSchema(kind),
+});
+
+/** A reference to the `{id}` parameter of `resource`'s records. */
+export const idRef = (resource: Resource): JsonSchema =>
+  ref('parameters', resource.id === 'integer' ? 'IntegerId' : 'UuidId');
+
 export function components(api: Api): { parameters: JsonSchema; headers: JsonSchema; responses: JsonSchema } {
+  const { limit, cursor } = pageSchemas(api);
+  const has = (op: Resource['operations'][number]): boolean => api.resources.some((r) => r.operations.includes(op));
+  const listed = has('list');
+  const overBudget = api.resources.some((r) => r.relations.length > 0)
+    ? `; or an include over its budget. ${budgetRule(api)}`
+    : '';
+  const query = (name: string, { description, ...schema }: JsonSchema): JsonSchema => ({
+    name,
+    in: 'query',
+    description,
+    schema,
+  });
   return {
     parameters: {
+      // the id of a record in a path, of each kind the resources' ids are
+      ...(api.resources.some((r) => r.id !== 'integer') && { UuidId: idParameter('uuid') }),
+      ...(api.resources.some((r) => r.id === 'integer') && { IntegerId: idParameter('integer') }),
+      // every listing's, nested ones included
+      ...(listed && {
+        Limit: query('limit', limit),
+        Cursor: query('cursor', cursor),
+      }),
       IfMatch: {
         name: 'If-Match',
         in: 'header',
@@ -94,6 +127,26 @@ export function components(api: Api): { parameters: JsonSchema; headers: JsonSch
     },
     responses: {
       BadRequest: problem('A body, query or header that breaks the schema (each broken field in `errors`)'),
+      ...(listed && {
+        BadListing: problem(
+          `An unknown or repeated parameter, a limit over the maximum or a forged cursor${overBudget}`,
+        ),
+      }),
+      // each where an operation answers it (an unused component is a warning of linters)
+      ...(has('read') && {
+        NotModified: {
+          description: 'Not modified: the copy the client holds is current (no body)',
+          headers: { ETag: ref('headers', 'ETag'), ...limitHeaders(api) },
+        },
+      }),
+      ...(has('read') && { BadUrl: problem(`A URL that cannot be decoded${overBudget}`) }),
+      ...(has('delete') && { BadIfMatch: problem('An If-Match that is not * or ETags') }),
+      ...((has('create') || has('update')) && {
+        Taken: problem('A unique value taken, or a reference to a missing record'),
+      }),
+      ...(api.resources.some((r) => r.actions.some((a) => a.method === 'get' || a.set.length === 0)) && {
+        NotWritten: problem('The handler is not written yet'),
+      }),
       Unauthorized: problem('No valid bearer token', {
         'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
       }),
@@ -137,7 +190,7 @@ export const PROBLEM_TYPE = (api: Api): JsonSchema => {
         ? ', a URI reference relative to the document’s URL, where the API serves a page saying what it means and what to do'
         : '') +
       '. ' +
-      kinds.map((row) => `\`${row.kind}\` (${row.status}): ${row.means}`).join(' '),
+      `Kinds (and their statuses): ${kinds.map((row) => `\`${row.kind}\` (${row.status})`).join(', ')}.`,
     enum: kinds.map((row) => row.type),
   };
 };
@@ -166,3 +219,17 @@ export function openApiSchema(schema: unknown): JsonSchema {
     JSON.stringify(schema, (key, value: unknown) => (key === 'maxDepth' ? undefined : value)),
   ) as JsonSchema;
 }
+
+/** How `limits.include.maxRecords` bounds what an include embeds, in the words of a description. */
+export function budgetRule(api: Api): string {
+  const { include, pageSize } = api.limits;
+  return (
+    `A request whose include could embed more than ${include.maxRecords} records (limits.include.maxRecords) is a ` +
+    '400, before any query runs. It counts, for each relation included, the records above it (the limit at the top, ' +
+    `1 on a read) times 1 for a to-one relation, or ${pageSize.default} (an embedded page) for a to-many one`
+  );
+}
+
+/** What the include parameter says of its budget (the 400's description says how it is counted). */
+export const budgetNote = (api: Api): string =>
+  `At most ${api.limits.include.maxRecords} records embedded in all (limits.include.maxRecords; more is a 400)`;

@@ -5,6 +5,7 @@ import { createdUnder } from '../contract/relations.js';
 import { preconditionFields, sampleBody, sampleChange } from '../contract/samples.js';
 import { openApiSchema, ref } from './parts.js';
 import { EVENT_SCHEMAS, WEBHOOK_SCHEMAS } from './events.js';
+import { filterClaims } from './filters.js';
 
 /** The operationId of an action: `publishPost` on an item, `importPosts` on the collection. */
 export const actionOperation = (r: Resource, action: Action): string =>
@@ -55,6 +56,8 @@ export class SchemaNames {
       this.#claim(`event:${r.name}`, `${type}Event`);
       this.#claim(`eventType:${r.name}`, `${type}EventType`);
     }
+    // last, so that no name of before moves: a clash gives the filter a number
+    for (const [key, wanted] of filterClaims(api, (enumKey) => this.of(enumKey))) this.#claim(key, wanted);
   }
 
   /** The component name of `key`. */

@@ -156,6 +156,10 @@ describe('filters', () => {
     ['dueOn[lte]=2026-12-10', (t: Task) => t.dueOn !== null && t.dueOn <= '2026-12-10'],
     ['title[contains]=REPORT', (t: Task) => t.title.toLowerCase().includes('report')],
     ['status[in]=todo,doing&priority[gt]=2', (t: Task) => ['todo', 'doing'].includes(t.status) && t.priority > 2],
+    // `field[eq]` is `field`: what a client of the document's deepObject parameters sends for equality
+    ['status[eq]=done', (t: Task) => t.status === 'done'],
+    ['priority[eq]=3&status[in]=todo,done', (t: Task) => t.priority === 3 && ['todo', 'done'].includes(t.status)],
+    ['project.key[eq]=LST&estimate[eq]=3', (t: Task) => t.estimate === 3],
     // an `in` list given as the parameter repeated, as openapi-fetch and orval send arrays
     ['status[in]=todo&status[in]=doing,done', (t: Task) => ['todo', 'doing', 'done'].includes(t.status)],
   ] as [string, (t: Task) => boolean][])('%s', async (query, keep) => {
@@ -171,6 +175,7 @@ describe('filters', () => {
       ['priority[gte]=high', '/priority[gte]'],
       ['labels=x', '/labels'],
       ['status=unknown', '/status'],
+      ['status[eq]=unknown', '/status[eq]'],
       ['createdAt[gt]=0000-01-01T00:00:00Z', '/createdAt[gt]'],
       // each value of an `in` list is checked as the field's value is
       ['status[in]=bogus', '/status[in]/0'],

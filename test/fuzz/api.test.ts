@@ -174,6 +174,19 @@ for (const example of ['blog', 'tasks']) {
       });
     }
 
+    it("sends each listing's filters by operator, as its deepObject parameters spell them, and bare equality", () => {
+      for (const collection of collections) {
+        const listing = oracle.operations.find((o) => o.documented && o.method === 'GET' && o.path === collection.path);
+        const names = (listing?.parameters ?? []).map((p) => p.name);
+        // every listing filters on its ids and timestamps
+        expect(names, collection.path).toEqual(
+          expect.arrayContaining(['limit', 'cursor', 'sort', 'id', 'id[eq]', 'id[in]', 'createdAt[gte]']),
+        );
+        for (const p of listing?.parameters ?? [])
+          expect(p.schema, `${collection.path} ${p.name}`).not.toHaveProperty('$ref');
+      }
+    });
+
     it('reads back what create, patch, put and the actions wrote, and nothing after delete', async () => {
       for (const collection of collections) {
         await fc.assert(roundTrip(client, oracle, collection), { seed: SEED, numRuns: Math.ceil(RUNS / 10) });

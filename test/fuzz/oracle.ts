@@ -29,9 +29,22 @@ export interface Operation {
   documented: boolean;
 }
 
+/** A parameter as documented: inline, or a reference to one in components.parameters. */
+interface Parameter {
+  $ref?: string;
+  name: string;
+  in: string;
+  style?: string;
+  schema: Schema;
+}
+
 interface Document {
   paths: Record<string, Record<string, Record<string, unknown>>>;
-  components: { schemas: Record<string, Schema>; headers?: Record<string, Header> };
+  components: {
+    schemas: Record<string, Schema>;
+    headers?: Record<string, Header>;
+    parameters?: Record<string, Parameter>;
+  };
 }
 
 /** The operations of an OpenAPI document, and a validator of answers against it. */
@@ -46,7 +59,7 @@ export class Oracle {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, raw] of Object.entries(item)) {
         const op = raw as {
-          parameters?: Operation['parameters'];
+          parameters?: Parameter[];
           requestBody?: { content: Record<string, { schema: Schema }> };
           responses: Record<string, Response>;
           security?: unknown[];
@@ -58,7 +71,7 @@ export class Oracle {
         this.operations.push({
           method: method.toUpperCase(),
           path,
-          parameters: op.parameters ?? [],
+          parameters: (op.parameters ?? []).flatMap((p) => this.flattened(p)),
           ...(content !== undefined &&
             first !== undefined && {
               body: { contentTypes: Object.keys(content), schema: this.resolve(first.schema) },
@@ -77,6 +90,39 @@ export class Oracle {
         this.operations.push({ method, path, parameters, responses: {}, public: false, documented: false });
       }
     }
+  }
+
+  /**
+   * A parameter as the query string spells it: a reference resolved, and a deepObject filter (`views`, its schema an
+   * object of operators) as one parameter an operator, `views[gte]`, and its `eq` also as the bare `views`, which the
+   * server takes for it (the listing's description says so).
+   */
+  private flattened(given: Parameter): Operation['parameters'] {
+    const name = given.$ref?.replace('#/components/parameters/', '');
+    const parameter = name === undefined ? given : this.document.components.parameters?.[name];
+    if (parameter === undefined) throw new Error(`unresolved ${given.$ref}`);
+    const { name: named, in: where, style } = parameter;
+    if (style !== 'deepObject') return [{ name: named, in: where, schema: parameter.schema }];
+    const operators = Object.entries(this.resolve(parameter.schema).properties ?? {});
+    if (operators.length === 0) throw new Error(`a deepObject parameter ${named} without operators`);
+    const eq = operators.find(([op]) => op === 'eq');
+    // an `in` list's values are the field's: an enum's named schema among them
+    const resolved = (schema: Schema): Schema => {
+      const target = this.resolve(schema);
+      return target.items === undefined ? target : { ...target, items: this.resolve(target.items) };
+    };
+    // an `in` list is documented as one comma-separated string: sent as a list of the field's values, comma-separated
+    // (the document's pattern says which for an enum only)
+    const list = (schema: Schema): Schema =>
+      eq === undefined ? resolved(schema) : { type: 'array', items: resolved(eq[1]) };
+    return [
+      ...operators.map(([op, schema]) => ({
+        name: `${named}[${op}]`,
+        in: where,
+        schema: op === 'in' ? list(schema) : resolved(schema),
+      })),
+      ...(eq === undefined ? [] : [{ name: named, in: where, schema: this.resolve(eq[1]) }]),
+    ];
   }
 
   /** `schema` with a top-level $ref replaced by what it points at (the mapper reads properties one level down). */

@@ -17,7 +17,12 @@ for (const title of ['alpha', 'beta', 'gamma']) {
   if (post.data === undefined) throw new Error(`no post: ${post.response.status}`);
   ids.push(post.data.id);
 }
-const filter = { authorId: user.data.id, 'status[in]': ['draft', 'published'] satisfies PostStatus[], sort: 'title' };
+// each field's filters are one deepObject parameter: authorId[eq]=…&status[in]=draft,published
+const filter = {
+  authorId: { eq: user.data.id },
+  status: { in: (['draft', 'published'] satisfies PostStatus[]).join(',') },
+  sort: 'title',
+};
 const first = await api.GET('/posts', { params: { query: { ...filter, limit: 2 } } });
 const cursor = first.data?.nextCursor ?? undefined;
 const second = await api.GET('/posts', { params: { query: { ...filter, limit: 2, cursor } } });

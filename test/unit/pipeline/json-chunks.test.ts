@@ -41,8 +41,8 @@ describe('the OpenAPI document printed in chunks', () => {
     for (const name of ['blog.yaml', 'tasks.yaml', 'clinic.yaml', 'library.yaml']) {
       const api = example(name);
       const chunks = chunksOf(api);
-      // the frame's three pieces, and each resource's paths and schemas
-      expect(chunks).toHaveLength(3 + 2 * api.resources.length);
+      // the frame's four pieces, and each resource's paths, schemas and listing parameters
+      expect(chunks).toHaveLength(4 + 3 * api.resources.length);
       expect(new Set(chunks.map((c) => c.key)).size, name).toBe(chunks.length);
       expect(joined(chunks), name).toBe(whole(api));
     }
@@ -54,10 +54,20 @@ describe('the OpenAPI document printed in chunks', () => {
 
   it('changes the keys of the resources an edit changed, and only theirs', () => {
     const before = chunksOf(shop());
+    const after = chunksOf(shop(', grade: string'));
+    const changed = before.flatMap((c, i) => (after[i]?.key === c.key ? [] : [i]));
+    // the frame's first piece holds no resource; parts' paths are 1–3, the next piece 4, their schemas 5–7, the
+    // next 8, their listing parameters 9–11 (makers' listing filters through parts)
+    expect(changed).toEqual([1, 2, 5, 6, 9, 10]);
+    expect(joined(after)).toBe(whole(shop(', grade: string')));
+  });
+
+  it("changes every resource's keys where an edit adds the first field of a type: its filter's name is new", () => {
+    const before = chunksOf(shop());
     const after = chunksOf(shop(', grade: integer'));
     const changed = before.flatMap((c, i) => (after[i]?.key === c.key ? [] : [i]));
-    // the frame's first piece holds no resource; parts' paths are 1–3, the middle piece 4, their schemas 5–7
-    expect(changed).toEqual([1, 2, 5, 6]);
+    // and the frame's piece before the resources' schemas holds the shared filters: IntegerFilter comes in
+    expect(changed).toEqual([1, 2, 3, 4, 5, 6, 7, 9, 10, 11]);
     expect(joined(after)).toBe(whole(shop(', grade: integer')));
   });
 
@@ -68,7 +78,7 @@ describe('the OpenAPI document printed in chunks', () => {
       chunks: { [PATH]: first?.chunks?.map((c) => `${c.key}:${c.length}:${c.hash}`) },
     } as unknown as Manifest;
     const disk = (text: string) => (path: string) => (path === PATH ? text : undefined);
-    const edited = rendered(shop(', grade: integer'));
+    const edited = rendered(shop(', grade: string'));
     const printed: string[] = [];
     const json = edited.json ?? fail();
     const counted = {
@@ -79,10 +89,10 @@ describe('the OpenAPI document printed in chunks', () => {
       },
     };
     const [again] = await formatAll([counted], formattedBefore(disk(first?.content ?? ''), manifest));
-    // the paths and schemas of parts and of makers (each in the other's neighbourhood, by the ref): the audits' and
-    // the frame's are cut out of the file
-    expect(printed).toHaveLength(4);
-    expect(again?.content).toBe(whole(shop(', grade: integer')));
+    // the paths, schemas and listing parameters of parts and of makers (each in the other's neighbourhood, by the
+    // ref): the audits' and the frame's are cut out of the file
+    expect(printed).toHaveLength(6);
+    expect(again?.content).toBe(whole(shop(', grade: string')));
     // what this run records of its chunks (the hashes of those cut out of the file included) lets the next cut them all
     const next = {
       files: { [PATH]: hash(again?.content ?? '') },

@@ -181,17 +181,22 @@ export const PROBLEM_ERROR: JsonSchema = {
  */
 export const PROBLEM_TYPE = (api: Api): JsonSchema => {
   const kinds = problemKinds(api);
-  const relative = api.problemsBase.startsWith('/');
+  const listed = `Kinds (and their statuses): ${kinds.map((row) => `\`${row.kind}\` (${row.status})`).join(', ')}.`;
+  if (!api.problemsBase.startsWith('/')) {
+    return {
+      type: 'string',
+      description: `The kind of problem, the same for the same cause everywhere: \`${api.problemsBase}/<kind>\`. ${listed}`,
+      enum: kinds.map((row) => row.type),
+    };
+  }
+  // the origin is the one the request was sent to: the schema holds the path, at the end of the URI
+  const escaped = api.problemsBase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return {
     type: 'string',
     description:
-      `The kind of problem, the same for the same cause everywhere: \`${api.problemsBase}/<kind>\`` +
-      (relative
-        ? ', a URI reference relative to the document’s URL, where the API serves a page saying what it means and what to do'
-        : '') +
-      '. ' +
-      `Kinds (and their statuses): ${kinds.map((row) => `\`${row.kind}\` (${row.status})`).join(', ')}.`,
-    enum: kinds.map((row) => row.type),
+      `The kind of problem, the same for the same cause everywhere: \`<origin>${api.problemsBase}/<kind>\`, where ` +
+      `the API serves a page saying what it means and what to do (the origin the request was sent to). ${listed}`,
+    pattern: `${escaped}/(${kinds.map((row) => row.kind).join('|')})$`,
   };
 };
 

@@ -117,7 +117,8 @@ describe('a request that arrives during shutdown', () => {
     expect(second).toMatch(/connection: close/i);
     const id = /x-request-id: ([^\r]+)/i.exec(second ?? '')?.[1];
     expect(JSON.parse(second?.split('\r\n\r\n')[1] ?? '')).toEqual({
-      type: '/problems/unavailable',
+      // the origin is the one the request named (Host: x)
+      type: 'http://x/problems/unavailable',
       title: 'Service Unavailable',
       status: 503,
       detail: 'the server is shutting down: try again',

@@ -34,7 +34,7 @@ function expectProblem(r: HttpResult, kind: string, status: number): void {
   expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   const id = r.headers.get('x-request-id');
   expect(id).toMatch(UUID_V7);
-  expect(r.body).toMatchObject({ type: `/api/problems/${kind}`, status, instance: `urn:request:${id}` });
+  expect(r.body).toMatchObject({ type: `${api}/problems/${kind}`, status, instance: `urn:request:${id}` });
 }
 
 async function newTag(slug: string): Promise<{ id: string }> {
@@ -114,7 +114,7 @@ describe('the problem pages', () => {
   it('answers JSON to a client that asks for it, and 404 for a kind that does not exist', async () => {
     const r = await http('GET', `${api}/problems/conflict-unique`, undefined, { accept: 'application/json' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ type: '/api/problems/conflict-unique', kind: 'conflict-unique', status: 409 });
+    expect(r.body).toMatchObject({ type: `${api}/problems/conflict-unique`, kind: 'conflict-unique', status: 409 });
     expectProblem(await http('GET', `${api}/problems/no-such-kind`), 'not-found', 404);
     expectProblem(await http('GET', `${api}/problems/__proto__`), 'not-found', 404);
   });
@@ -127,7 +127,8 @@ describe('the problem pages', () => {
     expect(Problem?.properties?.type).toEqual({ $ref: '#/components/schemas/ProblemType' });
     expect(Problem?.properties?.instance).toMatchObject({ type: 'string' });
     for (const kind of ['not-found', 'validation', 'conflict-unique', 'rate-limited', 'payload-too-large']) {
-      expect(ProblemType?.enum).toContain(`/api/problems/${kind}`);
+      // the origin is the request's: the schema holds the path
+      expect(`${api}/problems/${kind}`).toMatch(new RegExp(String((ProblemType as { pattern?: string }).pattern)));
     }
   });
 });

@@ -8,6 +8,7 @@ import {
   notImplemented,
   problem,
   problemType,
+  requestOrigin,
   serviceUnavailable,
 } from '../../runtime/src/http/problem.js';
 import { isProblemKind, kindOfStatus, PROBLEM_KINDS, type ProblemKind } from '../../runtime/src/http/problem-kinds.js';
@@ -103,12 +104,43 @@ describe('instance', () => {
       throw new Error('a bug');
     });
     const unknown = await app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'given-1' } });
-    expect(unknown.json()).toMatchObject({ type: problemType('not-found'), instance: 'urn:request:given-1' });
+    expect(unknown.json()).toMatchObject({
+      type: 'http://localhost:80/api/v1/problems/not-found',
+      instance: 'urn:request:given-1',
+    });
     const bug = await app.inject({ method: 'GET', url: '/boom' });
     expect(bug.json()).toMatchObject({
-      type: problemType('internal'),
+      type: problemType('internal', 'http://localhost:80'),
       instance: expect.stringMatching(/^urn:request:[0-9a-f-]{36}$/),
     });
+    await app.close();
+  });
+});
+
+describe('the origin of a type', () => {
+  it.each([
+    ['http', 'api.example.com', 'http://api.example.com'],
+    ['https', 'api.example.com:8443', 'https://api.example.com:8443'],
+    ['http', '127.0.0.1:3000', 'http://127.0.0.1:3000'],
+    ['http', '[::1]:3000', 'http://[::1]:3000'],
+    // a Host that is not a host name gives no origin: the type is the relative reference
+    ['http', undefined, ''],
+    ['http', 'evil.example/phish?', ''],
+    ['http', 'a b', ''],
+    ['http', 'user@host', ''],
+    ['http', '"><script>', ''],
+  ])('%s with Host %s is %j', (protocol, host, origin) => {
+    expect(requestOrigin({ protocol, host })).toBe(origin);
+    expect(problemType('not-found', origin)).toBe(`${origin}/api/v1/problems/not-found`);
+  });
+
+  it('is the one each request was sent to, in the documents the error handler answers with', async () => {
+    const app = Fastify({ genReqId: requestId });
+    installErrorHandlers(app);
+    const at = async (host: string): Promise<unknown> =>
+      (await app.inject({ method: 'GET', url: '/nowhere', headers: { host } })).json<{ type: string }>().type;
+    expect(await at('api.example.com')).toBe('http://api.example.com/api/v1/problems/not-found');
+    expect(await at('bad host')).toBe('/api/v1/problems/not-found');
     await app.close();
   });
 });
@@ -166,13 +198,13 @@ describe('the problem pages', () => {
       headers: { accept: 'application/json' },
     });
     expect(json.json()).toEqual({
-      type: problemType('rate-limited'),
+      type: problemType('rate-limited', 'http://localhost:80'),
       kind: 'rate-limited',
       ...PROBLEM_KINDS['rate-limited'],
     });
     const unknown = await app.inject({ method: 'GET', url: '/problems/constructor' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toMatchObject({ type: problemType('not-found') });
+    expect(unknown.json()).toMatchObject({ type: problemType('not-found', 'http://localhost:80') });
     await app.close();
   });
 });

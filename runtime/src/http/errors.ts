@@ -12,6 +12,7 @@ import {
   HttpProblem,
   notFound,
   problem,
+  requestOrigin,
   serviceUnavailable,
   type FieldError,
 } from './problem.js';
@@ -293,5 +294,5 @@ function send(reply: FastifyReply, answer: HttpProblem): void {
     .code(answer.status)
     .headers(answer.headers)
     .type('application/problem+json')
-    .send(answer.toDocument(reply.request.id));
+    .send(answer.toDocument(reply.request.id, requestOrigin(reply.request)));
 }

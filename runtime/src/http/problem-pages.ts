@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isProblemKind, PROBLEM_KINDS, type ProblemKind } from './problem-kinds.js';
-import { notFound, problemType } from './problem.js';
+import { notFound, problemType, requestOrigin } from './problem.js';
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -44,7 +44,9 @@ export function installProblemPages(api: FastifyInstance): void {
     const vary = reply.getHeader('vary');
     void reply.header('vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`);
     if (wantsJson(request.headers.accept)) {
-      return reply.type('application/json').send({ type: problemType(kind), kind, ...PROBLEM_KINDS[kind] });
+      return reply
+        .type('application/json')
+        .send({ type: problemType(kind, requestOrigin(request)), kind, ...PROBLEM_KINDS[kind] });
     }
     let page = pages.get(kind);
     if (page === undefined) pages.set(kind, (page = problemPage(kind)));

@@ -21,12 +21,24 @@ export interface ProblemDocument {
 }
 
 /**
- * The `type` of a kind's documents: `<prefix>/problems/<kind>`, a relative reference (RFC 9457 §3.1.1) that resolves
- * against the document's own URL to the page this server serves for it; or `<problems.base>/<kind>` when the
- * definition gives a base. Never made from the request's Host: a type is the same string on every host and behind
- * every proxy, and a forged Host cannot put another site's URL in it.
+ * The `type` of a kind's documents: `<origin><prefix>/problems/<kind>`, the page this server serves for it, with the
+ * origin the request was sent to (see `requestOrigin`); `<problems.base>/<kind>` when the definition gives a base.
+ * Without an origin (a request Node could not parse, a Host that is not a host name) it is the relative reference
+ * `<prefix>/problems/<kind>` (RFC 9457 §3.1.1), which resolves to the same page.
  */
-export const problemType = (kind: ProblemKind): string => `${PROBLEMS_BASE}/${kind}`;
+export const problemType = (kind: ProblemKind, origin = ''): string =>
+  PROBLEMS_BASE.startsWith('/') ? `${origin}${PROBLEMS_BASE}/${kind}` : `${PROBLEMS_BASE}/${kind}`;
+
+/** A host name or address with an optional port, and nothing else: what a Host header may hold to be an origin. */
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The origin a request was sent to, `http(s)://<host>`, from its protocol and Host (both as Fastify reads them:
+ * X-Forwarded-Proto and -Host only when TRUST_PROXY says so); '' when the Host is missing or not a host name. A
+ * client that forges its Host changes only its own answer's URLs, never another client's.
+ */
+export const requestOrigin = (request: { protocol: string; host: string | undefined }): string =>
+  request.host !== undefined && HOST.test(request.host) ? `${request.protocol}://${request.host}` : '';
 
 /** The `instance` of a request's problem documents. */
 export const requestInstance = (id: string): string => `urn:request:${id}`;
@@ -46,10 +58,10 @@ export class HttpProblem extends Error {
     super(detail);
   }
 
-  /** The document, with the id of the request it answers when there is one. */
-  toDocument(requestId?: string): ProblemDocument {
+  /** The document, with the id and the origin (see `requestOrigin`) of the request it answers when there is one. */
+  toDocument(requestId?: string, origin = ''): ProblemDocument {
     const document: ProblemDocument = {
-      type: problemType(this.kind),
+      type: problemType(this.kind, origin),
       title: this.title,
       status: this.status,
       detail: this.detail,

@@ -143,6 +143,9 @@ export function routesView(
   const ownedOn = (op: Operation): boolean => op === 'create' && (owner?.defaulted.length ?? 0) > 0;
   const gives = owner?.givable === true && guarded.update;
   const giver = gives ? ', giverOf(request.scope)' : owner?.givable === true ? ', null' : '';
+  // the owner fields a caller who may not give records away keeps: one sent to a record they may not read is
+  // refused as the owner change it is (403), before it could be a 409 of the ref
+  const keeps = gives && owner !== undefined ? `, keeps: ownersKept(request.scope, ${js(owner.keys)})` : '';
   const uses: (Code | Symbol)[] = [];
   // why a write's own conditions refused it: the states its rule allows (`update: { access, when }`), an owner given
   // away (see writeIfMatch and http/states.ts)
@@ -187,7 +190,7 @@ export function routesView(
             : // a ref sent back as stored needs no read check; not where the caller may not read the record (it
               // would tell them what it refers to)
               method !== 'post' && !hides(op)
-              ? `, { stored: async () => (await store.get(id${ownerArg}))?.record }`
+              ? `, { stored: async () => (await store.get(id${ownerArg}))?.record${keeps} }`
               : '';
         return refers ? `references.write(request, () => ${call}${settled})` : call;
       };
@@ -219,6 +222,7 @@ export function routesView(
   const ownedUses = [
     ...(owned ? [rt.Scope, rt.withOwners, ...(owner?.integer === true ? [rt.codec('subjectAsId')] : [])] : []),
     ...(gives && resource.operations.includes('update') ? [rt.giverOf, rt.gaveAway] : []),
+    ...(gives && refers && !hides('update') ? [rt.ownersKept] : []),
     ...(refusals.length > 0 ? [rt.whyRefused] : []),
   ];
   const has = (op: Operation): boolean => resource.operations.includes(op);

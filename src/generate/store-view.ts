@@ -2,7 +2,14 @@ import type { Api, Field, Resource, SetValue, When } from '../model.js';
 import { defaultedOwners, patchedUnlessNull, serverFields, writableFields, writtenFields } from '../schema/columns.js';
 import { code, importsOf, join, plain, usesOf, type Code } from './code.js';
 import { local, rt } from './symbols.js';
-import { fieldNamed, ownerColumns, ownersSetBy, resourceStatements, selectListOf, type StatementText } from './sql/statements.js';
+import {
+  fieldNamed,
+  ownerColumns,
+  ownersSetBy,
+  resourceStatements,
+  selectListOf,
+  type StatementText,
+} from './sql/statements.js';
 import type { OwnerView } from './owner-view.js';
 import { decodeExpression, encodeExpression, encodeLiteral, insertDefault, patchExpressions } from './typescript.js';
 import { sqlBlock } from './sql/block.js';

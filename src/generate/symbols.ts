@@ -64,6 +64,7 @@ export const rt = {
   whyRefused: value.states('whyRefused'),
   inStates: value.states('inStates'),
   gaveAway: value.owner('gaveAway'),
+  ownersKept: value.owner('ownersKept'),
   Caller: types.verify('Caller'),
   codec: value.codec,
   DatabaseUnavailableError: value.database('DatabaseUnavailableError'),

@@ -45,6 +45,18 @@ resources:
       caseId: { type: ref, to: cases, required: true }
       text: { type: string, required: true }
     access: { list: owner, read: owner, create: authenticated, update: owner, delete: owner }
+  members:
+    owner: id
+    fields:
+      name: { type: string, required: true }
+    access: { list: lead, read: [owner, lead], create: lead, update: lead, delete: admin }
+  visits:
+    owner: [memberId, hostId]
+    fields:
+      memberId: { type: ref, to: members, required: true }
+      hostId: { type: ref, to: members, nullable: true, inverse: hostedVisits }
+      note: string
+    access: { list: [owner, lead], read: [owner, lead], create: lead, update: [owner, lead], delete: admin }
 `;
 
 let server: RunningServer;
@@ -166,6 +178,32 @@ describe('two client-written owners (SPEC §12: owner fields are changed only by
     expect([moved.status, (moved.body as Rec).customerId]).toEqual([200, 'carol']);
     expect((await carol('GET', path)).status).toBe(200);
     expect((await alice('GET', path)).status).toBe(404);
+  });
+});
+
+describe('owner fields that are refs (issue 56: a co-owner named another owner they may not read)', () => {
+  it('refuses the change as the owner change it is (403), not as a missing ref (409), whether or not it exists', async () => {
+    const member = async (name: string): Promise<string> => String((await created(lead, '/members', { name })).id);
+    const [m1, m2, m3] = [await member('Mia'), await member('Hal'), await member('Tom')];
+    const visit = await created(lead, '/visits', { memberId: m1, hostId: m2, note: 'tour' });
+    const path = `${server.url}/visits/${String(visit.id)}`;
+    const host = as(await token(m2));
+    for (const [method, body] of [
+      ['PATCH', { memberId: m3 }],
+      ['PATCH', { memberId: '0190b6c4-1d2e-7f00-8000-000000000001' }],
+      ['PUT', { memberId: m3, hostId: m2, note: 'tour' }],
+    ] as const) {
+      const r = await host(method, path, body);
+      expect(r.status, `${method} ${JSON.stringify(body)}: ${r.text}`).toBe(403);
+      expect((r.body as Rec).detail).toMatch(/may change the memberId or hostId of a record/);
+    }
+    // a ref the host may read, changed, is refused by the write itself, with the same words
+    const self = await host('PATCH', path, { memberId: m2 });
+    expect([self.status, (self.body as Rec).detail]).toEqual([403, expect.stringMatching(/memberId or hostId/)]);
+    // the values it holds pass, and staff move it
+    expect((await host('PATCH', path, { memberId: m1, note: 'tour, east wing' })).status).toBe(200);
+    const moved = await lead('PATCH', path, { memberId: m3 });
+    expect([moved.status, (moved.body as Rec).memberId]).toEqual([200, m3]);
   });
 });
 

@@ -48,6 +48,10 @@ export function withOwners<T extends object, K extends keyof T & string>(
 export const giverOf = (scope: Scope): string | null =>
   scope.admin || scope.staff ? null : (scope.caller?.subject ?? '');
 
+/** The owner fields a PUT or PATCH must keep as they are for this caller: none for the administrator and staff. */
+export const ownersKept = (scope: Scope, keys: readonly string[]): readonly string[] =>
+  giverOf(scope) === null ? [] : keys;
+
 /**
  * The 403 of a write refused because it changed owner fields (to values other than those stored) for a caller
  * admitted only as an owner or by `authenticated`: only the administrator and staff change who owns a record (the

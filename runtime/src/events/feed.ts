@@ -139,7 +139,7 @@ export class EventFeed {
     if (renamed !== undefined && (this.#sources.has(now) || this.#types.has(now))) {
       return (
         `"${name.slice(0, 100)}" was renamed: the resource ${resource} is now ${renamed}, and its events, ` +
-        `past ones included, are ${renamed}'s: ask for "${now.slice(0, 100)}"`
+        `past ones included, are events of ${renamed}: ask for "${now.slice(0, 100)}"`
       );
     }
     const known = [...this.#sources.keys()].join(', ');

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
+import { gaveAway } from '../auth/owner.js';
 import type { Caller } from '../auth/verify.js';
 import { ConstraintError, type SqlValue } from '../db/database.js';
 import { MISSING_REFERENCE, type Reference } from '../http/errors.js';
@@ -38,6 +39,10 @@ export class References {
       if (refused.length > 0 && before !== undefined && 'stored' in before) {
         const stored = (await before.stored()) as Readonly<Record<string, unknown>> | undefined;
         refused = refused.filter(([field, id]) => !kept(stored?.[field], id));
+        // an owner field changed by a caller who may not give records away: the 403 it is, whether or not the
+        // record it names exists (a 409 would say that it does not)
+        const keeps = before.keeps ?? [];
+        if (refused.some(([field]) => keeps.includes(field))) throw gaveAway(keeps);
       }
       if (refused.length > 0) throw this.#missing(refused, caller);
     }
@@ -129,6 +134,8 @@ const kept = (stored: unknown, sent: SqlValue): boolean =>
  */
 export interface Stored {
   stored: () => Promise<object | undefined>;
+  /** the owner fields the caller must keep as stored (see auth/owner.ts's ownersKept) */
+  keeps?: readonly string[];
 }
 
 /** A create's body as sent (a nested create's with its parent's ref) and as written, its owner fields settled. */

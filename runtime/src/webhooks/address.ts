@@ -91,7 +91,7 @@ export async function checkTarget(url: string, allowPrivate: boolean): Promise<v
   const refused = addresses.find(({ address }) => isPrivateAddress(address));
   if (refused !== undefined) {
     throw new TargetError(
-      `url resolves to ${refused.address}, a loopback or private address: refused (WEBHOOK_ALLOW_PRIVATE=true allows it)`,
+      `url resolves to ${refused.address}, a loopback, private or special-purpose address: refused (WEBHOOK_ALLOW_PRIVATE=true allows it)`,
     );
   }
 }
@@ -113,7 +113,7 @@ export function guardedLookup(allowPrivate: boolean) {
       const refused = allowPrivate ? undefined : addresses.find(({ address }) => isPrivateAddress(address));
       if (refused !== undefined) {
         const denied: NodeJS.ErrnoException = new TargetError(
-          `${hostname} resolves to ${refused.address}, a loopback or private address: refused`,
+          `${hostname} resolves to ${refused.address}, a loopback, private or special-purpose address: refused`,
         );
         denied.code = 'EPRIVATE';
         return callback(denied, []);

@@ -317,6 +317,21 @@ describe('a stream', () => {
     hub.close();
   });
 
+  it('frees the slot of a stream whose token expired though its client reads no more (a reviewer)', async () => {
+    const hub = new StreamHub(db, feed, log, 10);
+    const body = hub.open(feed.visibility(undefined, feed.typesOf(undefined)), 0, {
+      client: 'gone',
+      hangUp: () => undefined,
+      until: Date.now() + 50,
+    });
+    // nobody reads `body`: its end is never taken, so 'close' never comes
+    expect(hub.count('gone')).toBe(1);
+    await new Promise((settled) => setTimeout(settled, 150));
+    expect(body.writableEnded).toBe(true);
+    expect([hub.size, hub.count('gone')]).toEqual([0, 0]);
+    hub.close();
+  });
+
   it('runs a far time in steps, and at that time', async () => {
     vi.useFakeTimers();
     try {

@@ -112,7 +112,11 @@ export class StreamHub {
     const expiry =
       until === undefined
         ? undefined
-        : runAt(until, () => body.end(': the token expired: reconnect with a new one\n\n'));
+        : runAt(until, () => {
+            body.end(': the token expired: reconnect with a new one\n\n');
+            // a client that reads no more never takes the end: its slot and its connection go all the same
+            close(SLOW_CLIENT_GRACE_MS);
+          });
     let closed = false;
     const close = (graceMs = 100): void => {
       if (closed) return;

@@ -41,8 +41,11 @@ function alterable(step: Step): boolean {
       // the column as CREATE TABLE defines it stays the same: what changes is its indexes (unique, index, the case of
       // letters: the index statements make them) or what the API takes (an enum's values, string to text, which
       // SQLite does not store: no CHECK); the values the copy would replace (an enum's removed ones) are updated
+      // (not a value that is another type in JSON, boolean to integer or json to text: the rebuild gives it a new
+      // version, as PostgreSQL's UPDATE does, so that an old ETag no longer matches)
       return (
         sameDefinition(step.from, step.to) &&
+        jsonKind(step.from.type) === jsonKind(step.to.type) &&
         (convert(step.from, step.to) === d.ident(step.from.name) || step.to.type === 'enum')
       );
     case 'addColumn':

@@ -132,3 +132,29 @@ describe('an enum column changed: the rows of a SQLite table', () => {
     });
   });
 });
+
+describe('a column whose type changes but whose SQLite type stays (a reviewer)', () => {
+  it.each([
+    ['boolean', 'integer', 1],
+    ['json', 'text', '"x"'],
+  ] as const)('%s to %s: rebuilt, each value with a new version, as on PostgreSQL', (from, to, value) => {
+    const before = notes(column('flag', { type: from }));
+    const after = notes(column('flag', { type: to }));
+    const db = new Database(':memory:');
+    try {
+      for (const statement of createSchema(before, sqlite)) db.exec(statement);
+      db.prepare(
+        `INSERT INTO notes (id, flag, created_at, updated_at) VALUES ('n0', ?, '2024-01-01', '2024-01-01'), ` +
+          `('n1', NULL, '2024-01-01', '2024-01-01')`,
+      ).run(value);
+      for (const statement of sqliteMigration(diff(before, after, new Map()))) db.exec(statement);
+      // the value reads as another JSON type: an ETag of before must no longer match
+      expect(db.prepare('SELECT id, version FROM notes ORDER BY id').all()).toEqual([
+        { id: 'n0', version: 2 },
+        { id: 'n1', version: 1 },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});

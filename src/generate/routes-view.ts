@@ -111,7 +111,10 @@ const KINDS: Record<
  */
 export function guardedOperations(resource: Resource, owner: OwnerView | undefined): Record<Operation, boolean> {
   const needsCaller = (owner?.defaulted.length ?? 0) > 0 || owner?.readOnly === true;
-  const guarded = (op: Operation): boolean => !isPublic(resource.access[op]) || (op === 'create' && needsCaller);
+  // an update of a resource whose owners a client writes is guarded even when public: only staff and the
+  // administrator change who owns a record, and the guard says who the caller is
+  const guarded = (op: Operation): boolean =>
+    !isPublic(resource.access[op]) || (op === 'create' && needsCaller) || (op === 'update' && owner?.givable === true);
   return {
     list: guarded('list'),
     create: guarded('create'),

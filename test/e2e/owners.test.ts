@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/database.js';
-import { generateFresh, startServer, typecheckAndBuild, WORK, type RunningServer } from '../helpers/project.js';
+import { generateFresh, http, startServer, typecheckAndBuild, WORK, type RunningServer } from '../helpers/project.js';
 import { as, SECRET, token } from '../helpers/tokens.js';
 
 /**
@@ -45,6 +45,12 @@ resources:
       caseId: { type: ref, to: cases, required: true }
       text: { type: string, required: true }
     access: { list: owner, read: owner, create: authenticated, update: owner, delete: owner }
+  boards:
+    owner: ownerId
+    fields:
+      ownerId: string
+      text: { type: string, required: true }
+    access: { list: public, read: public, create: authenticated, update: public, delete: admin }
   members:
     owner: id
     fields:
@@ -178,6 +184,24 @@ describe('two client-written owners (SPEC §12: owner fields are changed only by
     expect([moved.status, (moved.body as Rec).customerId]).toEqual([200, 'carol']);
     expect((await carol('GET', path)).status).toBe(200);
     expect((await alice('GET', path)).status).toBe(404);
+  });
+});
+
+describe('a public update (a reviewer: anyone could rewrite the owner)', () => {
+  it('lets anyone edit, and only staff or the administrator change the owner', async () => {
+    const board = await created(alice, '/boards', { text: 'lost keys' });
+    expect(board.ownerId).toBe('alice');
+    const path = `${server.url}/boards/${String(board.id)}`;
+    const anonymous = (method: string, url: string, body?: unknown) => http(method, url, body);
+    for (const caller of [anonymous, bob, alice]) {
+      const r = await caller('PATCH', path, { ownerId: 'carol' });
+      expect(r.status, r.text).toBe(403);
+    }
+    const edited = await anonymous('PATCH', path, { text: 'found keys', ownerId: 'alice' });
+    expect([edited.status, (edited.body as Rec).ownerId]).toEqual([200, 'alice']);
+    const admin = as(await token('root', { roles: ['admin'] }));
+    const moved = await admin('PATCH', path, { ownerId: 'carol' });
+    expect([moved.status, (moved.body as Rec).ownerId]).toEqual([200, 'carol']);
   });
 });
 

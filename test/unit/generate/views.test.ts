@@ -58,7 +58,8 @@ describe('owned writes', () => {
 
   it.each<[string, AccessRule, string]>([
     ['an update for owners has its statement check who gives the record away', owners, ', giverOf(request.scope))'],
-    ['a public update does not (no caller to compare with)', everyone, ', null)'],
+    // SPEC §12: only staff and the administrator change owner fields, whoever the rule admits
+    ['a public update too (its guard says who the caller is)', everyone, ', giverOf(request.scope))'],
   ])('%s', (_, update, want) => {
     const byMethod = routes(writableOwner(update));
     expect(byMethod.put?.input).toBe('request.body');

@@ -230,9 +230,11 @@ describe('several owner fields', () => {
     expect(moved.status, moved.text).toBe(200);
     expect((moved.body as Rec).doctorId).toBe(e.id);
 
-    // another patient is not even a record this patient may name (the 409 of a ref to a record one cannot read)
+    // nor give it to another patient, though not a record this patient may name: the owner change is the 403 it is,
+    // before the ref's 409 could tell whether that patient exists
     const given = await p.as('PATCH', path, { patientId: q.id });
-    expect(given.status, given.text).toBe(409);
+    expect(given.status, given.text).toBe(403);
+    expect((given.body as Rec).detail).toMatch(/may change the patientId or doctorId of a record/);
     // nor can the doctor hand the appointment to another doctor
     const handed = await e.as('PATCH', path, { doctorId: d.id });
     expect(handed.status, handed.text).toBe(403);

@@ -58,6 +58,11 @@ export interface ActionView {
    */
   giver: string;
   givers: string;
+  /**
+   * when a refusal is the 403 of owner fields given away: the record in a state its `when` allows, and, where the
+   * caller may not read it, readable to them (else the 403 would tell them its state)
+   */
+  gaveAwayWhen: string;
   /** the conditions of `when` in words, and the start of the 409 detail when it fails (from the definition: escape
    * wherever they are printed) */
   whenText: string;
@@ -76,6 +81,7 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
   const item = action.on === 'item';
   const path = item ? `/${resource.name}/:id/${action.name}` : `/${resource.name}/${action.name}`;
   const generated = action.set.length > 0;
+  const hidden = item && (generated || action.when.length > 0) && actionHides(resource, action, api.auth.adminRole);
   const guarded = !generated || !isPublic(action.access);
   const hasInput = action.input.length > 0;
   const get = action.method === 'get';
@@ -129,11 +135,12 @@ export function actionView(api: Api, resource: Resource, action: Action, typeNam
     actor: actorArg(api.events !== undefined, guarded),
     giver: givers.length === 0 ? '' : guarded ? ', giverOf(request.scope)' : ', null',
     givers: givers.length === 0 || !guarded ? '' : js(givers),
+    gaveAwayWhen: `inStates(outcome.record, ${js(action.when)})${hidden ? ' && (await reads(request, outcome.record))' : ''}`,
     whenText: whenText(action),
     refusal: `${action.name} needs ${whenText(action)}`,
     whenFields: action.when.map((w) => w.field),
     whenStates: js(action.when),
-    hidden: item && (generated || action.when.length > 0) && actionHides(resource, action, api.auth.adminRole),
+    hidden,
     refuseHook: announced(resource, action).replace(', onRequest: ', ', '),
   };
 }

@@ -45,6 +45,15 @@ resources:
       caseId: { type: ref, to: cases, required: true }
       text: { type: string, required: true }
     access: { list: owner, read: owner, create: authenticated, update: owner, delete: owner }
+  desks:
+    owner: [holderId, deputyId]
+    fields:
+      holderId: { type: string, required: true }
+      deputyId: { type: string, nullable: true }
+      state: { type: enum, values: [open, shut], default: open }
+    access: { list: [owner, lead], read: [owner, lead], create: lead, update: lead, delete: admin }
+    actions:
+      vacate: { on: item, access: authenticated, when: { state: [open] }, set: { deputyId: null } }
   boards:
     owner: ownerId
     fields:
@@ -184,6 +193,22 @@ describe('two client-written owners (SPEC §12: owner fields are changed only by
     expect([moved.status, (moved.body as Rec).customerId]).toEqual([200, 'carol']);
     expect((await carol('GET', path)).status).toBe(200);
     expect((await alice('GET', path)).status).toBe(404);
+  });
+});
+
+describe('an action that sets an owner field, run by a caller who may not read the record (a reviewer)', () => {
+  it('answers the same whatever state the record is in: its 403 would tell them', async () => {
+    const open = await created(lead, '/desks', { holderId: 'alice', deputyId: 'bob' });
+    const shut = await created(lead, '/desks', { holderId: 'alice', deputyId: 'bob', state: 'shut' });
+    const [a, b] = [
+      await carol('POST', `${server.url}/desks/${String(open.id)}/vacate`),
+      await carol('POST', `${server.url}/desks/${String(shut.id)}/vacate`),
+    ];
+    expect(a.status, a.text).toBe(409);
+    expect([b.status, (b.body as Rec).detail]).toEqual([a.status, (a.body as Rec).detail]);
+    // an owner who reads it is told why: it would change an owner field
+    expect((await alice('POST', `${server.url}/desks/${String(open.id)}/vacate`)).status).toBe(403);
+    expect((await lead('GET', `${server.url}/desks/${String(open.id)}`)).body).toMatchObject({ deputyId: 'bob' });
   });
 });
 

@@ -67,7 +67,7 @@ const description = { type: ['string', 'null'], maxLength: 1000 };
 /**
  * `/webhooks`: the administrator's subscriptions (an Idempotency-Key is not honoured on POST: the stored answer would
  * keep the secret, in clear, in the database), their delivery logs and manual retries (SPEC §6). A URL is checked
- * when it is given (http(s), and no loopback or private address unless WEBHOOK_ALLOW_PRIVATE=true); `types` are
+ * when it is given (http(s), and no loopback, private or special-purpose address unless WEBHOOK_ALLOW_PRIVATE=true); `types` are
  * resources and event types, as the feed's `types`.
  */
 export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDependencies): void {

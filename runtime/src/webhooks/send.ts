@@ -31,7 +31,10 @@ export function send(
   // a URL whose host is an address connects without a lookup: it is checked here instead
   const literal = target.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && isIP(literal) !== 0 && isPrivateAddress(literal)) {
-    return Promise.resolve({ status: null, error: `${literal} is a loopback or private address: refused` });
+    return Promise.resolve({
+      status: null,
+      error: `${literal} is a loopback, private or special-purpose address: refused`,
+    });
   }
   return new Promise((resolve) => {
     let settled = false;

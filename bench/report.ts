@@ -162,7 +162,7 @@ export function historyLine(run: string, r: Report): string {
       return m === undefined ? '' : x(median(cpuRatios(m, 'generated', 'protected')));
     });
   const include = r.include === undefined ? '' : x(median(r.include.ratios));
-  return `| ${run} | ${r.date} | ${judge(r.sqlite?.results).join(' | ')} | ${judge(r.postgres?.results).join(' | ')} | ${include} | against the baseline with the same protections |`;
+  return `| ${run} | ${r.date} | ${judge(r.sqlite?.results).join(' | ')} | ${judge(r.postgres?.results).join(' | ')} | ${include} | the baseline with the same protections |`;
 }
 
 /** bench/RESULTS.md: the current figures and targets, the method, a create's costs, and the past runs. */

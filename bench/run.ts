@@ -233,9 +233,6 @@ if (runs('scale')) {
 }
 
 result.method = `${ROUNDS} round(s); per test ${WARMUP}s warm-up then ${SECONDS}s measured with wrk -t1 -c${CONNECTIONS} on its own core, servers pinned to core 0, in alternation (each first in turn); ${ROWS} seeded rows; medians of rounds; on PostgreSQL (a throwaway cluster, fsync off) its processes pinned to core ${LOAD_CPU} with wrk, every server with a pool of ${process.env.DATABASE_POOL_SIZE || 10} connections`;
-const out = options.out ?? (everything ? join(ROOT, 'bench/RESULTS.md') : join(WORK, 'RESULTS-partial.md'));
-report(out, ROOT, result);
-console.log(`wrote ${out}`);
 // a full run goes into the history of runs, newest first (below its header)
 if (everything && !smoke && options.out === undefined) {
   const history = join(ROOT, 'bench/history.md');
@@ -249,6 +246,10 @@ if (everything && !smoke && options.out === undefined) {
   writeFileSync(history, text.join('\n'));
   console.log(`added this run to ${history}: number it`);
 }
+
+const out = options.out ?? (everything ? join(ROOT, 'bench/RESULTS.md') : join(WORK, 'RESULTS-partial.md'));
+report(out, ROOT, result);
+console.log(`wrote ${out}`);
 
 function printRatios(title: string, measured: readonly Measured[]): void {
   console.log(`${title}, CPU per request, efficiency (theirs ÷ ours; above 1: the generated server is cheaper):`);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { startServer, type Server } from './lib.js';
 import { startCluster, seedPostgres, sql } from './postgres.js';
 import type { Measured } from './report.js';
-import { orderOf, runTests, type Load, type Test } from './rounds.js';
+import { orderOf, runTests, type Load, type ServerName, type Test } from './rounds.js';
 
 export interface OnPostgres {
   /** PostgreSQL's version */
@@ -13,8 +13,8 @@ export interface OnPostgres {
 /**
  * The same tests on PostgreSQL: a throwaway cluster pinned to the load generator's core, a database the generated
  * server migrates and the bench seeds with the SQLite rows (same ids), a copy of it for the baseline ported to `pg`
- * (bench/baseline/server-pg.mjs), then rounds in alternation as on SQLite, with PostgreSQL's CPU time beside each
- * server's.
+ * (bench/baseline/server-pg.mjs) and one for each other server, then rounds in alternation as on SQLite, with
+ * PostgreSQL's CPU time beside each server's.
  */
 export async function onPostgres(o: {
   root: string;
@@ -22,6 +22,8 @@ export async function onPostgres(o: {
   generated: string;
   /** the generated server's environment (JWT_SECRET, RATE_LIMIT_MAX) */
   env: Record<string, string>;
+  /** the same with its protections off */
+  unprotectedEnv: Record<string, string>;
   ids: { posts: string[]; articles: string[] };
   tests: readonly Test[];
   rounds: number;
@@ -39,6 +41,7 @@ export async function onPostgres(o: {
     // the baseline serves a copy, as on SQLite: each server's POSTs grow its own table
     await sql(cluster.url('postgres'), 'CREATE DATABASE baseline TEMPLATE generated');
     await sql(cluster.url('postgres'), 'CREATE DATABASE protected TEMPLATE generated');
+    await sql(cluster.url('postgres'), 'CREATE DATABASE unprotected TEMPLATE generated');
 
     const baseline = (name: string, env: Record<string, string>) => (): Promise<Server> =>
       startServer(
@@ -48,8 +51,16 @@ export async function onPostgres(o: {
         { JWT_SECRET: o.env.JWT_SECRET ?? '', ...env },
         '/posts?limit=1',
       );
-    const servers: Record<'generated' | 'baseline' | 'protected', () => Promise<Server>> = {
+    const servers: Record<ServerName, () => Promise<Server>> = {
       generated: () => startServer('generated', ['dist/main.js'], o.generated, generatedEnv, '/healthz'),
+      unprotected: () =>
+        startServer(
+          'unprotected',
+          ['dist/main.js'],
+          o.generated,
+          { ...o.unprotectedEnv, DATABASE_URL: cluster.url('unprotected') },
+          '/healthz',
+        ),
       baseline: baseline('baseline', { DATABASE_URL: cluster.url('baseline') }),
       protected: baseline('protected', {
         DATABASE_URL: cluster.url('protected'),
@@ -62,6 +73,7 @@ export async function onPostgres(o: {
       name: t.name,
       target: t.target,
       generated: [],
+      unprotected: [],
       baseline: [],
       protected: [],
       hello: [],

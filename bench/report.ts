@@ -1,103 +1,67 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { median, type Measurement } from './lib.js';
 import type { EventsCost } from './events.js';
 import type { IncludeCost } from './include.js';
 import type { Speed } from './generator-speed.js';
 import type { OnPostgres } from './on-postgres.js';
-import type { Paging } from './scale.js';
+import type { ServerName } from './rounds.js';
+import type { Scale } from './scale.js';
 
 export interface Measured {
   name: string;
   target: number;
+  /** the generated server as generated (rate limit, timeouts, request log at LOG_LEVEL) */
   generated: Measurement[];
+  /** the same server with its protections off (RATE_LIMIT_MAX=0, CONNECTION_TIMEOUT=0, REQUEST_TIMEOUT=0) */
+  unprotected: Measurement[];
+  /** the bare hand-written baseline (bench/baseline/server.mjs) */
   baseline: Measurement[];
-  /** the baseline with the generated server's protections (bench/baseline/protections.mjs): shown, not judged */
+  /** the baseline with the generated server's protections (bench/baseline/protections.mjs) */
   protected: Measurement[];
   hello: Measurement[];
 }
 
-interface Report {
+export interface Report {
   machine: string;
   date: string;
   command: string;
   method: string;
-  results: Measured[];
-  postgres: OnPostgres;
-  rss: { generated: number; baseline: number };
-  speed: Speed[];
-  paging: Paging[];
-  include: IncludeCost;
-  events: EventsCost;
+  sqlite?: { results: Measured[]; rss: { generated: number; baseline: number } };
+  postgres?: OnPostgres;
+  speed?: Speed[];
+  include?: IncludeCost;
+  events?: EventsCost;
+  scale?: Scale;
 }
 
-const rps = (runs: readonly Measurement[]): number => median(runs.map((r) => r.requestsPerSecond));
-const p99 = (runs: readonly Measurement[]): number => median(runs.map((r) => r.p99Ms));
+/** The two pairs each test is judged by: ours ÷ theirs by CPU per request, per round. */
+const PAIRS = [
+  { ours: 'generated', theirs: 'protected' },
+  { ours: 'unprotected', theirs: 'baseline' },
+] as const satisfies readonly { ours: ServerName; theirs: ServerName }[];
+
 const cpu = (runs: readonly Measurement[]): number => median(runs.map((r) => r.cpuUsPerRequest));
-const databaseCpu = (runs: readonly Measurement[]): number => median(runs.map((r) => r.databaseCpuUsPerRequest ?? NaN));
-/** per round: the baseline's CPU per request over the generated server's (above 1: the generated one is cheaper) */
-export const cpuRatios = (m: Measured, against: 'baseline' | 'protected' = 'baseline'): number[] =>
-  m.generated.map((g, i) => (m[against][i]?.cpuUsPerRequest ?? NaN) / g.cpuUsPerRequest);
-const rpsRatio = (m: Measured): number =>
-  median(m.generated.map((g, i) => g.requestsPerSecond / (m.baseline[i]?.requestsPerSecond ?? NaN)));
-/** per round: the baseline's server + database CPU per request over the generated server's */
-const totalRatio = (m: Measured): number =>
-  median(
-    m.generated.map((g, i) => {
-      const b = m.baseline[i];
-      return b === undefined
-        ? NaN
-        : (b.cpuUsPerRequest + (b.databaseCpuUsPerRequest ?? NaN)) /
-            (g.cpuUsPerRequest + (g.databaseCpuUsPerRequest ?? NaN));
-    }),
-  );
+/** per round: their CPU per request over ours (above 1: ours is cheaper) */
+export const cpuRatios = (m: Measured, ours: ServerName, theirs: ServerName): number[] =>
+  m[ours].map((g, i) => (m[theirs][i]?.cpuUsPerRequest ?? NaN) / g.cpuUsPerRequest);
+const x = (value: number): string => `${value.toFixed(2)}×`;
 const verdict = (ok: boolean): string => (ok ? 'met' : '**not met**');
+const rounds = (values: readonly number[]): string => values.map((v) => v.toFixed(2)).join(', ');
 
-const cpuTable = (results: readonly Measured[]): string[] => [
-  '| test | generated µs/request | baseline µs/request | efficiency | per round | target |',
-  '| --- | ---: | ---: | ---: | --- | --- |',
-  ...results.map((m) => {
-    const ratios = cpuRatios(m);
-    return `| ${m.name} | ${cpu(m.generated).toFixed(1)} | ${cpu(m.baseline).toFixed(1)} | ${median(ratios).toFixed(2)}× | ${ratios.map((x) => x.toFixed(2)).join(', ')} | ≥ ${m.target}× (${verdict(median(ratios) >= m.target)}) |`;
-  }),
-];
-
-/** Against the baseline given the same protections: what the generated server costs beyond them (not the judge) */
-const protectedTable = (results: readonly Measured[]): string[] => [
-  '| test | generated µs/request | baseline with protections µs/request | efficiency | per round |',
-  '| --- | ---: | ---: | ---: | --- |',
-  ...results.map((m) => {
-    const ratios = cpuRatios(m, 'protected');
-    return `| ${m.name} | ${cpu(m.generated).toFixed(1)} | ${cpu(m.protected).toFixed(1)} | ${median(ratios).toFixed(2)}× | ${ratios.map((x) => x.toFixed(2)).join(', ')} |`;
-  }),
-];
-
-const protectedText = (server: string): string[] => [
-  'The bare baseline has none of the protections the generated server has by default. The same baseline given them,',
-  'as a careful person adds them to Fastify (bench/baseline/protections.mjs: @fastify/rate-limit with its',
-  'X-RateLimit headers, pino logging each request at the level the generated server runs at, the timeouts of an idle',
-  'connection, a request and its headers), measured in the same rounds. It still has no idempotency keys and no body',
-  `checks beyond Fastify's. It runs as ${server} with PROTECTIONS=1, shown beside the judge,`,
-  'not in its place:',
-];
-
-const throughputTable = (results: readonly Measured[]): string[] => [
-  '| test | generated req/s | baseline req/s | generated / baseline | p99 generated | p99 baseline |',
-  '| --- | ---: | ---: | ---: | ---: | ---: |',
-  ...results.map(
-    (m) =>
-      `| ${m.name} | ${rps(m.generated).toFixed(0)} | ${rps(m.baseline).toFixed(0)} | ${rpsRatio(m).toFixed(2)}× | ${p99(m.generated).toFixed(2)} ms | ${p99(m.baseline).toFixed(2)} ms |`,
-  ),
-];
-
-/** PostgreSQL's own CPU per request beside each server's: costlier SQL shifts work into the database */
-const databaseTable = (results: readonly Measured[]): string[] => [
-  '| test | PostgreSQL µs/request, generated | PostgreSQL µs/request, baseline | server + PostgreSQL, efficiency |',
-  '| --- | ---: | ---: | ---: |',
-  ...results.map(
-    (m) =>
-      `| ${m.name} | ${databaseCpu(m.generated).toFixed(1)} | ${databaseCpu(m.baseline).toFixed(1)} | ${totalRatio(m).toFixed(2)}× |`,
-  ),
-];
+/** One line a test: both pairs, their efficiency against the target, the rounds of the judge. */
+function serverTable(results: readonly Measured[]): string[] {
+  return [
+    '| test | generated µs | baseline + protections µs | **efficiency** (judge) | per round | protections off µs | bare baseline µs | efficiency | target |',
+    '| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |',
+    ...results.map((m) => {
+      const [judge, second] = PAIRS.map((p) => cpuRatios(m, p.ours, p.theirs));
+      const a = median(judge ?? []);
+      const b = median(second ?? []);
+      return `| ${m.name} | ${cpu(m.generated).toFixed(1)} | ${cpu(m.protected).toFixed(1)} | **${x(a)}** | ${rounds(judge ?? [])} | ${cpu(m.unprotected).toFixed(1)} | ${cpu(m.baseline).toFixed(1)} | ${x(b)} | ≥ ${m.target}×: judge ${verdict(a >= m.target)}, off ${verdict(b >= m.target)} |`;
+    }),
+  ];
+}
 
 /** The generated server's deep page against its first, per round, by CPU per request. */
 export function deepOverFirst(results: readonly Measured[]): number {
@@ -107,127 +71,156 @@ export function deepOverFirst(results: readonly Measured[]): number {
   return median(deep.generated.map((d, i) => d.cpuUsPerRequest / (first.generated[i]?.cpuUsPerRequest ?? NaN)));
 }
 
-/** bench/RESULTS.md: the machine, the method, every table, and whether each target is met. */
-export function report(path: string, r: Report): void {
-  const hello = r.results[0] === undefined ? NaN : rps(r.results[0].hello);
-  const helloCpu = r.results[0] === undefined ? NaN : cpu(r.results[0].hello);
-  const rssRatio = r.rss.generated / r.rss.baseline;
+/** The targets other than the server pairs, one line each. */
+function otherTargets(r: Report): string[] {
+  const lines: string[] = [];
+  const add = (target: string, figure: string, ok: boolean): void => {
+    lines.push(`| ${target} | ${figure} | ${verdict(ok)} |`);
+  };
+  if (r.sqlite !== undefined) {
+    const deep = deepOverFirst(r.sqlite.results);
+    add('deep page ≤ 1.1× the first (SQLite)', x(deep), deep <= 1.1);
+    const rss = r.sqlite.rss.generated / r.sqlite.rss.baseline;
+    add(
+      'peak RSS ≤ 1.2× the bare baseline',
+      `${x(rss)} (${r.sqlite.rss.generated.toFixed(0)} against ${r.sqlite.rss.baseline.toFixed(0)} MiB)`,
+      rss <= 1.2,
+    );
+  }
+  if (r.postgres !== undefined) {
+    const deep = deepOverFirst(r.postgres.results);
+    add('deep page ≤ 1.1× the first (PostgreSQL)', x(deep), deep <= 1.1);
+  }
+  if (r.include !== undefined) {
+    const ratio = median(r.include.ratios);
+    add(
+      'include ≤ 2× a plain list (`include=writer,remarks`, bench/relations.yaml)',
+      `${x(ratio)} (rounds ${rounds(r.include.ratios)})`,
+      ratio <= 2,
+    );
+  }
+  if (r.events !== undefined) {
+    const e = r.events;
+    const medians = [e.ratios.POST, e.ratios.PATCH, e.postgres.ratios.POST, e.postgres.ratios.PATCH].map(median);
+    const [sp, sa, pp, pa] = medians.map((v) => x(v ?? NaN));
+    add(
+      'events ≤ 1.3× on writes (`events: {}` against none)',
+      `SQLite POST ${sp}, PATCH ${sa}; PostgreSQL POST ${pp}, PATCH ${pa}`,
+      Math.max(...medians) <= 1.3,
+    );
+    lines.push(
+      `| ${e.idle.streams} idle event streams | ${e.idle.withStreamsMs.toFixed(1)} ms of CPU a second (${e.idle.withoutMs.toFixed(1)} with none) | |`,
+    );
+  }
+  const hundred = r.speed?.find((s) => s.resources === 100);
+  if (hundred !== undefined) {
+    const s = (ms: number | undefined): string => (ms === undefined ? '–' : `${(ms / 1000).toFixed(2)} s`);
+    add(
+      'generator, 100 resources: cold ≤ 3 s, no-op ≤ 0.5 s, one field added ≤ 1 s (also under `--watch`)',
+      `${s(hundred.coldMs)}, ${s(hundred.noopMs)}, ${s(hundred.editMs)} (${s(hundred.watchEditMs)})`,
+      hundred.coldMs <= 3000 &&
+        (hundred.noopMs ?? Infinity) <= 500 &&
+        (hundred.editMs ?? Infinity) <= 1000 &&
+        (hundred.watchEditMs ?? Infinity) <= 1000,
+    );
+  }
+  return lines.length === 0 ? [] : ['| target | measured | |', '| --- | --- | --- |', ...lines];
+}
+
+function scaleTable(s: Scale): string[] {
+  const small = s.sizes[0] ?? 0;
+  const large = s.sizes[s.sizes.length - 1] ?? 0;
+  const n = (size: number): string => size.toLocaleString('en');
+  return [
+    `| database | read | µs at ${n(small)} | µs at ${n(large)} | ${n(large)} ÷ ${n(small)} | per round | target ≤ 1.3× |`,
+    '| --- | --- | ---: | ---: | ---: | --- | --- |',
+    ...s.rows.map((row) => {
+      if (row.skipped !== undefined) return `| ${row.database} | ${row.test} | | | | | ${row.skipped} |`;
+      const ratio = median(row.ratios);
+      return `| ${row.database} | ${row.test} | ${(row.cpuUs[0] ?? NaN).toFixed(1)} | ${(row.cpuUs[row.cpuUs.length - 1] ?? NaN).toFixed(1)} | ${x(ratio)} | ${rounds(row.ratios)} | ${verdict(ratio <= 1.3)} |`;
+    }),
+    '',
+    `Seeding (one INSERT … SELECT a table, from a recursive CTE on SQLite and generate_series on PostgreSQL, then ANALYZE): ${Object.entries(
+      s.seedSeconds,
+    )
+      .map(([what, seconds]) => `${what} posts ${seconds.toFixed(1)} s`)
+      .join(', ')}.`,
+  ];
+}
+
+/** A hand-kept part of RESULTS.md (bench/<name>.md): kept across runs, printed as it is. */
+const kept = (root: string, name: string): string[] => {
+  const path = join(root, 'bench', name);
+  return existsSync(path) ? readFileSync(path, 'utf8').trimEnd().split('\n') : [];
+};
+
+/** The history's line for this run: the judge's ratios (SQLite, then PostgreSQL), include, events. */
+export function historyLine(run: string, r: Report): string {
+  const judge = (results: readonly Measured[] | undefined): string[] =>
+    ['GET item', 'GET list, first', 'GET list, deep', 'POST', 'PATCH'].map((prefix) => {
+      const m = results?.find((t) => t.name.startsWith(prefix));
+      return m === undefined ? '' : x(median(cpuRatios(m, 'generated', 'protected')));
+    });
+  const include = r.include === undefined ? '' : x(median(r.include.ratios));
+  return `| ${run} | ${r.date} | ${judge(r.sqlite?.results).join(' | ')} | ${judge(r.postgres?.results).join(' | ')} | ${include} | the baseline with the same protections |`;
+}
+
+/** bench/RESULTS.md: the current figures and targets, the method, a create's costs, and the past runs. */
+export function report(path: string, root: string, r: Report): void {
+  const hello = r.sqlite?.results[0]?.hello ?? [];
   const lines = [
     '# Benchmark results',
     '',
-    `Measured ${r.date} on ${r.machine}, with \`${r.command}\`.`,
-    `Method: ${r.method}. Ratios compare servers measured in the same round; machines here are noisy, so read ratios, not absolute numbers.`,
-    '',
-    '## CPU per request (the judge)',
-    '',
-    "The server process's user + system CPU time over each measured run (`/proc/<pid>/stat`), divided by the requests",
-    "wrk completed. Efficiency = the baseline's CPU per request ÷ the generated server's, per round; the median of rounds",
-    'is judged against the target.',
-    '',
-    ...cpuTable(r.results),
-    '',
-    ...protectedText('bench/baseline/server.mjs'),
-    '',
-    ...protectedTable(r.results),
-    '',
-    `Deep page against the first (generated, CPU per request): ${deepOverFirst(r.results).toFixed(2)}× (target ≤ 1.1×, ${verdict(deepOverFirst(r.results) <= 1.1)}).`,
-    '',
-    '## Throughput',
-    '',
-    ...throughputTable(r.results),
-    '',
-    `The limit, a node:http hello world: ${hello.toFixed(0)} req/s at ${helloCpu.toFixed(1)} µs CPU per request; the baseline's GET item is ${(rps(r.results[0]?.baseline ?? []) / hello).toFixed(2)}× of its rate, the generated server's ${(rps(r.results[0]?.generated ?? []) / hello).toFixed(2)}×.`,
-    '',
-    `Peak RSS over a round: generated ${r.rss.generated.toFixed(0)} MiB, baseline ${r.rss.baseline.toFixed(0)} MiB: ${rssRatio.toFixed(2)}× (target ≤ 1.2×, ${verdict(rssRatio <= 1.2)}).`,
-    '',
-    `## On PostgreSQL ${r.postgres.version}`,
-    '',
-    'The same tests against PostgreSQL, the generated server against the baseline ported to `pg`',
-    "(bench/baseline/server-pg.mjs: a `pg.Pool` as large as the generated server's, 10 connections unless",
-    'DATABASE_POOL_SIZE says otherwise, and named prepared statements), each serving its own copy of the same seeded',
-    'database. CPU per request of the server process, judged as above:',
-    '',
-    ...cpuTable(r.postgres.results),
-    '',
-    "PostgreSQL's own CPU per request over the same runs (the postmaster and every process it forked, from",
-    '`/proc/<pid>/stat`; background work such as autovacuum included), and the efficiency of server and database',
-    'together:',
-    '',
-    ...databaseTable(r.postgres.results),
-    '',
-    ...protectedText('bench/baseline/server-pg.mjs'),
-    '',
-    ...protectedTable(r.postgres.results),
-    '',
-    ...throughputTable(r.postgres.results),
-    '',
-    '## The cost of include (relations, issue #15)',
-    '',
-    'One generated server (bench/relations.yaml): `GET /stories?limit=20` against the same listing with',
-    '`include=writer,remarks` (a to-one and a to-many relation: two more queries; a page embeds 20 writers and about 20',
-    'remarks, so its response holds three times the records), by CPU per request, per round.',
-    '',
-    '| round | plain µs/request | with include µs/request | ratio |',
-    '| ---: | ---: | ---: | ---: |',
-    ...r.include.ratios.map(
-      (ratio, i) =>
-        `| ${i + 1} | ${(r.include.plainCpuUs[i] ?? NaN).toFixed(1)} | ${(r.include.includeCpuUs[i] ?? NaN).toFixed(1)} | ${ratio.toFixed(2)}× |`,
-    ),
-    '',
-    `Median: ${median(r.include.ratios).toFixed(2)}× (target ≤ 2×, ${verdict(median(r.include.ratios) <= 2)}).`,
-    '',
-    '## The cost of events (issue #17)',
-    '',
-    'bench/definition.yaml generated twice, as it is and with `events: {}` (each write and its event in one',
-    'transaction; on PostgreSQL one statement), each seeded alike, on SQLite and on PostgreSQL: POST and PATCH by the',
-    "server's CPU per request, per round, with PostgreSQL's own beside; then 1,000 idle streams.",
-    '',
-    `| round | POST with ÷ without | PATCH with ÷ without | on PostgreSQL ${r.events.postgres.version}: POST | PATCH | PostgreSQL's own CPU: POST | PATCH |`,
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...r.events.ratios.POST.map((post, i) => {
-      const { ratios, database } = r.events.postgres;
-      const cells = [
-        post,
-        r.events.ratios.PATCH[i],
-        ratios.POST[i],
-        ratios.PATCH[i],
-        database.POST[i],
-        database.PATCH[i],
-      ];
-      return `| ${i + 1} | ${cells.map((c) => `${(c ?? NaN).toFixed(2)}×`).join(' | ')} |`;
-    }),
-    '',
-    `Medians of the server's CPU per request: on SQLite POST ${median(r.events.ratios.POST).toFixed(2)}×, PATCH ` +
-      `${median(r.events.ratios.PATCH).toFixed(2)}×; on PostgreSQL POST ${median(r.events.postgres.ratios.POST).toFixed(2)}×, ` +
-      `PATCH ${median(r.events.postgres.ratios.PATCH).toFixed(2)}× (target ≤ 1.3×, ` +
-      `${verdict(Math.max(...(['POST', 'PATCH'] as const).flatMap((t) => [median(r.events.ratios[t]), median(r.events.postgres.ratios[t])])) <= 1.3)}). ` +
-      `${r.events.idle.streams} idle streams: ${r.events.idle.withStreamsMs.toFixed(1)} ms of CPU per second, ` +
-      `${r.events.idle.withoutMs.toFixed(1)} with none.`,
-    '',
-    '## Generator speed',
-    '',
-    '| resources | cold generate | no-op regenerate | one field added, regenerate | the same, saved under `--watch` | target |',
-    '| ---: | ---: | ---: | ---: | ---: | --- |',
-    ...r.speed.map((s) => {
-      const seconds = (ms: number | undefined): string => (ms === undefined ? '' : `${(ms / 1000).toFixed(2)} s`);
-      const targets =
-        s.resources === 100
-          ? `cold ≤ 3 s (${verdict(s.coldMs <= 3000)}), no-op ≤ 0.5 s (${verdict((s.noopMs ?? Infinity) <= 500)}), edit ≤ 1 s (${verdict((s.editMs ?? Infinity) <= 1000)}; under --watch ${verdict((s.watchEditMs ?? Infinity) <= 1000)})`
-          : '';
-      return `| ${s.resources} | ${seconds(s.coldMs)} | ${seconds(s.noopMs)} | ${seconds(s.editMs)} | ${seconds(s.watchEditMs)} | ${targets} |`;
-    }),
-    '',
-    '## Keyset paging at scale',
-    '',
-    '| rows | page 1 | deep page | deep / first | target |',
-    '| ---: | ---: | ---: | ---: | --- |',
-    ...r.paging.map(
-      (p) =>
-        `| ${p.rows.toLocaleString('en')} | ${p.firstMs.toFixed(2)} ms | ${p.deepMs.toFixed(2)} ms | ${(p.deepMs / p.firstMs).toFixed(2)}× | ${
-          p.rows >= 1_000_000 ? `≤ 2× (${verdict(p.deepMs / p.firstMs <= 2)})` : ''
-        } |`,
-    ),
+    `Measured ${r.date} on ${r.machine}, with \`${r.command}\` (method below). The judge: the generated server, as`,
+    'generated, against a hand-written Fastify server given the same protections (rate limit, request log, timeouts),',
+    'by CPU time per request; beside it, the generated server with its protections off against the bare hand-written',
+    'server. Both must be ≥ 1.0× (above 1: the generated server costs less CPU a request).',
     '',
   ];
+  if (r.sqlite !== undefined) {
+    lines.push('## SQLite', '', ...serverTable(r.sqlite.results), '');
+    if (hello.length > 0)
+      lines.push(
+        `The floor, a node:http hello world: ${cpu(hello).toFixed(1)} µs of CPU a request (${median(hello.map((h) => h.requestsPerSecond)).toFixed(0)} req/s).`,
+        '',
+      );
+  }
+  if (r.postgres !== undefined) {
+    lines.push(`## PostgreSQL ${r.postgres.version}`, '', ...serverTable(r.postgres.results), '');
+  }
+  const others = otherTargets(r);
+  if (others.length > 0) lines.push('## Other targets', '', ...others, '');
+  if (r.scale !== undefined) {
+    lines.push(
+      '## At scale',
+      '',
+      'bench/scale.yaml (posts, a writer each, 20 posts a writer at every size) seeded at each size; the generated',
+      "server's CPU per request for each read (on PostgreSQL with the database's own CPU added: what grows with a",
+      'table grows there), the larger size against the smaller:',
+      '',
+      ...scaleTable(r.scale),
+      '',
+    );
+  }
+  lines.push(...kept(root, 'create-cost.md'), '');
+  lines.push(
+    '## Method',
+    '',
+    `${r.method}.`,
+    '',
+    "CPU per request: the server process's user + system time over each measured wrk run (`/proc/<pid>/stat`), divided",
+    "by the requests wrk completed; efficiency is the other server's CPU per request ÷ the generated server's, per round,",
+    'and the median of rounds is judged. The servers: the generated server of bench/definition.yaml as generated',
+    '(its rate limit on, with a limit this load never reaches; timeouts on; LOG_LEVEL=warn, so no request lines),',
+    'the same with RATE_LIMIT_MAX=0, CONNECTION_TIMEOUT=0 and REQUEST_TIMEOUT=0; bench/baseline/server.mjs (Fastify 5,',
+    'JSON Schemas, better-sqlite3 or `pg` with statements prepared once) bare, and with PROTECTIONS=1',
+    '(bench/baseline/protections.mjs: @fastify/rate-limit with its headers, pino at the same level, the same',
+    "timeouts). The baseline has no idempotency keys, ETags, request ids or body checks beyond Fastify's. Each",
+    'server serves its own copy of the same seeded database; on PostgreSQL its own CPU is measured too (the',
+    'postmaster and its children). `npm run bench -- --only scale` (or any of sqlite, postgres, include, events,',
+    'generator, scale, comma-separated) runs some parts only and writes .bench/RESULTS-partial.md.',
+    '',
+  );
+  lines.push(...kept(root, 'history.md'), '');
   writeFileSync(path, lines.join('\n'));
 }

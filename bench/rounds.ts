@@ -1,8 +1,11 @@
 import { measure, wrk, type Server } from './lib.js';
 import type { Measured } from './report.js';
 
-/** The servers of a round. */
-export const SERVERS = ['generated', 'baseline', 'protected'] as const;
+/**
+ * The servers of a round: the generated server as generated and the baseline with the same protections (the judge),
+ * the generated server with its protections off and the bare baseline (the second pair).
+ */
+export const SERVERS = ['generated', 'protected', 'unprotected', 'baseline'] as const;
 export type ServerName = (typeof SERVERS)[number];
 
 /** Round `round`'s order: each server takes each place in turn, so that no place favours one of them. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { now } from '../../runtime/src/db/codec.js';
 import { utcTimestamp } from '../../runtime/src/db/timestamps.js';
 
 const parse = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ);
@@ -55,5 +56,26 @@ describe('utcTimestamp', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+});
+
+describe('now', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is the clock as ISO 8601 in UTC, a new string each millisecond, also when the clock goes back', () => {
+    vi.useFakeTimers();
+    const times = [
+      Date.UTC(2026, 11, 2, 6, 0, 0, 1),
+      Date.UTC(2026, 11, 2, 6, 0, 0, 1),
+      Date.UTC(2026, 11, 2, 6, 0, 0, 2),
+      Date.UTC(2026, 11, 2, 6, 0, 0, 1),
+      Date.UTC(2027, 0, 1, 0, 0, 0, 0),
+    ];
+    for (const time of times) {
+      vi.setSystemTime(time);
+      expect(now()).toBe(new Date(time).toISOString());
+    }
   });
 });

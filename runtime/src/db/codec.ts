@@ -52,7 +52,21 @@ export const toJson = (value: JsonValue | null): SqlValue => (value === null ? n
 export const toUtc = (value: string | null): SqlValue =>
   value === null ? null : new Date(value).toISOString();
 
-export const now = (): string => new Date().toISOString();
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/**
+ * The time now, ISO 8601 in UTC. Date#toISOString costs about half a microsecond (as much as the rest of a create's
+ * JavaScript outside the statement): writes in the same millisecond share the one string made for it.
+ */
+export function now(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
 
 /** Whether a PATCH gave a field (1) or left it out (0): the statement keeps the stored value then. */
 export const given = (value: unknown): SqlValue => (value === undefined ? 0 : 1);

@@ -19,6 +19,9 @@ export function listSpec(resource: Resource, api: Api, selectList: string): Json
 }
 
 function columnsOf(api: Api, resource: Resource, timestamps = true): Record<string, JsonSchema> {
+  const trigrams = new Set(resource.fields.filter((f) => f.trigram === true).map((f) => f.name));
+  // on SQLite the FTS table's rowid is an integer id itself, or a text id's key (see schema/trigram.ts)
+  const trigram = resource.id === 'integer' ? 'id' : 'keys';
   return Object.fromEntries(
     listables(api, resource)
       .filter((f) => timestamps || (f.name !== 'createdAt' && f.name !== 'updatedAt'))
@@ -29,6 +32,7 @@ function columnsOf(api: Api, resource: Resource, timestamps = true): Record<stri
           kind: f.kind,
           ...(f.notNull === true && { notNull: true }),
           ...(f.folded === true && { folded: true }),
+          ...(trigrams.has(f.name) && { trigram }),
         },
       ]),
   );

@@ -25,7 +25,19 @@ export interface ListColumn {
    * alike on SQLite and on PostgreSQL's "C" text)
    */
   folded?: boolean;
+  /**
+   * `index: trigram`: a trigram index serves `contains` of 3 characters or more (see containsSql). `id`: on SQLite the
+   * FTS table's rowid is the record's id; `keys`: a text id's integer key, in the table trigramKeysTable names
+   */
+  trigram?: 'id' | 'keys';
 }
+
+/** The trigram index of a column: an FTS5 table on SQLite, a GIN index on PostgreSQL (the generator makes them). */
+export const trigramTable = (table: string, column: string): string => `${table}_${column}_trgm`;
+
+/** On SQLite, the keys of a table whose ids are text: the FTS table's integer rowid of each id. */
+export const trigramKeysTable = (table: string, column: string): string =>
+  `${trigramTable(table, column)}_keys`;
 
 /**
  * One step from the listed records to related ones: the filter holds for a record when its column `local` is
@@ -59,6 +71,38 @@ export interface ListFilterShape {
   column: ListColumn;
   op: Operator;
   via?: readonly Hop[];
+  /** a `contains` its column's trigram index serves (see servedByTrigram): the index, then the exact condition */
+  trigram?: true;
+}
+
+/**
+ * Whether a trigram index serves a `contains` of `value`: one of fewer than 3 characters has no trigram, and keeps
+ * the exact condition alone (a different shape). Characters are code points, as FTS5's and pg_trgm's.
+ */
+export function servedByTrigram(column: ListColumn, op: Operator, value: SqlValue | undefined): boolean {
+  if (op !== 'contains' || column.trigram === undefined || typeof value !== 'string') return false;
+  if (value.length >= 6) return true;
+  let count = 0;
+  for (const _ of value) if (++count >= 3) return true;
+  return false;
+}
+
+/**
+ * The parameters of one filter, in the order of its condition: a trigram `contains` takes its value twice, as the
+ * index's query (an FTS5 phrase on SQLite: double quotes doubled; a LIKE pattern on PostgreSQL: `%`, `_` and `\`
+ * escaped) and as the exact condition's value.
+ */
+export function filterParams(
+  filter: ListFilterShape,
+  values: readonly SqlValue[],
+  dialect: Dialect,
+): SqlValue[] {
+  if (filter.op === 'in') return [JSON.stringify(values)];
+  if (filter.trigram !== true) return [...values];
+  const value = String(values[0] ?? '');
+  const query =
+    dialect === 'sqlite' ? `"${value.replaceAll('"', '""')}"` : `%${value.replace(/[\\%_]/g, '\\$&')}%`;
+  return [query, value];
 }
 
 export interface ListShape {
@@ -84,7 +128,7 @@ export function filterKey(filter: ListFilterShape): string {
   const via = (filter.via ?? [])
     .map((h) => `${h.local}>${h.table}.${h.remote}${h.owner ? '*' : ''}>`)
     .join('');
-  return `${via}${filter.column.column}.${filter.op}`;
+  return `${via}${filter.column.column}.${filter.op}${filter.trigram === true ? '~' : ''}`;
 }
 
 /**
@@ -94,6 +138,23 @@ export function filterKey(filter: ListFilterShape): string {
 const CONTAINS: Record<Dialect, (column: string, value: string) => string> = {
   sqlite: (column, value) => `instr(lower(${column}), lower(${value})) > 0`,
   postgres: (column, value) => `strpos(lower(${column}), lower(${value} COLLATE "C")) > 0`,
+};
+
+/**
+ * What a trigram index answers, before the exact condition (CONTAINS), which keeps the answers the same with or
+ * without the index. SQLite: the rows whose FTS5 trigrams hold the phrase; its tokenizer folds the case of every
+ * letter (not ASCII only) and keeps diacritics, so it finds every row CONTAINS does, and maybe more. PostgreSQL: a
+ * LIKE on lower(column), the expression of the GIN index, its pattern lowered as CONTAINS lowers the value.
+ */
+const TRIGRAM: Record<Dialect, (table: string, column: ListColumn, query: string) => string> = {
+  sqlite: (table, column, query) => {
+    const fts = q(trigramTable(table, column.column));
+    const rows = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${query}`;
+    return column.trigram === 'keys'
+      ? `${q('id')} IN (SELECT ${q('id')} FROM ${q(trigramKeysTable(table, column.column))} WHERE ${q('key')} IN (${rows}))`
+      : `${q('id')} IN (${rows})`;
+  },
+  postgres: (_table, column, query) => `lower(${q(column.column)}) LIKE lower(${query} COLLATE "C")`,
 };
 
 /** `column IN` the values of a JSON array parameter. */
@@ -196,7 +257,7 @@ function selectOf(
 ): string {
   const where: string[] = [];
   if (shape.owner !== undefined) where.push(ownedBy(shape.owner, param));
-  for (const { column, op, via } of shape.filters) {
+  for (const { column, op, via, trigram } of shape.filters) {
     const c = q(column.column);
     const folded = column.folded === true;
     // a unique email's equality is its unique index's: lower(column) = lower(value)
@@ -209,7 +270,12 @@ function selectOf(
     let condition: string;
     // `in` takes its values as one parameter, a JSON array: one statement serves every count of values
     if (op === 'in') condition = IN_LIST[dialect](c, param('text'), column.kind, folded);
-    else if (op === 'contains') condition = CONTAINS[dialect](c, param('text'));
+    else if (op === 'contains' && trigram === true) {
+      // the table whose column it is: the listed one, or the last hop's
+      const owner = via === undefined || via.length === 0 ? table : (via[via.length - 1]?.table ?? table);
+      const served = TRIGRAM[dialect](owner, column, param('text'));
+      condition = `${served} AND ${CONTAINS[dialect](c, param('text'))}`;
+    } else if (op === 'contains') condition = CONTAINS[dialect](c, param('text'));
     // `ne` keeps NULLs: a field that holds nothing is not equal to the value
     else if (op === 'ne') condition = `(${equality('<>')} OR ${c} IS NULL)`;
     else if (op === 'eq') condition = equality('=');

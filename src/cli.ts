@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { GenerateOptions } from './commands/generate.js';
-import { formatWarning, UserError } from './errors.js';
+import { formatNote, formatWarning, UserError } from './errors.js';
 import { VERSION } from './version.js';
 
 type Print = (line: string) => void;
@@ -41,8 +41,9 @@ function program(out: Print, err: Print): Command {
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
     .action(async (file: string) => {
       const { readDefinitionWarned } = await import('./pipeline/read-definition.js');
-      const { api, warnings } = await readDefinitionWarned(file);
+      const { api, warnings, notes } = await readDefinitionWarned(file);
       for (const warning of warnings) err(formatWarning(warning));
+      for (const note of notes) err(formatNote(note));
       out(`${file}: valid (${api.resources.length} ${api.resources.length === 1 ? 'resource' : 'resources'})`);
     });
 

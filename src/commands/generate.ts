@@ -77,7 +77,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const steps = await import('../pipeline/steps.js');
   const read = steps.definitionWarned(file, text);
   const api = read.api;
-  const warnings = read.warnings.map(formatWarning);
+  const warnings = [...read.warnings.map(formatWarning), ...notesSummary(source, read.notes.length)];
   const outDir = resolve(options.out ?? api.name);
   checkTarget(outDir);
   const manifest = readManifest(outDir);
@@ -282,4 +282,11 @@ export function shownFileName(name: string): string {
     .slice(1, -1)
     .replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
     .replaceAll('--', '-\\-');
+}
+
+/** generate says how many notes there are in one line; `restsmith validate` prints them (one line per field). */
+function notesSummary(file: string, count: number): string[] {
+  if (count === 0) return [];
+  const fields = count === 1 ? '1 field' : `${count} fields`;
+  return [`${file}  note: listings of ${fields} would read the whole table: \`restsmith validate ${file}\` names them`];
 }

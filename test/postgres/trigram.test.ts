@@ -88,6 +88,17 @@ describe('contains served by a trigram index on PostgreSQL', () => {
     expect(await contains('indexed', title, 'a%b')).toEqual(await contains('exact', plain, 'a%b'));
   });
 
+  it('drops the index when the field loses index: trigram, keeping the rows', async () => {
+    const count = async (): Promise<unknown> => (await client.query('SELECT count(*) AS n FROM "indexed"')).rows[0];
+    const before = await count();
+    await run(
+      postgresMigration(diff(posts('indexed', true), posts('indexed', false), new Map()), posts('indexed', false)),
+    );
+    expect(await count()).toEqual(before);
+    const { rows } = await client.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'indexed'`);
+    expect(rows.map((row) => row.indexname)).toEqual(['indexed_pkey']);
+  });
+
   it('reads the GIN index', async () => {
     await client.query('CREATE TABLE "many" AS SELECT * FROM "indexed" WHERE FALSE');
     await client.query('ALTER TABLE "many" ADD PRIMARY KEY ("id")');

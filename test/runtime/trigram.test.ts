@@ -155,6 +155,17 @@ describe('contains served by a trigram index on SQLite', () => {
       expect(rows()).toEqual(all);
       expect(contains(db, title, 'abc')).toEqual(contains(db, plain, 'abc'));
     }
+    // a renamed field: its index is made again under the new name
+    const renamed: Snapshot = {
+      tables: [{ ...posts('uuid', true).tables[0]!, columns: [column('heading', { trigram: true }), column('body')] }],
+    };
+    const renames = new Map([['posts', new Map([['title', 'heading']])]]);
+    for (const statement of sqliteMigration(diff(posts('uuid', true), renamed, renames))) db.exec(statement);
+    const heading: ListColumn = { column: 'heading', kind: 'text', trigram: 'keys' };
+    expect(contains(db, heading, 'abc')).toEqual(contains(db, { column: 'heading', kind: 'text' }, 'abc'));
+    const back = new Map([['posts', new Map([['heading', 'title']])]]);
+    for (const statement of sqliteMigration(diff(renamed, posts('uuid', true), back))) db.exec(statement);
+    expect(rows()).toEqual(all);
     for (const statement of sqliteMigration(diff(posts('uuid', true), posts('uuid', false), new Map())))
       db.exec(statement);
     expect(rows()).toEqual(all);

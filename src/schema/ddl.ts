@@ -1,7 +1,6 @@
 import type { ColumnSnapshot, Snapshot, TableSnapshot } from './snapshot.js';
 import type { SqlDialect } from './dialect.js';
-import { dropTrigramStatements, trigramStatements } from './trigram.js';
-import { trigramTable } from '../../runtime/src/db/list-sql.js';
+import { dropTrigramStatements, trigramStatements, trigramTable } from './trigram.js';
 
 /** The statements that create a whole schema from nothing, tables in dependency order. */
 export function createSchema(snapshot: Snapshot, d: SqlDialect): string[] {

@@ -1,6 +1,11 @@
 import type { IdKind } from '../model.js';
-import { trigramKeysTable, trigramTable } from '../../runtime/src/db/list-sql.js';
 import type { SqlDialect } from './dialect.js';
+
+/** The trigram index of a column: an FTS5 table on SQLite, a GIN index on PostgreSQL. */
+export const trigramTable = (table: string, column: string): string => `${table}_${column}_trgm`;
+
+/** On SQLite, for a table whose ids are text: the FTS5 table's integer rowid (`key`) of each id. */
+export const trigramKeysTable = (table: string, column: string): string => `${trigramTable(table, column)}_keys`;
 
 /**
  * The trigram index of a text column (`index: trigram`), which serves `contains` (see runtime/src/db/list-sql.ts).

@@ -20,7 +20,7 @@ import { column } from '../unit/migrate/snapshots.js';
 /** `contains` on a column with `index: trigram` on PostgreSQL: a GIN index of pg_trgm over lower(column). */
 const id: ListColumn = { column: 'id', kind: 'integer', notNull: true };
 const plain: ListColumn = { column: 'title', kind: 'text' };
-const title: ListColumn = { ...plain, trigram: 'id' };
+const title: ListColumn = { ...plain, trigram: { table: 'indexed_title_trgm' } };
 
 const posts = (table: string, trigram: boolean): Snapshot => ({
   tables: [

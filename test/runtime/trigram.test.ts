@@ -14,6 +14,7 @@ import { diff } from '../../src/migrate/diff.js';
 import { sqliteMigration } from '../../src/migrate/sqlite.js';
 import { createSchema } from '../../src/schema/ddl.js';
 import { sqlite } from '../../src/schema/dialect.js';
+import { trigramKeysTable, trigramTable } from '../../src/schema/trigram.js';
 import type { IdKind } from '../../src/model.js';
 import type { Snapshot } from '../../src/schema/snapshot.js';
 import { column } from '../unit/migrate/snapshots.js';
@@ -33,6 +34,12 @@ const posts = (idKind: IdKind, trigram: boolean, extra: Parameters<typeof column
       indexOrder: 'id',
     },
   ],
+});
+
+/** The trigram index of a column of posts, as the generated ListSpec names it. */
+const indexOf = (idKind: IdKind, name: string): ListColumn['trigram'] => ({
+  table: trigramTable('posts', name),
+  ...(idKind !== 'integer' && { keys: trigramKeysTable('posts', name) }),
 });
 
 const shapeOf = (title: ListColumn, trigram: boolean): ListShape => ({
@@ -64,7 +71,7 @@ function insert(db: Sqlite.Database, idKind: IdKind, texts: readonly (string | n
 }
 
 describe('which contains a trigram index serves', () => {
-  const indexed: ListColumn = { ...plain, trigram: 'id' };
+  const indexed: ListColumn = { ...plain, trigram: indexOf('integer', 'title') };
   it.each<[string, ListColumn, string, boolean]>([
     ['three letters', indexed, 'abc', true],
     ['two letters: no trigram', indexed, 'ab', false],
@@ -92,7 +99,7 @@ describe('contains served by a trigram index on SQLite', () => {
   it.each<IdKind>(['integer', 'uuid'])(
     'lists the same rows as the exact condition alone, whatever the texts and the value (%s ids)',
     (idKind) => {
-      const title: ListColumn = { ...plain, trigram: idKind === 'integer' ? 'id' : 'keys' };
+      const title: ListColumn = { ...plain, trigram: indexOf(idKind, 'title') };
       const withIndex = database(idKind, false);
       const without = database(idKind, false);
       // rows before the index is made (the migration fills it), then written after (the triggers keep it)
@@ -128,7 +135,7 @@ describe('contains served by a trigram index on SQLite', () => {
 
   it.each<IdKind>(['integer', 'uuid'])('reads the FTS table, not the whole table (%s ids)', (idKind) => {
     const db = database(idKind, true);
-    const title: ListColumn = { ...plain, trigram: idKind === 'integer' ? 'id' : 'keys' };
+    const title: ListColumn = { ...plain, trigram: indexOf(idKind, 'title') };
     const shape = shapeOf(title, true);
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN ${listSql('posts', '"id"', shape, 'sqlite')}`)
@@ -143,7 +150,7 @@ describe('contains served by a trigram index on SQLite', () => {
     insert(db, 'uuid', TEXTS);
     const rows = (): unknown[] => db.prepare('SELECT * FROM "posts" ORDER BY "id"').all();
     const all = rows();
-    const title: ListColumn = { ...plain, trigram: 'keys' };
+    const title: ListColumn = { ...plain, trigram: indexOf('uuid', 'title') };
     const steps: [Snapshot, Snapshot][] = [
       [posts('uuid', false), posts('uuid', true)],
       // NOT NULL with a default: SQLite rebuilds the table (and its FTS table, from the copied rows)
@@ -161,7 +168,7 @@ describe('contains served by a trigram index on SQLite', () => {
     };
     const renames = new Map([['posts', new Map([['title', 'heading']])]]);
     for (const statement of sqliteMigration(diff(posts('uuid', true), renamed, renames))) db.exec(statement);
-    const heading: ListColumn = { column: 'heading', kind: 'text', trigram: 'keys' };
+    const heading: ListColumn = { column: 'heading', kind: 'text', trigram: indexOf('uuid', 'heading') };
     expect(contains(db, heading, 'abc')).toEqual(contains(db, { column: 'heading', kind: 'text' }, 'abc'));
     const back = new Map([['posts', new Map([['heading', 'title']])]]);
     for (const statement of sqliteMigration(diff(renamed, posts('uuid', true), back))) db.exec(statement);

@@ -25,19 +25,17 @@ export interface ListColumn {
    * alike on SQLite and on PostgreSQL's "C" text)
    */
   folded?: boolean;
-  /**
-   * `index: trigram`: a trigram index serves `contains` of 3 characters or more (see containsSql). `id`: on SQLite the
-   * FTS table's rowid is the record's id; `keys`: a text id's integer key, in the table trigramKeysTable names
-   */
-  trigram?: 'id' | 'keys';
+  /** `index: trigram`: a trigram index serves `contains` of 3 characters or more (see TRIGRAM) */
+  trigram?: TrigramIndex;
 }
 
-/** The trigram index of a column: an FTS5 table on SQLite, a GIN index on PostgreSQL (the generator makes them). */
-export const trigramTable = (table: string, column: string): string => `${table}_${column}_trgm`;
-
-/** On SQLite, the keys of a table whose ids are text: the FTS table's integer rowid of each id. */
-export const trigramKeysTable = (table: string, column: string): string =>
-  `${trigramTable(table, column)}_keys`;
+/** Where SQLite keeps a column's trigram index (the generator's schema/trigram.ts makes them; PostgreSQL's is GIN). */
+export interface TrigramIndex {
+  /** the FTS5 table, whose rowid is the record's integer id, or its key in `keys` */
+  table: string;
+  /** for text ids: the table of `id` ↔ `key`, the FTS5 rowid */
+  keys?: string;
+}
 
 /**
  * One step from the listed records to related ones: the filter holds for a record when its column `local` is
@@ -146,15 +144,15 @@ const CONTAINS: Record<Dialect, (column: string, value: string) => string> = {
  * letter (not ASCII only) and keeps diacritics, so it finds every row CONTAINS does, and maybe more. PostgreSQL: a
  * LIKE on lower(column), the expression of the GIN index, its pattern lowered as CONTAINS lowers the value.
  */
-const TRIGRAM: Record<Dialect, (table: string, column: ListColumn, query: string) => string> = {
-  sqlite: (table, column, query) => {
-    const fts = q(trigramTable(table, column.column));
+const TRIGRAM: Record<Dialect, (index: TrigramIndex, column: string, query: string) => string> = {
+  sqlite: (index, _column, query) => {
+    const fts = q(index.table);
     const rows = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${query}`;
-    return column.trigram === 'keys'
-      ? `${q('id')} IN (SELECT ${q('id')} FROM ${q(trigramKeysTable(table, column.column))} WHERE ${q('key')} IN (${rows}))`
-      : `${q('id')} IN (${rows})`;
+    return index.keys === undefined
+      ? `${q('id')} IN (${rows})`
+      : `${q('id')} IN (SELECT ${q('id')} FROM ${q(index.keys)} WHERE ${q('key')} IN (${rows}))`;
   },
-  postgres: (_table, column, query) => `lower(${q(column.column)}) LIKE lower(${query} COLLATE "C")`,
+  postgres: (_index, column, query) => `lower(${column}) LIKE lower(${query} COLLATE "C")`,
 };
 
 /** `column IN` the values of a JSON array parameter. */
@@ -270,10 +268,8 @@ function selectOf(
     let condition: string;
     // `in` takes its values as one parameter, a JSON array: one statement serves every count of values
     if (op === 'in') condition = IN_LIST[dialect](c, param('text'), column.kind, folded);
-    else if (op === 'contains' && trigram === true) {
-      // the table whose column it is: the listed one, or the last hop's
-      const owner = via === undefined || via.length === 0 ? table : (via[via.length - 1]?.table ?? table);
-      const served = TRIGRAM[dialect](owner, column, param('text'));
+    else if (op === 'contains' && trigram === true && column.trigram !== undefined) {
+      const served = TRIGRAM[dialect](column.trigram, c, param('text'));
       condition = `${served} AND ${CONTAINS[dialect](c, param('text'))}`;
     } else if (op === 'contains') condition = CONTAINS[dialect](c, param('text'));
     // `ne` keeps NULLs: a field that holds nothing is not equal to the value

@@ -133,16 +133,92 @@ describe('contains served by a trigram index on SQLite', () => {
     },
   );
 
-  it.each<IdKind>(['integer', 'uuid'])('reads the FTS table, not the whole table (%s ids)', (idKind) => {
+  it.each<[string, IdKind, boolean, RegExp]>([
+    // a page by id is read from the FTS5 table in rowid order, stopping at its limit (no sort of every match)
+    ['a first page, integer ids', 'integer', false, /^SCAN restsmith_fts VIRTUAL TABLE INDEX \d+:M1$/m],
+    ['a next page, integer ids', 'integer', true, /^SCAN restsmith_fts VIRTUAL TABLE INDEX \d+:M1>$/m],
+    // through the keys of text ids: the matches, then their records by id
+    ['a first page, uuid ids', 'uuid', false, /SCAN posts_title_trgm VIRTUAL TABLE INDEX \d+:M1$/m],
+  ])('reads the FTS table, not the whole table: %s', (_case, idKind, next, want) => {
     const db = database(idKind, true);
     const title: ListColumn = { ...plain, trigram: indexOf(idKind, 'title') };
-    const shape = shapeOf(title, true);
+    const shape = { ...shapeOf(title, true), ...(next && { afterNulls: [false] }) };
+    const params = ['"abc"', 'abc', ...(next ? [idKind === 'integer' ? 5 : 'id-5'] : []), 21];
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN ${listSql('posts', '"id"', shape, 'sqlite')}`)
-      .all('"abc"', 'abc', 21)
-      .map((row) => (row as { detail: string }).detail);
-    expect(plan.join('\n')).toMatch(/posts_title_trgm VIRTUAL TABLE INDEX/);
-    expect(plan.join('\n')).not.toMatch(/^SCAN posts\b/m);
+      .all(...params)
+      .map((row) => (row as { detail: string }).detail)
+      .join('\n');
+    expect(plan).toMatch(want);
+    expect(plan).not.toMatch(/^SCAN posts\b/m);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('pages through the matches by id in either direction, as without the index', () => {
+    const db = database('integer', false);
+    insert(db, 'integer', TEXTS);
+    for (const statement of sqliteMigration(diff(posts('integer', false), posts('integer', true), new Map())))
+      db.exec(statement);
+    const title: ListColumn = { ...plain, trigram: indexOf('integer', 'title') };
+    const pages = (column: ListColumn, value: string, descending: boolean): SqlValue[] => {
+      const trigram = servedByTrigram(column, 'contains', value);
+      const seen: SqlValue[] = [];
+      for (let n = 0; n < 1000; n++) {
+        const last = seen[seen.length - 1];
+        const shape: ListShape = {
+          filters: [{ column, op: 'contains', ...(trigram && { trigram: true as const }) }],
+          sort: [{ column: id, descending }],
+          ...(last !== undefined && { afterNulls: [false] }),
+        };
+        const params = [
+          ...filterParams(shape.filters[0]!, [value], 'sqlite'),
+          ...(last === undefined ? [] : [last]),
+          4,
+        ];
+        const page = db
+          .prepare(listSql('posts', '"id"', shape, 'sqlite'))
+          .all(...params)
+          .map((row) => (row as { id: SqlValue }).id);
+        seen.push(...page);
+        if (page.length < 4) return seen;
+      }
+      throw new Error('more pages than records');
+    };
+    fc.assert(
+      fc.property(NEEDLES, fc.boolean(), (needle, descending) => {
+        expect(pages(title, needle, descending)).toEqual(pages(plain, needle, descending));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('names the columns of the listed table when it joins the FTS5 table (one may be called rank or value)', () => {
+    const schema: Snapshot = {
+      tables: [
+        {
+          ...posts('integer', true).tables[0]!,
+          columns: [column('title', { trigram: true }), column('rank', { type: 'integer' }), column('value')],
+        },
+      ],
+    };
+    const db = new Sqlite(':memory:');
+    for (const statement of createSchema(schema, sqlite)) db.exec(statement);
+    db.exec(`INSERT INTO "posts" VALUES (1, 'abcd', 2, 'x', 't', 't', 1), (2, 'xabc', 1, 'x', 't', 't', 1)`);
+    const title: ListColumn = { ...plain, trigram: indexOf('integer', 'title') };
+    const rank: ListColumn = { column: 'rank', kind: 'integer' };
+    const shape: ListShape = {
+      owner: { columns: ['value'], kind: 'text' },
+      filters: [
+        { column: rank, op: 'gte' },
+        { column: title, op: 'contains', trigram: true },
+      ],
+      sort: [{ column: id, descending: true }],
+    };
+    const sql = listSql('posts', '"id", "rank", "value"', shape, 'sqlite');
+    expect(db.prepare(sql).all('x', 1, '"ABC"', 'ABC', 21)).toEqual([
+      { id: 2, rank: 1, value: 'x' },
+      { id: 1, rank: 2, value: 'x' },
+    ]);
   });
 
   it('keeps every row when a field gains and loses index: trigram, and when its table is rebuilt', () => {

@@ -1,4 +1,7 @@
 import type { Dialect, SqlValue } from './database.js';
+import { drivingTrigram, TRIGRAM, trigramQuery, type TrigramIndex } from './trigram-sql.js';
+
+export { servedByTrigram, type TrigramIndex } from './trigram-sql.js';
 
 /**
  * The SQL of listings (see http/listing.ts). A listing's text depends only on its shape: which filters with how
@@ -29,14 +32,6 @@ export interface ListColumn {
   trigram?: TrigramIndex;
 }
 
-/** Where SQLite keeps a column's trigram index (the generator's schema/trigram.ts makes them; PostgreSQL's is GIN). */
-export interface TrigramIndex {
-  /** the FTS5 table, whose rowid is the record's integer id, or its key in `keys` */
-  table: string;
-  /** for text ids: the table of `id` ↔ `key`, the FTS5 rowid */
-  keys?: string;
-}
-
 /**
  * One step from the listed records to related ones: the filter holds for a record when its column `local` is
  * `IN (SELECT remote FROM table WHERE …)`, restricted to one owner's rows of `table` when `owner` is given.
@@ -55,8 +50,12 @@ export interface OwnerColumns {
 }
 
 /** The condition that a row is one owner's: `a = ?`, or `(a = ? OR b = ?)` (one parameter per column). */
-export function ownedBy(owner: OwnerColumns, param: (kind: ValueKind) => string): string {
-  const terms = owner.columns.map((column) => `${q(column)} = ${param(owner.kind)}`);
+export function ownedBy(
+  owner: OwnerColumns,
+  param: (kind: ValueKind) => string,
+  name: (column: string) => string = q,
+): string {
+  const terms = owner.columns.map((column) => `${name(column)} = ${param(owner.kind)}`);
   return terms.length === 1 ? (terms[0] ?? '') : `(${terms.join(' OR ')})`;
 }
 
@@ -74,18 +73,6 @@ export interface ListFilterShape {
 }
 
 /**
- * Whether a trigram index serves a `contains` of `value`: one of fewer than 3 characters has no trigram, and keeps
- * the exact condition alone (a different shape). Characters are code points, as FTS5's and pg_trgm's.
- */
-export function servedByTrigram(column: ListColumn, op: Operator, value: SqlValue | undefined): boolean {
-  if (op !== 'contains' || column.trigram === undefined || typeof value !== 'string') return false;
-  if (value.length >= 6) return true;
-  let count = 0;
-  for (const _ of value) if (++count >= 3) return true;
-  return false;
-}
-
-/**
  * The parameters of one filter, in the order of its condition: a trigram `contains` takes its value twice, as the
  * index's query (an FTS5 phrase on SQLite: double quotes doubled; a LIKE pattern on PostgreSQL: `%`, `_` and `\`
  * escaped) and as the exact condition's value.
@@ -98,9 +85,7 @@ export function filterParams(
   if (filter.op === 'in') return [JSON.stringify(values)];
   if (filter.trigram !== true) return [...values];
   const value = String(values[0] ?? '');
-  const query =
-    dialect === 'sqlite' ? `"${value.replaceAll('"', '""')}"` : `%${value.replace(/[\\%_]/g, '\\$&')}%`;
-  return [query, value];
+  return [trigramQuery(value, dialect), value];
 }
 
 export interface ListShape {
@@ -136,23 +121,6 @@ export function filterKey(filter: ListFilterShape): string {
 const CONTAINS: Record<Dialect, (column: string, value: string) => string> = {
   sqlite: (column, value) => `instr(lower(${column}), lower(${value})) > 0`,
   postgres: (column, value) => `strpos(lower(${column}), lower(${value} COLLATE "C")) > 0`,
-};
-
-/**
- * What a trigram index answers, before the exact condition (CONTAINS), which keeps the answers the same with or
- * without the index. SQLite: the rows whose FTS5 trigrams hold the phrase; its tokenizer folds the case of every
- * letter (not ASCII only) and keeps diacritics, so it finds every row CONTAINS does, and maybe more. PostgreSQL: a
- * LIKE on lower(column), the expression of the GIN index, its pattern lowered as CONTAINS lowers the value.
- */
-const TRIGRAM: Record<Dialect, (index: TrigramIndex, column: string, query: string) => string> = {
-  sqlite: (index, _column, query) => {
-    const fts = q(index.table);
-    const rows = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${query}`;
-    return index.keys === undefined
-      ? `${q('id')} IN (${rows})`
-      : `${q('id')} IN (SELECT ${q('id')} FROM ${q(index.keys)} WHERE ${q('key')} IN (${rows}))`;
-  },
-  postgres: (_index, column, query) => `lower(${column}) LIKE lower(${query} COLLATE "C")`,
 };
 
 /** `column IN` the values of a JSON array parameter. */
@@ -253,10 +221,16 @@ function selectOf(
   dialect: Dialect,
   param: (kind: ValueKind) => string,
 ): string {
+  // a page by id with a trigram contains on SQLite: read from the FTS5 table in rowid order (see drivingTrigram)
+  const driving = dialect === 'sqlite' ? drivingTrigram(shape) : undefined;
+  // the listed table's columns, named with the table when the FTS5 table is joined (their names may clash: `rank`)
+  const own = (column: string): string => (driving === undefined ? q(column) : `${q(table)}.${q(column)}`);
   const where: string[] = [];
-  if (shape.owner !== undefined) where.push(ownedBy(shape.owner, param));
-  for (const { column, op, via, trigram } of shape.filters) {
-    const c = q(column.column);
+  if (shape.owner !== undefined) where.push(ownedBy(shape.owner, param, own));
+  for (const filter of shape.filters) {
+    const { column, op, via, trigram } = filter;
+    // a column of the listed table, or of the last hop's (inside its subquery)
+    const c = via === undefined || via.length === 0 ? own(column.column) : q(column.column);
     const folded = column.folded === true;
     // a unique email's equality is its unique index's: lower(column) = lower(value)
     // the value folded as the column is, by the "C" collation (ASCII letters only), not the database's default
@@ -269,7 +243,15 @@ function selectOf(
     // `in` takes its values as one parameter, a JSON array: one statement serves every count of values
     if (op === 'in') condition = IN_LIST[dialect](c, param('text'), column.kind, folded);
     else if (op === 'contains' && trigram === true && column.trigram !== undefined) {
-      const served = TRIGRAM[dialect](column.trigram, c, param('text'));
+      const served =
+        filter === driving
+          ? `${q(DRIVER)}.${q(column.trigram.table)} MATCH ${param('text')}`
+          : TRIGRAM[dialect](
+              column.trigram,
+              c,
+              param('text'),
+              via === undefined || via.length === 0 ? own('id') : q('id'),
+            );
       condition = `${served} AND ${CONTAINS[dialect](c, param('text'))}`;
     } else if (op === 'contains') condition = CONTAINS[dialect](c, param('text'));
     // `ne` keeps NULLs: a field that holds nothing is not equal to the value
@@ -277,16 +259,33 @@ function selectOf(
     else if (op === 'eq') condition = equality('=');
     else condition = `${c} ${COMPARISONS[op]} ${param(column.kind)}`;
     // from the last hop out: each one's owner parameter follows the condition inside it, as in the text
-    for (const hop of [...(via ?? [])].reverse()) {
+    const hops = [...(via ?? [])].reverse();
+    hops.forEach((hop, i) => {
       const owned = hop.owner === undefined ? '' : ` AND ${ownedBy(hop.owner, param)}`;
-      condition = `${q(hop.local)} IN (SELECT ${q(hop.remote)} FROM ${q(hop.table)} WHERE ${condition}${owned})`;
-    }
+      const local = i === hops.length - 1 ? own(hop.local) : q(hop.local);
+      condition = `${local} IN (SELECT ${q(hop.remote)} FROM ${q(hop.table)} WHERE ${condition}${owned})`;
+    });
     where.push(condition);
   }
-  if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param));
+  const key = driving === undefined ? q : (): string => `${q(DRIVER)}.rowid`;
+  if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param, key));
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
-  return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${orderOf(shape)} LIMIT ${LIMIT[dialect](param)}`;
+  const limit = LIMIT[dialect](param);
+  if (driving?.column.trigram === undefined)
+    return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${orderOf(shape)} LIMIT ${limit}`;
+  // the FTS5 table walked in rowid order (the id's), stopping at the page's end: a common value costs a page, not
+  // every record that holds it; the join names only the listed table's columns (an FTS5 table has `rank`, `rowid`)
+  const fts = q(driving.column.trigram.table);
+  const rowid = q('restsmith-rowid');
+  const joined =
+    `SELECT ${q(table)}.*, ${q(DRIVER)}.rowid AS ${rowid} FROM ${fts} AS ${q(DRIVER)} ` +
+    `JOIN ${q(table)} ON ${q(table)}.${q('id')} = ${q(DRIVER)}.rowid${filter}`;
+  const descending = shape.sort[0]?.descending === true ? 'DESC' : 'ASC';
+  return `SELECT ${selectList} FROM (${joined}) AS ${q(table)} ORDER BY ${rowid} ${descending} LIMIT ${limit}`;
 }
+
+/** The alias of the FTS5 table a page is read from (see drivingTrigram). */
+const DRIVER = 'restsmith_fts';
 
 /** NULLs first ascending, last descending; said only where there can be NULLs (see ListColumn.notNull). */
 function direction({ column, descending }: ListShape['sort'][number]): string {
@@ -295,14 +294,21 @@ function direction({ column, descending }: ListShape['sort'][number]): string {
 }
 
 /** Rows after the cursor's: (k1 after v1) OR (k1 = v1 AND k2 after v2) OR …, NULL-aware. */
-function keyset(shape: ListShape, nulls: readonly boolean[], param: (kind: ValueKind) => string): string {
+function keyset(
+  shape: ListShape,
+  nulls: readonly boolean[],
+  param: (kind: ValueKind) => string,
+  name: (column: string) => string = q,
+): string {
   const alternatives = shape.sort.map((key, i) => {
     const equal = shape.sort
       .slice(0, i)
       .map(({ column }, j) =>
-        nulls[j] === true ? `${q(column.column)} IS NULL` : `${q(column.column)} = ${param(column.kind)}`,
+        nulls[j] === true
+          ? `${name(column.column)} IS NULL`
+          : `${name(column.column)} = ${param(column.kind)}`,
       );
-    const c = q(key.column.column);
+    const c = name(key.column.column);
     let after: string;
     if (key.descending && key.column.notNull === true) after = `${c} < ${param(key.column.kind)}`;
     else if (key.descending)

@@ -68,7 +68,7 @@ function program(out: Print, err: Print): Command {
       if (options.watch) return watchUntilStopped(file, options, out, err);
       const { describeChanges, generate, wroteLine } = await import('./commands/generate.js');
       const result = await generate(file, options);
-      for (const warning of result.warnings ?? []) err(warning);
+      for (const warning of [...(result.warnings ?? []), ...(result.notes ?? [])]) err(warning);
       const pending = result.changes.filter((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
       if (options.check) {
         for (const c of pending) out(`${c.kind.padEnd(9)} ${c.from === undefined ? '' : `${c.from} -> `}${c.path}`);

@@ -252,7 +252,13 @@ describe('contains served by a trigram index on SQLite', () => {
     for (const statement of sqliteMigration(diff(posts('uuid', true), posts('uuid', false), new Map())))
       db.exec(statement);
     expect(rows()).toEqual(all);
-    const left = db.prepare(`SELECT name FROM sqlite_schema WHERE name LIKE '%trgm%'`).all();
-    expect(left).toEqual([]);
+    const left = (): unknown[] => db.prepare(`SELECT name FROM sqlite_schema WHERE name LIKE '%trgm%'`).all();
+    expect(left()).toEqual([]);
+    // a resource dropped with its index: the FTS5 table and the keys go too
+    for (const statement of sqliteMigration(diff(posts('uuid', false), posts('uuid', true), new Map())))
+      db.exec(statement);
+    expect(left().length).toBeGreaterThan(0);
+    for (const statement of sqliteMigration(diff(posts('uuid', true), { tables: [] }, new Map()))) db.exec(statement);
+    expect(left()).toEqual([]);
   });
 });

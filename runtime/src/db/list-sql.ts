@@ -1,5 +1,5 @@
 import type { Dialect, SqlValue } from './database.js';
-import { drivingTrigram, TRIGRAM, trigramQuery, type TrigramIndex } from './trigram-sql.js';
+import { drivingTrigram, FTS, fromFts, TRIGRAM, trigramQuery, type TrigramIndex } from './trigram-sql.js';
 
 export { servedByTrigram, type TrigramIndex } from './trigram-sql.js';
 
@@ -245,7 +245,7 @@ function selectOf(
     else if (op === 'contains' && trigram === true && column.trigram !== undefined) {
       const served =
         filter === driving
-          ? `${q(DRIVER)}.${q(column.trigram.table)} MATCH ${param('text')}`
+          ? `${q(FTS)}.${q(column.trigram.table)} MATCH ${param('text')}`
           : TRIGRAM[dialect](
               column.trigram,
               c,
@@ -267,25 +267,15 @@ function selectOf(
     });
     where.push(condition);
   }
-  const key = driving === undefined ? q : (): string => `${q(DRIVER)}.rowid`;
+  const key = driving === undefined ? q : (): string => `${q(FTS)}.rowid`;
   if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param, key));
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
   const limit = LIMIT[dialect](param);
   if (driving?.column.trigram === undefined)
     return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${orderOf(shape)} LIMIT ${limit}`;
-  // the FTS5 table walked in rowid order (the id's), stopping at the page's end: a common value costs a page, not
-  // every record that holds it; the join names only the listed table's columns (an FTS5 table has `rank`, `rowid`)
-  const fts = q(driving.column.trigram.table);
-  const rowid = q('restsmith-rowid');
-  const joined =
-    `SELECT ${q(table)}.*, ${q(DRIVER)}.rowid AS ${rowid} FROM ${fts} AS ${q(DRIVER)} ` +
-    `JOIN ${q(table)} ON ${q(table)}.${q('id')} = ${q(DRIVER)}.rowid${filter}`;
-  const descending = shape.sort[0]?.descending === true ? 'DESC' : 'ASC';
-  return `SELECT ${selectList} FROM (${joined}) AS ${q(table)} ORDER BY ${rowid} ${descending} LIMIT ${limit}`;
+  const descending = shape.sort[0]?.descending === true;
+  return fromFts(table, driving.column.trigram, selectList, filter, descending, limit);
 }
-
-/** The alias of the FTS5 table a page is read from (see drivingTrigram). */
-const DRIVER = 'restsmith_fts';
 
 /** NULLs first ascending, last descending; said only where there can be NULLs (see ListColumn.notNull). */
 function direction({ column, descending }: ListShape['sort'][number]): string {

@@ -76,3 +76,26 @@ export function drivingTrigram(shape: ListShape): ListFilterShape | undefined {
       (f.via === undefined || f.via.length === 0),
   );
 }
+
+/** The alias of the FTS5 table a page is read from (see drivingTrigram), which its MATCH and keyset name. */
+export const FTS = 'restsmith_fts';
+
+/**
+ * A page read from the FTS5 table in rowid order (the ids'), stopping at its end. `where` (its conditions name the
+ * listed table's columns with the table: an FTS5 table has `rank` and `rowid` too) holds the MATCH; the join gives
+ * the listed table's columns only, and the rowid under a name no column has.
+ */
+export function fromFts(
+  table: string,
+  index: TrigramIndex,
+  selectList: string,
+  where: string,
+  descending: boolean,
+  limit: string,
+): string {
+  const rowid = q('restsmith-rowid');
+  const joined =
+    `SELECT ${q(table)}.*, ${q(FTS)}.rowid AS ${rowid} FROM ${q(index.table)} AS ${q(FTS)} ` +
+    `JOIN ${q(table)} ON ${q(table)}.${q('id')} = ${q(FTS)}.rowid${where}`;
+  return `SELECT ${selectList} FROM (${joined}) AS ${q(table)} ORDER BY ${rowid} ${descending ? 'DESC' : 'ASC'} LIMIT ${limit}`;
+}

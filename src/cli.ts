@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { GenerateOptions } from './commands/generate.js';
-import { formatWarning, UserError } from './errors.js';
+import { formatNote, formatWarning, UserError } from './errors.js';
 import { VERSION } from './version.js';
 
 type Print = (line: string) => void;
@@ -41,8 +41,9 @@ function program(out: Print, err: Print): Command {
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
     .action(async (file: string) => {
       const { readDefinitionWarned } = await import('./pipeline/read-definition.js');
-      const { api, warnings } = await readDefinitionWarned(file);
+      const { api, warnings, notes } = await readDefinitionWarned(file);
       for (const warning of warnings) err(formatWarning(warning));
+      for (const note of notes) err(formatNote(note));
       out(`${file}: valid (${api.resources.length} ${api.resources.length === 1 ? 'resource' : 'resources'})`);
     });
 
@@ -67,7 +68,7 @@ function program(out: Print, err: Print): Command {
       if (options.watch) return watchUntilStopped(file, options, out, err);
       const { describeChanges, generate, wroteLine } = await import('./commands/generate.js');
       const result = await generate(file, options);
-      for (const warning of result.warnings ?? []) err(warning);
+      for (const warning of [...(result.warnings ?? []), ...(result.notes ?? [])]) err(warning);
       const pending = result.changes.filter((c) => !['unchanged', 'keep', 'orphan'].includes(c.kind));
       if (options.check) {
         for (const c of pending) out(`${c.kind.padEnd(9)} ${c.from === undefined ? '' : `${c.from} -> `}${c.path}`);

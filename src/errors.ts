@@ -28,6 +28,11 @@ export function formatWarning(p: Problem): string {
   return `${p.file}:${p.line}:${p.column}  ${p.path}  warning: ${p.message}`;
 }
 
+/** A note about a valid definition: worth knowing, nothing to fix (a listing no index serves). */
+export function formatNote(p: Problem): string {
+  return `${p.file}:${p.line}:${p.column}  ${p.path}  note: ${p.message}`;
+}
+
 /** A definition that cannot be used: carries every problem found, not just the first. */
 export class DefinitionError extends UserError {
   constructor(readonly problems: Problem[]) {

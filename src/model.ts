@@ -54,7 +54,10 @@ export interface Field {
   /** literal default; absent when the definition gives none */
   default?: JsonValue;
   unique: boolean;
+  /** a plain (btree) index: `index: true` */
   index: boolean;
+  /** `index: trigram`: a trigram index serves `contains` (FTS5 on SQLite, pg_trgm on PostgreSQL) */
+  trigram?: true;
   readOnly: boolean;
   writeOnly: boolean;
   description?: string;

@@ -38,6 +38,8 @@ export interface GenerateResult {
   forced?: boolean;
   /** what the definition would do better to change, though valid (pipeline/read-definition.ts), as printed lines */
   warnings?: string[];
+  /** how many fields have notes (listings no index serves), as a printed line; `generate --watch` leaves it out */
+  notes?: string[];
 }
 
 /** Generate-time conflicts: generator-owned files edited by hand. Nothing is written. */
@@ -78,14 +80,16 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const read = steps.definitionWarned(file, text);
   const api = read.api;
   const warnings = read.warnings.map(formatWarning);
+  const notes = notesSummary(source, read.notes.length);
   const outDir = resolve(options.out ?? api.name);
   checkTarget(outDir);
   const manifest = readManifest(outDir);
-  if (manifest !== undefined && upToDate(outDir, manifest, input)) return { ...noChanges(outDir, manifest), warnings };
+  if (manifest !== undefined && upToDate(outDir, manifest, input))
+    return { ...noChanges(outDir, manifest), warnings, notes };
   // workers load prettier while this thread plans and renders
   const pool = steps.startPool(api.resources.length, manifest === undefined);
   try {
-    return { ...(await run({ steps, api, source, outDir, manifest, input, options, pool })), warnings };
+    return { ...(await run({ steps, api, source, outDir, manifest, input, options, pool })), warnings, notes };
   } finally {
     await pool?.close();
   }
@@ -282,4 +286,11 @@ export function shownFileName(name: string): string {
     .slice(1, -1)
     .replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
     .replaceAll('--', '-\\-');
+}
+
+/** generate says how many notes there are in one line; `restsmith validate` prints them (one line per field). */
+function notesSummary(file: string, count: number): string[] {
+  if (count === 0) return [];
+  const fields = count === 1 ? '1 field' : `${count} fields`;
+  return [`${file}  note: listings of ${fields} would read the whole table: \`restsmith validate ${file}\` names them`];
 }

@@ -106,6 +106,15 @@ function checkField(ctx: CheckContext, scope: FieldScope, name: string, field: F
     return;
   }
   checkDefault(ctx, scope, name, field);
+  if (field.index === 'trigram' && field.type !== 'string' && field.type !== 'text') {
+    ctx.report(
+      at('index'),
+      `index: trigram serves contains, which only string and text fields have (this is ${field.type})`,
+    );
+  }
+  if (field.index === 'trigram' && field.writeOnly === true) {
+    ctx.report(at('index'), 'a writeOnly field cannot be filtered: index: trigram would serve nothing');
+  }
   if (field.type === 'ref') checkRef(ctx, at, field);
   if (scope.kind === 'input') {
     for (const option of STORAGE_OPTIONS) {

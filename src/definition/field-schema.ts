@@ -32,7 +32,12 @@ const commonOptions = {
   required: z.boolean().optional().describe('Must be present on create and on PUT (default false).'),
   nullable: z.boolean().optional().describe('May be null (default false).'),
   unique: z.boolean().optional().describe('No two records may hold the same value (default false).'),
-  index: z.boolean().optional().describe('Create a database index on this field (default false).'),
+  index: z
+    .union([z.boolean(), z.literal('trigram')])
+    .optional()
+    .describe(
+      'Create a database index on this field (default false); `trigram` (string and text fields) makes `contains` index-served instead.',
+    ),
   readOnly: z
     .boolean()
     .optional()

@@ -3,6 +3,7 @@ import type { JsonSchema } from '../contract/json-schemas.js';
 import { listables } from '../contract/listing.js';
 import { joinOf, targetOf } from '../contract/relations.js';
 import { ownerColumns } from './sql/statements.js';
+import { trigramKeysTable, trigramTable } from '../schema/trigram.js';
 
 /** The ListSpec of the generated store (see the generated http/listing.ts). */
 export function listSpec(resource: Resource, api: Api, selectList: string): JsonSchema {
@@ -19,6 +20,12 @@ export function listSpec(resource: Resource, api: Api, selectList: string): Json
 }
 
 function columnsOf(api: Api, resource: Resource, timestamps = true): Record<string, JsonSchema> {
+  const trigrams = new Set(resource.fields.filter((f) => f.trigram === true).map((f) => f.name));
+  // on SQLite the FTS5 table's rowid is an integer id itself, or a text id's key (see schema/trigram.ts)
+  const trigram = (column: string): JsonSchema => ({
+    table: trigramTable(resource.table, column),
+    ...(resource.id !== 'integer' && { keys: trigramKeysTable(resource.table, column) }),
+  });
   return Object.fromEntries(
     listables(api, resource)
       .filter((f) => timestamps || (f.name !== 'createdAt' && f.name !== 'updatedAt'))
@@ -29,6 +36,7 @@ function columnsOf(api: Api, resource: Resource, timestamps = true): Record<stri
           kind: f.kind,
           ...(f.notNull === true && { notNull: true }),
           ...(f.folded === true && { folded: true }),
+          ...(trigrams.has(f.name) && { trigram: trigram(f.column) }),
         },
       ]),
   );

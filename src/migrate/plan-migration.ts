@@ -157,6 +157,7 @@ export function alterations(from: ColumnSnapshot, to: ColumnSnapshot): string[] 
       ? [to.caseInsensitive ? 'unique whatever the case' : 'unique as written']
       : []),
     ...(changed('index') ? [to.index ? 'indexed' : 'no longer indexed'] : []),
+    ...(changed('trigram') ? [to.trigram ? 'trigram-indexed (contains)' : 'no longer trigram-indexed'] : []),
     ...(changed('values') ? [`values ${(from.values ?? []).join(', ')} → ${(to.values ?? []).join(', ')}`] : []),
     ...(from.ref?.table !== to.ref?.table ? [`refers to ${to.ref?.table ?? 'nothing'}`] : []),
     ...(from.ref !== undefined && to.ref !== undefined && from.ref.onDelete !== to.ref.onDelete

@@ -1,12 +1,13 @@
 import {
   columnDefinition,
-  createIndex,
   createTable,
   dependencyOrder,
+  dropIndexStatements,
   foreignKeyName,
   indexesOf,
+  indexKey,
+  indexStatements,
   referencesClause,
-  type IndexSnapshot,
 } from '../schema/ddl.js';
 import { postgres as d } from '../schema/dialect.js';
 import { checksValues, keepsEnumValues, postgresChecked } from './checked-values.js';
@@ -41,7 +42,7 @@ function createTables(tables: readonly TableSnapshot[]): string[] {
   return [
     ...tables.flatMap((table) => [
       createTable(table, d, table.name, false),
-      ...indexesOf(table).map((i) => createIndex(table.name, i, d)),
+      ...indexesOf(table).flatMap((i) => indexStatements(table, i, d)),
     ]),
     ...tables.flatMap((table) =>
       table.columns.flatMap((c) => (c.ref === undefined ? [] : [addForeignKey(table.name, c)])),
@@ -112,18 +113,18 @@ function changeStatements(change: TableChange, after: Snapshot): string[] {
                 d.ident(foreignKeyName(change.after.name, c.name)),
             ),
         ];
-  const key = (i: IndexSnapshot): string => `${i.name}:${i.unique}:${i.columns.join(',')}`;
+  const key = indexKey;
   const oldIndexes = indexesOf(before);
   const newIndexes = indexesOf(change.after);
   return [
     ...renamed,
     ...oldIndexes
       .filter((i) => !newIndexes.some((n) => key(n) === key(i)))
-      .map((i) => `DROP INDEX IF EXISTS ${d.ident(i.name)}`),
+      .flatMap((i) => dropIndexStatements(change.after.name, i, d)),
     ...steps.flatMap((step) => stepStatements(change.after.name, step, before.columns, after)),
     ...newIndexes
       .filter((i) => !oldIndexes.some((o) => key(o) === key(i)))
-      .map((i) => createIndex(change.after.name, i, d)),
+      .flatMap((i) => indexStatements(change.after, i, d)),
   ];
 }
 

@@ -1,10 +1,12 @@
 import {
   columnDefinition,
-  createIndex,
   createTable,
   createTableWithIndexes,
   dependencyOrder,
+  dropIndexStatements,
   indexesOf,
+  indexKey,
+  indexStatements,
 } from '../schema/ddl.js';
 import { sqlite as d } from '../schema/dialect.js';
 import { checksValues, keepsEnumValues, sqliteChecked } from './checked-values.js';
@@ -21,7 +23,13 @@ export function sqliteMigration(diff: Diff): string[] {
   return [
     ...dependencyOrder(diff.created).flatMap((table) => createTableWithIndexes(table, d)),
     ...diff.changed.flatMap((change) => (canAlter(change) ? alterStatements(change) : rebuildStatements(change))),
-    ...diff.dropped.map((table) => `DROP TABLE ${d.ident(table.name)}`),
+    ...diff.dropped.flatMap((table) => [
+      // a trigram index's FTS table is a table of its own (its triggers go with the table)
+      ...indexesOf(table)
+        .filter((i) => i.trigram === true)
+        .flatMap((i) => dropIndexStatements(table.name, i, d)),
+      `DROP TABLE ${d.ident(table.name)}`,
+    ]),
   ];
 }
 
@@ -61,15 +69,13 @@ function alterStatements({ before, after, steps }: TableChange): string[] {
   const table = d.ident(after.name);
   const oldIndexes = indexesOf(before);
   const newIndexes = indexesOf(after);
-  const key = (i: { name: string; unique: boolean; columns: string[] }): string =>
-    `${i.name}:${i.unique}:${i.columns.join(',')}`;
-  const dropped = oldIndexes.filter((i) => !newIndexes.some((n) => key(n) === key(i)));
-  const added = newIndexes.filter((i) => !oldIndexes.some((o) => key(o) === key(i)));
+  const dropped = oldIndexes.filter((i) => !newIndexes.some((n) => indexKey(n) === indexKey(i)));
+  const added = newIndexes.filter((i) => !oldIndexes.some((o) => indexKey(o) === indexKey(i)));
   return [
     // a renamed resource: the table keeps its rows, and the REFERENCES of other tables follow it (SQLite ≥ 3.26);
     // its indexes, named after the table, are made again under the new name
     ...(before.name === after.name ? [] : [`ALTER TABLE ${d.ident(before.name)} RENAME TO ${table}`]),
-    ...dropped.map((i) => `DROP INDEX ${d.ident(i.name)}`),
+    ...dropped.flatMap((i) => dropIndexStatements(after.name, i, d)),
     ...steps.flatMap((step) => {
       if (step.kind === 'renameColumn')
         return [`ALTER TABLE ${table} RENAME COLUMN ${d.ident(step.from)} TO ${d.ident(step.to)}`];
@@ -79,7 +85,7 @@ function alterStatements({ before, after, steps }: TableChange): string[] {
       if (step.kind === 'alterColumn' && step.to.type === 'enum') return enumValues(table, step.from, step.to);
       return [];
     }),
-    ...added.map((i) => createIndex(after.name, i, d)),
+    ...added.flatMap((i) => indexStatements(after, i, d)),
   ];
 }
 
@@ -110,8 +116,12 @@ function rebuildStatements({ before, after, steps }: TableChange): string[] {
   // renames the copy, which no other table names
   const rename =
     before.name === after.name ? [] : [`ALTER TABLE ${d.ident(before.name)} RENAME TO ${d.ident(after.name)}`];
+  // trigram indexes first: their FTS tables outlive the table, and are made again from the copied rows
+  const trigrams = indexesOf(before)
+    .filter((i) => i.trigram === true)
+    .flatMap((i) => dropIndexStatements(before.name, i, d));
   if (before.id !== after.id) {
-    return [...rename, `DROP TABLE ${d.ident(after.name)}`, ...createTableWithIndexes(after, d)];
+    return [...trigrams, ...rename, `DROP TABLE ${d.ident(after.name)}`, ...createTableWithIndexes(after, d)];
   }
   const sourceOf = (column: ColumnSnapshot): ColumnSnapshot | undefined => {
     const renamed = steps.find((s) => s.kind === 'renameColumn' && s.to === column.name);
@@ -149,12 +159,13 @@ function rebuildStatements({ before, after, steps }: TableChange): string[] {
   const targetColumns = [d.ident('id'), ...after.columns.map((c) => d.ident(c.name)), ...system, d.ident('version')];
   const where = filters.length === 0 ? '' : ` WHERE ${filters.join(' AND ')}`;
   return [
+    ...trigrams,
     ...rename,
     createTable(after, d, rebuilt),
     `INSERT INTO ${d.ident(rebuilt)} (${targetColumns.join(', ')}) SELECT ${[d.ident('id'), ...values, ...system, version].join(', ')} FROM ${d.ident(after.name)}${where}`,
     `DROP TABLE ${d.ident(after.name)}`,
     `ALTER TABLE ${d.ident(rebuilt)} RENAME TO ${d.ident(after.name)}`,
-    ...indexesOf(after).map((i) => createIndex(after.name, i, d)),
+    ...indexesOf(after).flatMap((i) => indexStatements(after, i, d)),
   ];
 }
 

@@ -47,6 +47,7 @@ export const RUNTIME = [
   'src/db/cascade.ts',
   'src/db/migrate.ts',
   'src/db/list-sql.ts',
+  'src/db/trigram-sql.ts',
   'src/http/problem.ts',
   'src/http/problem-kinds.ts',
   'src/http/problem-pages.ts',

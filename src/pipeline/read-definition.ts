@@ -1,6 +1,7 @@
 import type { Api } from '../model.js';
 import { DefinitionError, type Problem } from '../errors.js';
 import { unaffordablePaths } from '../contract/relations.js';
+import { describeScan, scansOf } from '../contract/scans.js';
 import type { Located } from '../definition/positions.js';
 import { indexClashes, POSTGRES_NAME_BYTES, type IndexSite } from '../schema/index-clashes.js';
 import { snapshotOf } from '../schema/snapshot.js';
@@ -8,10 +9,14 @@ import { load, parseDefinition, type Loaded } from './load.js';
 import { normalise } from './normalise.js';
 import { locate, validate } from './validate.js';
 
-/** A definition read, and what it would be wise to change in it though it is valid (printed as warnings). */
+/**
+ * A definition read, what it would be wise to change in it though it is valid (printed as warnings), and what is
+ * worth knowing of it (notes: the listings no index serves).
+ */
 export interface Read {
   api: Api;
   warnings: Problem[];
+  notes: Problem[];
 }
 
 /**
@@ -41,7 +46,18 @@ function read(loaded: Loaded): Read {
   const api = normalise(validate(loaded));
   const problems = modelProblems(api);
   if (problems.length > 0) throw new DefinitionError(locate(loaded, problems));
-  return { api, warnings: locate(loaded, modelWarnings(api)) };
+  return { api, warnings: locate(loaded, modelWarnings(api)), notes: locate(loaded, modelNotes(api)) };
+}
+
+/** One note per field whose listings would read the whole table, at the field, naming what would (contract/scans.ts). */
+export function modelNotes(api: Api): Located[] {
+  return api.resources.flatMap((resource) =>
+    scansOf(api, resource).map((scan) => ({
+      path: ['resources', resource.name, 'fields', scan.field],
+      anchor: 'key' as const,
+      message: describeScan(scan),
+    })),
+  );
 }
 
 /**

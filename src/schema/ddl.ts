@@ -1,5 +1,6 @@
 import type { ColumnSnapshot, Snapshot, TableSnapshot } from './snapshot.js';
 import type { SqlDialect } from './dialect.js';
+import { dropTrigramStatements, trigramStatements, trigramTable } from './trigram.js';
 
 /** The statements that create a whole schema from nothing, tables in dependency order. */
 export function createSchema(snapshot: Snapshot, d: SqlDialect): string[] {
@@ -7,7 +8,7 @@ export function createSchema(snapshot: Snapshot, d: SqlDialect): string[] {
 }
 
 export function createTableWithIndexes(table: TableSnapshot, d: SqlDialect): string[] {
-  return [createTable(table, d), ...indexesOf(table).map((index) => createIndex(table.name, index, d))];
+  return [createTable(table, d), ...indexesOf(table).flatMap((index) => indexStatements(table, index, d))];
 }
 
 /**
@@ -52,6 +53,8 @@ export interface IndexSnapshot {
   unique: boolean;
   /** on lower(column): ASCII case is ignored (lower() folds ASCII letters only, alike on SQLite and on "C" text) */
   lower?: true;
+  /** the trigram index of one column (`index: trigram`, see trigram.ts) */
+  trigram?: true;
 }
 
 /**
@@ -71,13 +74,40 @@ export function indexesOf(table: TableSnapshot): IndexSnapshot[] {
     }
     return [];
   });
+  const trigrams = table.columns.flatMap((c): IndexSnapshot[] =>
+    c.trigram === true
+      ? [{ name: trigramTable(table.name, c.name), columns: [c.name], unique: false, trigram: true }]
+      : [],
+  );
   const keys = (table.keys ?? []).map((columns): IndexSnapshot => ({
     name: `${table.name}_${columns.join('_')}_key`,
     columns: [...columns],
     unique: true,
   }));
-  return [...single, ...keys];
+  return [...single, ...trigrams, ...keys];
 }
+
+/** The statements that make one index of `table` (a trigram index is several on SQLite). */
+export function indexStatements(
+  table: Pick<TableSnapshot, 'name' | 'id'>,
+  index: IndexSnapshot,
+  d: SqlDialect,
+): string[] {
+  const column = index.columns[0] ?? '';
+  return index.trigram === true
+    ? trigramStatements(table.name, column, table.id, d)
+    : [createIndex(table.name, index, d)];
+}
+
+/** The statements that drop one index of `table`. */
+export function dropIndexStatements(table: string, index: IndexSnapshot, d: SqlDialect): string[] {
+  if (index.trigram === true) return dropTrigramStatements(table, index.columns[0] ?? '', d);
+  return [d.name === 'postgres' ? `DROP INDEX IF EXISTS ${d.ident(index.name)}` : `DROP INDEX ${d.ident(index.name)}`];
+}
+
+/** What tells two indexes apart in a migration: one that differs is dropped and made again. */
+export const indexKey = (i: IndexSnapshot): string =>
+  `${i.name}:${i.unique}:${i.trigram === true ? 'trigram:' : ''}${i.columns.join(',')}`;
 
 export function createIndex(table: string, index: IndexSnapshot, d: SqlDialect): string {
   const columns = index.columns.map((c) => (index.lower ? `lower(${d.ident(c)})` : d.ident(c))).join(', ');

@@ -17,6 +17,8 @@ export interface ColumnSnapshot {
   caseInsensitive?: true;
   /** a plain index: `index: true`, or a ref */
   index: boolean;
+  /** `index: trigram`: a trigram index serves `contains` (see ddl.ts, trigramStatements) */
+  trigram?: true;
   /** `enum` only */
   values?: readonly string[];
   ref?: { table: string; idKind: IdKind; onDelete: OnDelete };
@@ -100,6 +102,7 @@ export function columnOf(api: Api, field: Field): ColumnSnapshot {
     unique: field.unique,
     ...(field.unique && field.format === 'email' && { caseInsensitive: true as const }),
     index: !field.unique && (field.index || field.ref !== undefined),
+    ...(field.trigram === true && { trigram: true as const }),
     ...(field.values !== undefined && { values: field.values }),
     ...(field.ref !== undefined &&
       target !== undefined && { ref: { table: target.table, idKind: target.id, onDelete: field.ref.onDelete } }),

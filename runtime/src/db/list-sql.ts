@@ -1,4 +1,7 @@
 import type { Dialect, SqlValue } from './database.js';
+import { drivingTrigram, FTS, fromFts, TRIGRAM, trigramQuery, type TrigramIndex } from './trigram-sql.js';
+
+export { servedByTrigram, type TrigramIndex } from './trigram-sql.js';
 
 /**
  * The SQL of listings (see http/listing.ts). A listing's text depends only on its shape: which filters with how
@@ -25,6 +28,8 @@ export interface ListColumn {
    * alike on SQLite and on PostgreSQL's "C" text)
    */
   folded?: boolean;
+  /** `index: trigram`: a trigram index serves `contains` of 3 characters or more (see TRIGRAM) */
+  trigram?: TrigramIndex;
 }
 
 /**
@@ -45,8 +50,12 @@ export interface OwnerColumns {
 }
 
 /** The condition that a row is one owner's: `a = ?`, or `(a = ? OR b = ?)` (one parameter per column). */
-export function ownedBy(owner: OwnerColumns, param: (kind: ValueKind) => string): string {
-  const terms = owner.columns.map((column) => `${q(column)} = ${param(owner.kind)}`);
+export function ownedBy(
+  owner: OwnerColumns,
+  param: (kind: ValueKind) => string,
+  name: (column: string) => string = q,
+): string {
+  const terms = owner.columns.map((column) => `${name(column)} = ${param(owner.kind)}`);
   return terms.length === 1 ? (terms[0] ?? '') : `(${terms.join(' OR ')})`;
 }
 
@@ -59,6 +68,24 @@ export interface ListFilterShape {
   column: ListColumn;
   op: Operator;
   via?: readonly Hop[];
+  /** a `contains` its column's trigram index serves (see servedByTrigram): the index, then the exact condition */
+  trigram?: true;
+}
+
+/**
+ * The parameters of one filter, in the order of its condition: a trigram `contains` takes its value twice, as the
+ * index's query (an FTS5 phrase on SQLite: double quotes doubled; a LIKE pattern on PostgreSQL: `%`, `_` and `\`
+ * escaped) and as the exact condition's value.
+ */
+export function filterParams(
+  filter: ListFilterShape,
+  values: readonly SqlValue[],
+  dialect: Dialect,
+): SqlValue[] {
+  if (filter.op === 'in') return [JSON.stringify(values)];
+  if (filter.trigram !== true) return [...values];
+  const value = String(values[0] ?? '');
+  return [trigramQuery(value, dialect), value];
 }
 
 export interface ListShape {
@@ -84,7 +111,7 @@ export function filterKey(filter: ListFilterShape): string {
   const via = (filter.via ?? [])
     .map((h) => `${h.local}>${h.table}.${h.remote}${h.owner ? '*' : ''}>`)
     .join('');
-  return `${via}${filter.column.column}.${filter.op}`;
+  return `${via}${filter.column.column}.${filter.op}${filter.trigram === true ? '~' : ''}`;
 }
 
 /**
@@ -194,10 +221,16 @@ function selectOf(
   dialect: Dialect,
   param: (kind: ValueKind) => string,
 ): string {
+  // a page by id with a trigram contains on SQLite: read from the FTS5 table in rowid order (see drivingTrigram)
+  const driving = dialect === 'sqlite' ? drivingTrigram(shape) : undefined;
+  // the listed table's columns, named with the table when the FTS5 table is joined (their names may clash: `rank`)
+  const own = (column: string): string => (driving === undefined ? q(column) : `${q(table)}.${q(column)}`);
   const where: string[] = [];
-  if (shape.owner !== undefined) where.push(ownedBy(shape.owner, param));
-  for (const { column, op, via } of shape.filters) {
-    const c = q(column.column);
+  if (shape.owner !== undefined) where.push(ownedBy(shape.owner, param, own));
+  for (const filter of shape.filters) {
+    const { column, op, via, trigram } = filter;
+    // a column of the listed table, or of the last hop's (inside its subquery)
+    const c = via === undefined || via.length === 0 ? own(column.column) : q(column.column);
     const folded = column.folded === true;
     // a unique email's equality is its unique index's: lower(column) = lower(value)
     // the value folded as the column is, by the "C" collation (ASCII letters only), not the database's default
@@ -209,21 +242,39 @@ function selectOf(
     let condition: string;
     // `in` takes its values as one parameter, a JSON array: one statement serves every count of values
     if (op === 'in') condition = IN_LIST[dialect](c, param('text'), column.kind, folded);
-    else if (op === 'contains') condition = CONTAINS[dialect](c, param('text'));
+    else if (op === 'contains' && trigram === true && column.trigram !== undefined) {
+      const served =
+        filter === driving
+          ? `${q(FTS)}.${q(column.trigram.table)} MATCH ${param('text')}`
+          : TRIGRAM[dialect](
+              column.trigram,
+              c,
+              param('text'),
+              via === undefined || via.length === 0 ? own('id') : q('id'),
+            );
+      condition = `${served} AND ${CONTAINS[dialect](c, param('text'))}`;
+    } else if (op === 'contains') condition = CONTAINS[dialect](c, param('text'));
     // `ne` keeps NULLs: a field that holds nothing is not equal to the value
     else if (op === 'ne') condition = `(${equality('<>')} OR ${c} IS NULL)`;
     else if (op === 'eq') condition = equality('=');
     else condition = `${c} ${COMPARISONS[op]} ${param(column.kind)}`;
     // from the last hop out: each one's owner parameter follows the condition inside it, as in the text
-    for (const hop of [...(via ?? [])].reverse()) {
+    const hops = [...(via ?? [])].reverse();
+    hops.forEach((hop, i) => {
       const owned = hop.owner === undefined ? '' : ` AND ${ownedBy(hop.owner, param)}`;
-      condition = `${q(hop.local)} IN (SELECT ${q(hop.remote)} FROM ${q(hop.table)} WHERE ${condition}${owned})`;
-    }
+      const local = i === hops.length - 1 ? own(hop.local) : q(hop.local);
+      condition = `${local} IN (SELECT ${q(hop.remote)} FROM ${q(hop.table)} WHERE ${condition}${owned})`;
+    });
     where.push(condition);
   }
-  if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param));
+  const key = driving === undefined ? q : (): string => `${q(FTS)}.rowid`;
+  if (shape.afterNulls !== undefined) where.push(keyset(shape, shape.afterNulls, param, key));
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
-  return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${orderOf(shape)} LIMIT ${LIMIT[dialect](param)}`;
+  const limit = LIMIT[dialect](param);
+  if (driving?.column.trigram === undefined)
+    return `SELECT ${selectList} FROM ${q(table)}${filter} ORDER BY ${orderOf(shape)} LIMIT ${limit}`;
+  const descending = shape.sort[0]?.descending === true;
+  return fromFts(table, driving.column.trigram, selectList, filter, descending, limit);
 }
 
 /** NULLs first ascending, last descending; said only where there can be NULLs (see ListColumn.notNull). */
@@ -233,14 +284,21 @@ function direction({ column, descending }: ListShape['sort'][number]): string {
 }
 
 /** Rows after the cursor's: (k1 after v1) OR (k1 = v1 AND k2 after v2) OR …, NULL-aware. */
-function keyset(shape: ListShape, nulls: readonly boolean[], param: (kind: ValueKind) => string): string {
+function keyset(
+  shape: ListShape,
+  nulls: readonly boolean[],
+  param: (kind: ValueKind) => string,
+  name: (column: string) => string = q,
+): string {
   const alternatives = shape.sort.map((key, i) => {
     const equal = shape.sort
       .slice(0, i)
       .map(({ column }, j) =>
-        nulls[j] === true ? `${q(column.column)} IS NULL` : `${q(column.column)} = ${param(column.kind)}`,
+        nulls[j] === true
+          ? `${name(column.column)} IS NULL`
+          : `${name(column.column)} = ${param(column.kind)}`,
       );
-    const c = q(key.column.column);
+    const c = name(key.column.column);
     let after: string;
     if (key.descending && key.column.notNull === true) after = `${c} < ${param(key.column.kind)}`;
     else if (key.descending)

@@ -2,10 +2,12 @@ import { setBounded } from '../bounded.js';
 import type { Database, Row, SqlValue, Statement } from '../db/database.js';
 import {
   filterKey,
+  filterParams,
   keysetParams,
   listParams,
   listSql,
   ownerParams,
+  servedByTrigram,
   shapeKey,
   sortKeysSql,
   type Hop,
@@ -146,14 +148,16 @@ export class Listing {
         column: f.column,
         op: f.op,
         ...(f.via !== undefined && { via: f.via }),
+        ...(servedByTrigram(f.column, f.op, f.values[0]) && { trigram: true as const }),
       })),
       sort,
       afterNulls: after?.map((value) => value === null),
     };
     // after the owner's values: filter values, cursor values, the limit (see listParams)
     const rest: SqlValue[] = [];
-    for (const f of filters) {
-      rest.push(...(f.op === 'in' ? [JSON.stringify(f.values)] : f.values));
+    for (const [i, f] of filters.entries()) {
+      const filter = shape.filters[i];
+      rest.push(...(filter === undefined ? [] : filterParams(filter, f.values, this.db.dialect)));
       if (f.owners !== undefined) rest.push(...f.owners);
     }
     if (after !== undefined) rest.push(...keysetParams(after));

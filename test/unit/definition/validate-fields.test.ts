@@ -32,6 +32,24 @@ const fields: Row[] = [
     ],
   },
   {
+    name: 'index: trigram is for the string and text fields a listing filters by contains',
+    given: withResources(`
+      posts:
+        fields:
+          a: { type: string, index: trigram }
+          b: { type: text, index: trigram }
+          c: { type: integer, index: trigram }
+          d: { type: string, writeOnly: true, index: trigram }
+          e: { type: string, index: btree }
+    `),
+    want: [
+      'api.yaml:8:34  resources.posts.fields.c.index  index: trigram serves contains, which only string and text fields have (this is integer)',
+      'api.yaml:9:50  resources.posts.fields.d.index  a writeOnly field cannot be filtered: index: trigram would serve nothing',
+      // a string is trigram; true and false are the other values
+      'api.yaml:10:33  resources.posts.fields.e.index  unknown value "btree" for index (expected "trigram")',
+    ],
+  },
+  {
     name: 'defaults must fit the type and the constraints',
     given: withResources(`
       posts:

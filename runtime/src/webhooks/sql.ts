@@ -38,7 +38,7 @@ export const WEBHOOK_SQL = {
 
 /**
  * The dispatcher's statements. Fan-out turns the events of one enabled subscription after its cursor, through
- * `:through` (a seq this instance saw committed: every smaller one is committed too, see events/log.ts), into
+ * `:through` (at most the settled bound: every smaller or equal seq is committed or rolled back, see events/settled.ts), into
  * deliveries, and moves its cursor, in one transaction; two instances doing it at once insert each delivery once.
  */
 export function dispatchSql(dialect: Dialect) {

@@ -1,0 +1,91 @@
+import type { Database, Statement } from '../db/database.js';
+import { COMMIT_ORDER_LOCK } from './log.js';
+
+/**
+ * How long a reader's barrier waits, at most, for the writes with events in flight (see Settled): while it waits, new
+ * writes with events wait behind it, so a write that keeps its transaction open for long holds readers back this
+ * long, never writers.
+ */
+export const BARRIER_WAIT_MS = 200;
+
+/**
+ * The barrier, in one statement (its own transaction, so the lock goes at its end): the commit-order lock taken
+ * EXCLUSIVE, which waits for every writer that holds it shared, that is for every transaction that drew a `seq` and
+ * has not yet committed or rolled back; then the sequence's last value, read once the lock is held (the outer select
+ * list is computed from the row of the subquery, which is the lock taken; OFFSET 0 keeps the subqueries apart). The
+ * events' sequence is an identity of CACHE 1: its last value is the largest `seq` any transaction drew.
+ */
+const BARRIER = `
+  SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('"restsmith_events"', 'seq')::regclass), 0)
+    AS "settled"
+  FROM (
+    SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK}) AS "locked"
+    FROM (SELECT set_config('lock_timeout', '${BARRIER_WAIT_MS}ms', true) AS "timeout" OFFSET 0) AS "wait"
+    OFFSET 0
+  ) AS "barrier"`;
+
+/**
+ * Through which `seq` the feed may be read: every event of a smaller or equal `seq` is committed or was rolled back,
+ * so a reader that reads only through it never sees an event before one of a smaller `seq` that commits later.
+ *
+ * On PostgreSQL, writes with events take the commit-order lock SHARED before their event draws its `seq` and hold it
+ * until they end (events/log.ts): shared holders do not wait for each other, so writes on every instance commit in
+ * parallel, and `seq` is drawn in no particular commit order. A reader passes the barrier above first. One barrier of
+ * an instance is under way at a time: the readers that come while it is under way share the next one (so that a
+ * reader never takes a bound drawn before it came, which could miss a write its client saw committed), and the lock
+ * is taken exclusive once per round whatever the number of readers. A barrier that waits BARRIER_WAIT_MS without the
+ * lock (a write holds its transaction open) gives up: the readers get the last bound this instance knew, which is
+ * still safe (bounds only grow), and see the newer events at their next read.
+ *
+ * On SQLite, one writer commits at a time in `seq` order: every event committed is settled, and no barrier runs.
+ */
+export class Settled {
+  readonly #barrier: Statement | undefined;
+  #known = 0;
+  /** the barrier under way, and the one the readers that came meanwhile wait for */
+  #running: Promise<number> | undefined;
+  #next: Promise<number> | undefined;
+
+  constructor(db: Database) {
+    this.#barrier = db.dialect === 'postgres' ? db.prepareText(BARRIER) : undefined;
+  }
+
+  /** The bound: every event through it is settled (on SQLite, every event there is). */
+  through(): Promise<number> {
+    if (this.#barrier === undefined) return Promise.resolve(Number.MAX_SAFE_INTEGER);
+    if (this.#running === undefined) return (this.#running = this.#pass());
+    this.#next ??= this.#running.then(
+      () => this.#promote(),
+      () => this.#promote(),
+    );
+    return this.#next;
+  }
+
+  #promote(): Promise<number> {
+    this.#next = undefined;
+    return (this.#running = this.#pass());
+  }
+
+  async #pass(): Promise<number> {
+    try {
+      const row = await this.#barrier?.get([]);
+      this.#known = Math.max(this.#known, Number(row?.settled ?? 0));
+      return this.#known;
+    } catch (error) {
+      // 55P03: the lock was not had in BARRIER_WAIT_MS; the last bound is safe, newer events come at a later read
+      if ((error as { code?: unknown }).code === '55P03') return this.#known;
+      throw error;
+    } finally {
+      this.#running = undefined;
+    }
+  }
+}
+
+/** The one Settled of a database (of an instance): its feed, streams, dispatcher and retention share its barriers. */
+const settled = new WeakMap<Database, Settled>();
+
+export function settledOf(db: Database): Settled {
+  let made = settled.get(db);
+  if (made === undefined) settled.set(db, (made = new Settled(db)));
+  return made;
+}

@@ -5,6 +5,7 @@ import { openPostgres } from '../../runtime/src/db/postgres.js';
 import { EventFeed, type EventSource } from '../../runtime/src/events/feed.js';
 import { EventLog } from '../../runtime/src/events/log.js';
 import { BARRIER_WAIT_MS } from '../../runtime/src/events/settled.js';
+import { StreamHub } from '../../runtime/src/events/stream.js';
 import { EVENT_TABLES } from '../../src/migrate/system-tables.js';
 import { databaseUrl } from '../helpers/database.js';
 
@@ -154,5 +155,34 @@ describe('writes with events on two instances', () => {
     expect(committed.length).toBeGreaterThan(100);
     expect(committed.some((id) => id.endsWith('-undone'))).toBe(false);
     expect(followed).toEqual([committed, committed]);
+  });
+
+  it('reach a stream once a write held open commits, though no newer event announces them', async () => {
+    const start = await newest();
+    const hub = new StreamHub(one.db, one.feed, one.log, 10);
+    let sent = '';
+    const body = hub.open(EVERY, start, { client: 'c', hangUp: () => undefined });
+    body.on('data', (chunk: Buffer) => (sent += chunk.toString()));
+    try {
+      // instance two draws a seq and holds it 1.5 s: the stream's polls meanwhile find its barrier given up
+      const held = two.db.inTransaction(function* () {
+        yield eventRow(two, 'held');
+        yield sleep(two, 1.5);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await one.log.append('notes', 'created', change('quick'), null);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(sent).not.toContain('"recordId":"quick"');
+      await held;
+      // the next poll (within a second) passes the barrier and sends both, in seq order
+      const until = Date.now() + 3_000;
+      while (!sent.includes('"recordId":"quick"') && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const ids = [...sent.matchAll(/"recordId":"([^"]+)"/g)].map((m) => m[1]);
+      expect(ids).toEqual(['held', 'quick']);
+    } finally {
+      hub.close();
+    }
   });
 });

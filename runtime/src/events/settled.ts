@@ -50,6 +50,11 @@ export class Settled {
     this.#barrier = db.dialect === 'postgres' ? db.prepareText(BARRIER) : undefined;
   }
 
+  /** The last bound this instance knew, without a barrier (on SQLite, every event there is settled). */
+  get known(): number {
+    return this.#barrier === undefined ? Number.MAX_SAFE_INTEGER : this.#known;
+  }
+
   /** The bound: every event through it is settled (on SQLite, every event there is). */
   through(): Promise<number> {
     if (this.#barrier === undefined) return Promise.resolve(Number.MAX_SAFE_INTEGER);

@@ -18,8 +18,18 @@ export interface WritersResult {
   writers: number;
   seconds: number;
   flushMs: number;
-  /** per variant and shape of write: commits per second, and the 99th percentile of a write's time in ms */
-  variants: { variant: Variant; shape: Shape; perSecond: number; p99Ms: number }[];
+  /**
+   * per variant and shape of write: commits per second, the 99th percentile of a write's time in ms, and with readers
+   * the pages they read per second and the 99th percentile of a page's time (its barrier included)
+   */
+  variants: {
+    variant: Variant;
+    shape: Shape;
+    perSecond: number;
+    p99Ms: number;
+    pagesPerSecond?: number;
+    pageP99Ms?: number;
+  }[];
 }
 
 type Variant = 'no events' | 'events, exclusive lock (before)' | 'events, shared lock' | 'events, shared + readers';
@@ -73,8 +83,12 @@ export async function concurrentWriters(url: string, seconds = 3, flushMs = 1): 
     for (const shape of ['one statement', 'two statements'] as const) {
       for (const variant of all) {
         const result = await run(pool, variant, shape, seconds, variant.endsWith('readers') ? feed : undefined);
+        const reads =
+          result.pagesPerSecond === undefined
+            ? ''
+            : `; ${READERS} readers: ${result.pagesPerSecond.toFixed(0)} pages/s, p99 ${result.pageP99Ms?.toFixed(1)} ms`;
         console.log(
-          `  ${WRITERS} writers, ${shape}, ${variant}: ${result.perSecond.toFixed(0)} commits/s, p99 ${result.p99Ms.toFixed(1)} ms`,
+          `  ${WRITERS} writers, ${shape}, ${variant}: ${result.perSecond.toFixed(0)} commits/s, p99 ${result.p99Ms.toFixed(1)} ms${reads}`,
         );
         variants.push({ variant, shape, ...result });
       }
@@ -92,7 +106,7 @@ async function run(
   shape: Shape,
   seconds: number,
   feed: EventFeed | undefined,
-): Promise<{ perSecond: number; p99Ms: number }> {
+): Promise<Omit<WritersResult['variants'][number], 'variant' | 'shape'>> {
   const lock = variant.includes('exclusive') ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared';
   const logged = loggedWrite(WRITE.replace('$1', ':note'), 'notes', 'created', SHAPE)
     .replaceAll('pg_advisory_xact_lock_shared', lock)
@@ -102,6 +116,7 @@ async function run(
   const event = EVENT(lock);
   const until = Date.now() + seconds * 1000;
   const times: number[] = [];
+  const pages: number[] = [];
   const write = async (n: number): Promise<void> => {
     const at = new Date().toISOString();
     if (variant === 'no events') {
@@ -125,13 +140,19 @@ async function run(
     let after = 0;
     const visibility = feed?.visibility({ subject: 'root', roles: ['admin'] }, new Set(['notes.created']));
     while (feed !== undefined && visibility !== undefined && Date.now() < until) {
+      const begun = performance.now();
       const page = await feed.page(visibility, after, 100);
+      pages.push(performance.now() - begun);
       after = Number(page.nextCursor ?? page.events.at(-1)?.seq ?? after);
     }
   });
   await Promise.all([...writers, ...following]);
-  times.sort((a, b) => a - b);
-  return { perSecond: times.length / seconds, p99Ms: times[Math.floor(times.length * 0.99)] ?? NaN };
+  const p99 = (list: number[]): number => list.sort((a, b) => a - b)[Math.floor(list.length * 0.99)] ?? NaN;
+  return {
+    perSecond: times.length / seconds,
+    p99Ms: p99(times),
+    ...(feed !== undefined && { pagesPerSecond: pages.length / seconds, pageP99Ms: p99(pages) }),
+  };
 }
 
 async function inTransaction(pool: pg.Pool, statements: [string, unknown[]][]): Promise<void> {

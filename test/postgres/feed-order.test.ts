@@ -104,6 +104,23 @@ describe('writes with events on two instances', () => {
     ]);
   });
 
+  it('are not held up by a reader of an idle feed: a poll that finds nothing new takes no lock', async () => {
+    const start = await newest();
+    await read(one, start);
+    // a write in flight, and nothing committed since the reader's last bound
+    const held = two.db.inTransaction(function* () {
+      yield eventRow(two, 'idle-held');
+      yield sleep(two, 0.6);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const begun = Date.now();
+    expect((await read(one, start)).ids).toEqual([]);
+    // a barrier would have waited for the write in flight (BARRIER_WAIT_MS), and held up new writers meanwhile
+    expect(Date.now() - begun).toBeLessThan(BARRIER_WAIT_MS / 2);
+    await held;
+    expect((await read(one, start)).ids).toEqual(['idle-held']);
+  });
+
   it('never make a reader skip an event, miss one or see one twice, out of order', async () => {
     // each event waits a little after it drew its seq, before its transaction commits (as a slow disk would)
     await own.query(`CREATE OR REPLACE FUNCTION slow_event() RETURNS trigger AS $$

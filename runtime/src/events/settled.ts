@@ -13,16 +13,19 @@ export const BARRIER_WAIT_MS = 200;
  * EXCLUSIVE, which waits for every writer that holds it shared, that is for every transaction that drew a `seq` and
  * has not yet committed or rolled back; then the sequence's last value, read once the lock is held (the outer select
  * list is computed from the row of the subquery, which is the lock taken; OFFSET 0 keeps the subqueries apart). The
- * events' sequence is an identity of CACHE 1: its last value is the largest `seq` any transaction drew.
+ * events' sequence is an identity of CACHE 1: its last value is the largest `seq` any transaction drew. When no event
+ * past the bound known before (`$1`) is committed, that bound is the answer and no lock is taken (the subquery is an
+ * InitPlan, run only when the CASE needs it): a reader that polls an idle feed holds up no writer.
  */
 const BARRIER = `
-  SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('"restsmith_events"', 'seq')::regclass), 0)
-    AS "settled"
-  FROM (
-    SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK}) AS "locked"
-    FROM (SELECT set_config('lock_timeout', '${BARRIER_WAIT_MS}ms', true) AS "timeout" OFFSET 0) AS "wait"
-    OFFSET 0
-  ) AS "barrier"`;
+  SELECT CASE WHEN coalesce((SELECT max("seq") FROM "restsmith_events"), 0) <= $1::bigint THEN $1::bigint ELSE (
+    SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('"restsmith_events"', 'seq')::regclass), 0)
+    FROM (
+      SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK}) AS "locked"
+      FROM (SELECT set_config('lock_timeout', '${BARRIER_WAIT_MS}ms', true) AS "timeout" OFFSET 0) AS "wait"
+      OFFSET 0
+    ) AS "barrier"
+  ) END AS "settled"`;
 
 /**
  * Through which `seq` the feed may be read: every event of a smaller or equal `seq` is committed or was rolled back,
@@ -73,7 +76,7 @@ export class Settled {
 
   async #pass(): Promise<number> {
     try {
-      const row = await this.#barrier?.get([]);
+      const row = await this.#barrier?.get([this.#known]);
       this.#known = Math.max(this.#known, Number(row?.settled ?? 0));
       return this.#known;
     } catch (error) {

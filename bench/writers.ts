@@ -32,7 +32,12 @@ export interface WritersResult {
   }[];
 }
 
-type Variant = 'no events' | 'events, exclusive lock (before)' | 'events, shared lock' | 'events, shared + readers';
+type Variant =
+  | 'no events'
+  | 'events, no lock (unsafe: the cost of the lock)'
+  | 'events, exclusive lock (before)'
+  | 'events, shared lock'
+  | 'events, shared + readers';
 type Shape = 'one statement' | 'two statements';
 
 export const WRITERS = 8;
@@ -76,6 +81,7 @@ export async function concurrentWriters(url: string, seconds = 3, flushMs = 1): 
   try {
     const all: Variant[] = [
       'no events',
+      'events, no lock (unsafe: the cost of the lock)',
       'events, exclusive lock (before)',
       'events, shared lock',
       'events, shared + readers',
@@ -107,7 +113,11 @@ async function run(
   seconds: number,
   feed: EventFeed | undefined,
 ): Promise<Omit<WritersResult['variants'][number], 'variant' | 'shape'>> {
-  const lock = variant.includes('exclusive') ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared';
+  const lock = variant.includes('exclusive')
+    ? 'pg_advisory_xact_lock'
+    : variant.includes('no lock')
+      ? 'abs' // a function of the key that locks nothing
+      : 'pg_advisory_xact_lock_shared';
   const logged = loggedWrite(WRITE.replace('$1', ':note'), 'notes', 'created', SHAPE)
     .replaceAll('pg_advisory_xact_lock_shared', lock)
     .replace(':note', '$1')

@@ -61,17 +61,24 @@ export class Settled {
   /** The bound: every event through it is settled (on SQLite, every event there is). */
   through(): Promise<number> {
     if (this.#barrier === undefined) return Promise.resolve(Number.MAX_SAFE_INTEGER);
-    if (this.#running === undefined) return (this.#running = this.#pass());
+    if (this.#running === undefined) return this.#start();
     this.#next ??= this.#running.then(
-      () => this.#promote(),
-      () => this.#promote(),
+      () => this.#start(),
+      () => this.#start(),
     );
     return this.#next;
   }
 
-  #promote(): Promise<number> {
+  /** Starts a barrier: the one under way, until it is done; readers that come from now on wait for the next. */
+  #start(): Promise<number> {
     this.#next = undefined;
-    return (this.#running = this.#pass());
+    const pass = this.#pass();
+    this.#running = pass;
+    const done = (): void => {
+      if (this.#running === pass) this.#running = undefined;
+    };
+    pass.then(done, done);
+    return pass;
   }
 
   async #pass(): Promise<number> {
@@ -83,8 +90,6 @@ export class Settled {
       // 55P03: the lock was not had in BARRIER_WAIT_MS; the last bound is safe, newer events come at a later read
       if ((error as { code?: unknown }).code === '55P03') return this.#known;
       throw error;
-    } finally {
-      this.#running = undefined;
     }
   }
 }

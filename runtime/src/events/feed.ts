@@ -195,17 +195,26 @@ export class EventFeed {
    * never holds an event before one of a smaller `seq` still to commit, so a reader never skips one.
    */
   async page(visibility: Visibility, after: number | undefined, limit: number): Promise<EventPage> {
-    const [from, through] = await Promise.all([this.start(after), this.#settled.through()]);
+    const settled = this.#settled;
+    // a reader at the bound known needs a barrier, run beside the start's query; one catching up reads through the
+    // bound known while whole pages come, and passes a barrier only for the last, short one
+    const known = settled.known;
+    const barrier = after === undefined || after >= known ? settled.through() : undefined;
+    const [from, passed] = await Promise.all([this.start(after), barrier]);
     after = from;
     const scan = visibility.all ? limit : Math.max(limit, SCAN_LIMIT);
-    const rows = await this.#page.all({
-      every: visibility.every,
-      owned: visibility.owned,
-      needle: visibility.needle,
-      after,
-      through,
-      scan,
-    });
+    const read = (through: number) =>
+      this.#page.all({
+        every: visibility.every,
+        owned: visibility.owned,
+        needle: visibility.needle,
+        after: from,
+        through,
+        scan,
+      });
+    let rows = await read(passed ?? known);
+    if (passed === undefined && rows.length < scan && settled.waits)
+      rows = await read(await settled.through());
     const events: EventPage['events'] = [];
     let last = after;
     for (const row of rows) {

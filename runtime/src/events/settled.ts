@@ -53,6 +53,11 @@ export class Settled {
     this.#barrier = db.dialect === 'postgres' ? db.prepareText(BARRIER) : undefined;
   }
 
+  /** Whether reads pass a barrier (PostgreSQL); on SQLite every event committed is settled. */
+  get waits(): boolean {
+    return this.#barrier !== undefined;
+  }
+
   /** The last bound this instance knew, without a barrier (on SQLite, every event there is settled). */
   get known(): number {
     return this.#barrier === undefined ? Number.MAX_SAFE_INTEGER : this.#known;

@@ -24,7 +24,7 @@ const lockTimeout = (): Error => Object.assign(new Error('canceling statement du
 describe('the barrier of one instance', () => {
   it('runs one at a time; the readers that came while one ran share the next, which starts once it is done', async () => {
     const { db, calls } = fakeDatabase();
-    const settled = new Settled(db);
+    const settled = new Settled(db, 0);
     const first = settled.through();
     const second = settled.through();
     const third = settled.through();
@@ -47,7 +47,7 @@ describe('the barrier of one instance', () => {
     { given: 'a database that failed', error: new Error('connection lost'), want: 'the error' },
   ])('gives $want for $given, and the next reader a new barrier', async ({ error, want }) => {
     const { db, calls } = fakeDatabase();
-    const settled = new Settled(db);
+    const settled = new Settled(db, 0);
     const before = settled.through();
     await tick();
     calls[0]?.answer({ settled: 4 });
@@ -65,9 +65,27 @@ describe('the barrier of one instance', () => {
     expect(await after).toBe(6);
   });
 
+  it('starts a barrier gapMs after the one before started, at the soonest', async () => {
+    const { db, calls } = fakeDatabase();
+    const settled = new Settled(db, 60);
+    const first = settled.through();
+    await tick();
+    calls[0]?.answer({ settled: 2 });
+    await first;
+    const begun = Date.now();
+    const second = settled.through();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toHaveLength(1);
+    while (calls.length < 2 && Date.now() - begun < 1_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(calls).toHaveLength(2);
+    expect(Date.now() - begun).toBeGreaterThanOrEqual(40);
+    calls[1]?.answer({ settled: 3 });
+    expect(await second).toBe(3);
+  });
+
   it('never goes back: a bound smaller than one known is not taken', async () => {
     const { db, calls } = fakeDatabase();
-    const settled = new Settled(db);
+    const settled = new Settled(db, 0);
     const one = settled.through();
     await tick();
     calls[0]?.answer({ settled: 8 });

@@ -9,6 +9,12 @@ import { COMMIT_ORDER_LOCK } from './log.js';
 export const BARRIER_WAIT_MS = 200;
 
 /**
+ * A barrier of an instance starts this long after the one before it started, at the soonest: under a steady load of
+ * writes and readers, new writes are held up by at most one barrier each period, and a reader waits this much more.
+ */
+export const BARRIER_GAP_MS = 10;
+
+/**
  * The barrier, in one statement (its own transaction, so the lock goes at its end): the commit-order lock taken
  * EXCLUSIVE, which waits for every writer that holds it shared, that is for every transaction that drew a `seq` and
  * has not yet committed or rolled back; then the sequence's last value, read once the lock is held (the outer select
@@ -48,8 +54,13 @@ export class Settled {
   /** the barrier under way, and the one the readers that came meanwhile wait for */
   #running: Promise<number> | undefined;
   #next: Promise<number> | undefined;
+  /** when the last barrier started (ms since the epoch) */
+  #started = 0;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly gapMs = BARRIER_GAP_MS,
+  ) {
     this.#barrier = db.dialect === 'postgres' ? db.prepareText(BARRIER) : undefined;
   }
 
@@ -66,17 +77,27 @@ export class Settled {
   /** The bound: every event through it is settled (on SQLite, every event there is). */
   through(): Promise<number> {
     if (this.#barrier === undefined) return Promise.resolve(Number.MAX_SAFE_INTEGER);
-    if (this.#running === undefined) return this.#start();
-    this.#next ??= this.#running.then(
-      () => this.#start(),
-      () => this.#start(),
-    );
+    if (this.#next !== undefined) return this.#next;
+    if (this.#running === undefined && Date.now() >= this.#started + this.gapMs) return this.#start();
+    this.#next = this.#queued();
     return this.#next;
+  }
+
+  /** The next barrier: once the one under way is done, and gapMs after it started. */
+  async #queued(): Promise<number> {
+    await this.#running?.then(
+      () => undefined,
+      () => undefined,
+    );
+    const wait = this.#started + this.gapMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return this.#start();
   }
 
   /** Starts a barrier: the one under way, until it is done; readers that come from now on wait for the next. */
   #start(): Promise<number> {
     this.#next = undefined;
+    this.#started = Date.now();
     const pass = this.#pass();
     this.#running = pass;
     const done = (): void => {

@@ -25,9 +25,10 @@ export interface EventPage {
 export const SCAN_LIMIT = 1000;
 
 /**
- * The rows after `after` and through `through` (every event through it is settled: see settled.ts), in `seq` order, each with its JSON when the caller may see it: of a type in `every`, or of
- * a type in `owned` naming `needle` among its owners (`,type,` lists: a type never holds a comma). SQLite's LIMIT is
- * an expression: a bare parameter there is planned again at every step (see LIMIT in db/list-sql.ts).
+ * The rows after `after` and through `through` (every event through it is settled: see settled.ts), in `seq` order,
+ * each with its JSON when the caller may see it: of a type in `every`, or of a type in `owned` naming `needle` among
+ * its owners (`,type,` lists: a type never holds a comma). SQLite's LIMIT is an expression: a bare parameter there is
+ * planned again at every step (see LIMIT in db/list-sql.ts).
  */
 const PAGE: Record<Dialect, string> = {
   sqlite: `

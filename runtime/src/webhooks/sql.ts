@@ -40,8 +40,9 @@ export const WEBHOOK_SQL = {
 
 /**
  * The dispatcher's statements. Fan-out turns the events of one enabled subscription after its cursor, through
- * `:through` (at most the settled bound: every smaller or equal seq is committed or rolled back, see events/settled.ts), into
- * deliveries, and moves its cursor, in one transaction; two instances doing it at once insert each delivery once.
+ * `:through` (at most the settled bound: every smaller or equal seq is committed or rolled back, see
+ * events/settled.ts), into deliveries, and moves its cursor, in one transaction; two instances doing it at once insert
+ * each delivery once.
  */
 export function dispatchSql(dialect: Dialect) {
   const contains = (list: string, item: string): string =>

@@ -7,13 +7,17 @@ import { seedPostgres, sql, startCluster } from './postgres.js';
 import type { Load } from './rounds.js';
 import { seed } from './seed.js';
 import { writeScripts } from './scripts.js';
+import { concurrentWriters, type WritersResult } from './writers.js';
 
 /** The cost of `events` (issue #17): POST and PATCH with events on, against the same server without. */
 export interface EventsCost {
   /** per test: CPU per request of the server with events ÷ without, per round (target ≤ 1.3×), on SQLite */
   ratios: Ratios;
-  /** the same on PostgreSQL, and PostgreSQL's own CPU per request with events ÷ without */
-  postgres: { version: string; ratios: Ratios; database: Ratios };
+  /**
+   * the same on PostgreSQL, and PostgreSQL's own CPU per request with events ÷ without; and `writers`: commits per
+   * second of 8 concurrent writers with events and without (SPEC §10 Scale of the feed, bench/writers.ts)
+   */
+  postgres: { version: string; ratios: Ratios; database: Ratios; writers?: WritersResult };
   /** the server's CPU time per second with 1,000 idle streams open, and with none, in ms (median of rounds) */
   idle: { streams: number; withStreamsMs: number; withoutMs: number };
 }
@@ -164,7 +168,10 @@ async function onPostgres(
     const { plain, events } = servers;
     if (plain === undefined || events === undefined) throw new Error('the servers were not made');
     const ratios = await onServers('on PostgreSQL, ', { plain, events }, scripts, rounds, load, cluster.cpuMs);
-    return { version: cluster.version, ratios: ratios.server, database: ratios.database };
+    await sql(cluster.url('postgres'), `CREATE DATABASE writers`);
+    console.log('concurrent writers on PostgreSQL (commits per second):');
+    const writers = await concurrentWriters(cluster.url('writers'));
+    return { version: cluster.version, ratios: ratios.server, database: ratios.database, writers };
   } finally {
     cluster.stop();
   }

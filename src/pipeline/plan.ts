@@ -85,6 +85,7 @@ export const RUNTIME = [
   'src/events/feed.ts',
   'src/events/stream.ts',
   'src/events/retention.ts',
+  'src/events/settled.ts',
   'src/events/routes.ts',
   'src/webhooks/address.ts',
   'src/webhooks/secrets.ts',

@@ -358,7 +358,8 @@ describe('the outbox', () => {
 describe('concurrent writers', () => {
   it('never make a reader following the feed skip an event', async () => {
     // on PostgreSQL, each event row waits a little after it drew its seq, before its transaction commits (as a slow
-    // disk would make it): without the commit-order lock, a later seq would commit first and the follower skip one
+    // disk would make it): writes commit in parallel (the commit-order lock is shared), so a later seq commits first,
+    // and without the readers' barrier (events/settled.ts) the follower would skip one
     if (ON_POSTGRES) {
       await runSql(
         url,

@@ -364,7 +364,7 @@ describe('a write made to record its event on PostgreSQL', () => {
     owners: ['owner_id', 'editor_id'],
   };
 
-  it('is one statement: the write, then its event made of the row written, under the commit-order lock', () => {
+  it('is one statement: the write, then its event made of the row written, under the commit-order lock, shared', () => {
     const write =
       'INSERT INTO "notes" ("owner_id") VALUES (:ownerId)\nRETURNING "id", "owner_id", "seen_at", "version"';
     expect(loggedWrite(write, "it's", 'created', shape)).toMatchInlineSnapshot(`
@@ -381,7 +381,7 @@ describe('a write made to record its event on PostgreSQL', () => {
             "changed"."version" AS "version", CAST(:event_at AS text) AS "at", CAST(:event_actor AS text) AS "actor",
             row_to_json("record") AS "data"
         ) AS "event"
-        CROSS JOIN (SELECT pg_advisory_xact_lock(7170117)) AS "commit_order"
+        CROSS JOIN (SELECT pg_advisory_xact_lock_shared(7170117)) AS "commit_order"
       )
       SELECT * FROM "changed""
     `);

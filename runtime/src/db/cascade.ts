@@ -1,4 +1,4 @@
-import { COMMIT_ORDER_LOCK, type Change, type EventLog } from '../events/log.js';
+import type { Change, EventLog } from '../events/log.js';
 import type { Bound, Database, Program, Row, SqlValue, Statement } from './database.js';
 import { inJsonArray, type ValueKind } from './list-sql.js';
 
@@ -32,7 +32,6 @@ export interface Referrer {
 }
 
 const q = (name: string): string => `"${name}"`;
-const COMMIT_ORDER = `SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK})`;
 
 /** The statements of the cascades of one database, prepared at their first use (one per ref, and per table). */
 const prepared = new WeakMap<Database, Map<string, Statement>>();
@@ -45,7 +44,10 @@ function statement(db: Database, text: string): Statement {
   return made;
 }
 
-/** The rows of `table` whose `column` holds one of the ids (a JSON array). */
+/**
+ * The rows of `table` whose `column` holds one of the ids (a JSON array); on PostgreSQL locked FOR UPDATE, which a
+ * write that would make a record refer to one of them waits for (its foreign key check takes FOR KEY SHARE).
+ */
 function readRows(
   db: Database,
   table: string,
@@ -55,8 +57,15 @@ function readRows(
   ids: SqlValue[],
 ): Bound {
   const param = db.dialect === 'sqlite' ? '?' : '$1';
-  const text = `SELECT ${columns} FROM ${q(table)} WHERE ${inJsonArray(db.dialect, q(column), param, kind)}`;
+  const lock = db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+  const text = `SELECT ${columns} FROM ${q(table)} WHERE ${inJsonArray(db.dialect, q(column), param, kind)}${lock}`;
   return { statement: statement(db, text), values: [JSON.stringify(ids)] };
+}
+
+/** The record a delete removes, locked FOR UPDATE before anything it reaches is read (PostgreSQL). */
+function lockRoot(db: Database, reached: Reached, id: SqlValue): Bound {
+  const text = `SELECT 1 FROM ${q(reached.table)} WHERE "id" = $1 FOR UPDATE`;
+  return { statement: statement(db, text), values: [id] };
 }
 
 /** A new version and updatedAt for the records whose ref the delete cleared, returned for their events. */
@@ -83,17 +92,21 @@ export interface Removal {
  * depth; a ref that goes round, such as a parent category, is followed until no new record is found). First the
  * delete's own conditions: a delete that would remove nothing (no such record, another owner's, another version, a
  * state its rule refuses) reads, changes and records nothing; the delete itself checks them again. On PostgreSQL
- * the commit-order lock of the events (events/log.ts) is then taken, before anything the delete reaches is read:
- * every write with an event takes it before it commits, so no record can come to refer to the ones read until the
- * delete has committed (such a write then finds its ref gone: a 409). The events of the records changed come before
- * the record's own: those cleared first, then those deleted, each before the records it refers to (see
- * referrersFirst). Resolves to the row deleted.
+ * the record is then locked FOR UPDATE, and so is each record the delete reaches as it is read, level by level: a
+ * write that would make a record refer to one of them (an insert or an update of a ref: its foreign key check takes
+ * FOR KEY SHARE on the record referred to) either came first, and the lock waits for it to commit, so the next
+ * level's read sees its record; or comes after, waits for the delete to commit, and finds the record gone (a 409).
+ * So every record the foreign keys delete or clear is one read here, and has its event. (This takes no lock of the
+ * feed's: the delete's events take the commit-order lock shared as any write's, see events/log.ts. Two deletes that
+ * lock the same records in another order are a deadlock PostgreSQL breaks, and one is run again: postgres.ts.) The
+ * events of the records changed come before the record's own: those cleared first, then those deleted, each before
+ * the records it refers to (see referrersFirst). Resolves to the row deleted.
  */
 export function* deleteReaching(db: Database, events: EventLog, removal: Removal): Program<Row | undefined> {
   const { root, id, actor } = removal;
   const [found] = yield removal.guard;
   if (found === undefined) return undefined;
-  if (db.dialect === 'postgres') yield { statement: statement(db, COMMIT_ORDER), values: [] };
+  if (db.dialect === 'postgres') yield lockRoot(db, root, id);
   const seen = new Map<Reached, Map<string, Node | null>>([[root, new Map([[String(id), null]])]]);
   const deleted: Node[] = [];
   const cleared = new Map<Reached, SqlValue[]>();

@@ -3,6 +3,7 @@ import type { Caller } from '../auth/verify.js';
 import type { Database, Dialect, Prepared, SqlValue } from '../db/database.js';
 import { HttpProblem, type FieldError } from '../http/problem.js';
 import { OWNER_SEPARATOR } from './log.js';
+import { settledOf, type Settled } from './settled.js';
 
 /** What the feed knows of a resource: its event types, and who may read its records (made by its store). */
 export interface EventSource {
@@ -24,9 +25,10 @@ export interface EventPage {
 export const SCAN_LIMIT = 1000;
 
 /**
- * The rows after `after`, in `seq` order, each with its JSON when the caller may see it: of a type in `every`, or of
- * a type in `owned` naming `needle` among its owners (`,type,` lists: a type never holds a comma). SQLite's LIMIT is
- * an expression: a bare parameter there is planned again at every step (see LIMIT in db/list-sql.ts).
+ * The rows after `after` and through `through` (every event through it is settled: see settled.ts), in `seq` order,
+ * each with its JSON when the caller may see it: of a type in `every`, or of a type in `owned` naming `needle` among
+ * its owners (`,type,` lists: a type never holds a comma). SQLite's LIMIT is an expression: a bare parameter there is
+ * planned again at every step (see LIMIT in db/list-sql.ts).
  */
 const PAGE: Record<Dialect, string> = {
   sqlite: `
@@ -35,7 +37,7 @@ const PAGE: Record<Dialect, string> = {
       WHEN instr(:owned, ',' || "type" || ',') > 0 AND instr("owners", :needle) > 0 THEN "event"
     END AS "event"
     FROM "restsmith_events"
-    WHERE "seq" > :after
+    WHERE "seq" > :after AND "seq" <= :through
     ORDER BY "seq"
     LIMIT CAST(:scan AS INTEGER)`,
   postgres: `
@@ -44,12 +46,19 @@ const PAGE: Record<Dialect, string> = {
       WHEN strpos(:owned::text, ',' || "type" || ',') > 0 AND strpos("owners", :needle::text) > 0 THEN "event"
     END AS "event"
     FROM "restsmith_events"
-    WHERE "seq" > :after::bigint
+    WHERE "seq" > :after::bigint AND "seq" <= :through::bigint
     ORDER BY "seq"
     LIMIT :scan::bigint`,
 };
 
-type PageParams = { every: string; owned: string; needle: string | null; after: number; scan: number };
+type PageParams = {
+  every: string;
+  owned: string;
+  needle: string | null;
+  after: number;
+  through: number;
+  scan: number;
+};
 
 /**
  * The `seq` through which events were removed by the retention (see retention.ts): an `after` below it is gone; and the
@@ -82,6 +91,7 @@ export class EventFeed {
   readonly #bounds: Prepared<Record<string, never>>;
   readonly #sources: ReadonlyMap<string, EventSource>;
   readonly #types: ReadonlyMap<string, EventSource>;
+  readonly #settled: Settled;
 
   constructor(
     db: Database,
@@ -93,6 +103,7 @@ export class EventFeed {
   ) {
     this.#page = db.prepare<PageParams>(PAGE[db.dialect]);
     this.#bounds = db.prepare<Record<string, never>>(BOUNDS);
+    this.#settled = settledOf(db);
     this.#sources = new Map(sources.map((source) => [source.resource, source]));
     this.#types = new Map(sources.flatMap((source) => source.types.map((type) => [type, source] as const)));
   }
@@ -181,18 +192,30 @@ export class EventFeed {
 
   /**
    * The events after `after` the caller may see, `limit` at most; a 410 when the retention removed some after it.
-   * Without `after`, from the oldest event kept.
+   * Without `after`, from the oldest event kept. Only events through the settled bound are read (settled.ts): a page
+   * never holds an event before one of a smaller `seq` still to commit, so a reader never skips one.
    */
   async page(visibility: Visibility, after: number | undefined, limit: number): Promise<EventPage> {
-    after = await this.start(after);
+    const settled = this.#settled;
+    // a reader at the bound known needs a barrier, run beside the start's query; one catching up reads through the
+    // bound known while whole pages come, and passes a barrier only for the last, short one
+    const known = settled.known;
+    const barrier = after === undefined || after >= known ? settled.through() : undefined;
+    const [from, passed] = await Promise.all([this.start(after), barrier]);
+    after = from;
     const scan = visibility.all ? limit : Math.max(limit, SCAN_LIMIT);
-    const rows = await this.#page.all({
-      every: visibility.every,
-      owned: visibility.owned,
-      needle: visibility.needle,
-      after,
-      scan,
-    });
+    const read = (through: number) =>
+      this.#page.all({
+        every: visibility.every,
+        owned: visibility.owned,
+        needle: visibility.needle,
+        after: from,
+        through,
+        scan,
+      });
+    let rows = await read(passed ?? known);
+    if (passed === undefined && rows.length < scan && settled.waits)
+      rows = await read(await settled.through());
     const events: EventPage['events'] = [];
     let last = after;
     for (const row of rows) {

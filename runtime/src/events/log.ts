@@ -23,10 +23,13 @@ export const ownersText = (owners: readonly SqlValue[]): string | null => {
 };
 
 /**
- * The key of the PostgreSQL advisory lock that orders events: a transaction takes it just before it inserts its
- * event, and holds it until it has committed. So `seq` is drawn in commit order, and a reader that sees an event
- * also sees every event of a smaller `seq` (a plain sequence would let a transaction that drew 5 commit after one that
- * drew 6, and a reader skip 5). The cost: the last statement and the COMMIT of writes with events do not overlap.
+ * The key of the PostgreSQL advisory lock that orders the feed. Each write with events takes it SHARED just before
+ * its event draws its `seq`, and holds it until it has committed or rolled back: shared holders do not wait for each
+ * other, so concurrent writes with events, on every instance, commit in parallel. A reader of the feed first takes it
+ * EXCLUSIVE for an instant (the barrier, see settled.ts), which waits for the writers in flight, and reads only through
+ * the `seq` drawn last before it: every smaller one is committed or rolled back by then. So no reader sees an event
+ * before one of a smaller `seq` that commits later (a plain sequence would let a transaction that drew 5 commit after
+ * one that drew 6, and a reader skip 5).
  */
 export const COMMIT_ORDER_LOCK = 7_170_117;
 
@@ -35,7 +38,7 @@ const INSERT: Record<Dialect, string> = {
   postgres: `
     INSERT INTO "restsmith_events" ("type", "at", "owners", "actor", "event")
     SELECT $1::text, $2::text, $3::text, $4::text, $5::text
-    FROM (SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK})) AS "commit_order"`,
+    FROM (SELECT pg_advisory_xact_lock_shared(${COMMIT_ORDER_LOCK})) AS "commit_order"`,
 };
 
 /** Events a statement of `EventLog.eventRows`. */
@@ -51,7 +54,7 @@ const INSERT_MANY: Record<Dialect, string> = {
     INSERT INTO "restsmith_events" ("type", "at", "owners", "actor", "event")
     SELECT "row" ->> 0, "row" ->> 1, "row" ->> 2, "row" ->> 3, "row" ->> 4
     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS "rows" ("row", "n")
-    CROSS JOIN (SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK})) AS "commit_order"
+    CROSS JOIN (SELECT pg_advisory_xact_lock_shared(${COMMIT_ORDER_LOCK})) AS "commit_order"
     ORDER BY "n"`,
 };
 

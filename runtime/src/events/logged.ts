@@ -32,7 +32,8 @@ const served = (column: string, datetime: boolean): string => {
  * `<resource>.<kind>` in the same statement: one round trip and, outside a transaction, its own transaction. The event
  * is the JSON the feed serves (less its `seq`), made by `row_to_json` of the row written, with the same keys in the
  * same order as log.ts writes them on SQLite; a write that changes no row records none. The commit-order lock (see
- * log.ts) is taken before the event row draws its `seq`, and held until the statement commits.
+ * log.ts) is taken shared before the event row draws its `seq` (the row of the lock's subquery is joined before the
+ * insert computes its default), and held until the statement commits.
  */
 export function loggedWrite(write: string, resource: string, kind: string, shape: EventShape): string {
   const type = literal(`${resource}.${kind}`);
@@ -57,7 +58,7 @@ ${write}
       "changed"."version" AS "version", CAST(:event_at AS text) AS "at", CAST(:event_actor AS text) AS "actor",
       ${data} AS "data"
   ) AS "event"
-  CROSS JOIN (SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK})) AS "commit_order"
+  CROSS JOIN (SELECT pg_advisory_xact_lock_shared(${COMMIT_ORDER_LOCK})) AS "commit_order"
 )
 SELECT * FROM "changed"`;
 }

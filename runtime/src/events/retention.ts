@@ -1,4 +1,5 @@
 import type { Database, Prepared } from '../db/database.js';
+import { settledOf } from './settled.js';
 
 /** Rows removed by one statement of the cleanup, and statements in one round: a round's work is bounded. */
 const BATCH = 1000;
@@ -7,6 +8,8 @@ const BATCHES = 20;
 /**
  * The oldest events, through `BATCH`, that are older than `before`: removed, and their seqs returned. The newest event
  * always stays, however old: on SQLite the next seq is one more than the largest there (see the migration's table).
+ * Only settled events (`:through`, see settled.ts): the horizon never passes a `seq` still to commit, which a reader
+ * starting from the horizon would then skip.
  */
 const PRUNE = `
   DELETE FROM "restsmith_events"
@@ -15,6 +18,7 @@ const PRUNE = `
     WHERE "at" < :before
   )
   AND "seq" < (SELECT max("seq") FROM "restsmith_events")
+  AND "seq" <= :through
   RETURNING "seq"`;
 
 /** Settled deliveries (delivered or failed) older than `before`, `BATCH` at a time: the delivery log is kept as long. */
@@ -39,7 +43,7 @@ const HORIZON = `
  * explain.
  */
 export class Retention {
-  readonly #prune: Prepared<{ before: string }>;
+  readonly #prune: Prepared<{ before: string; through: number }>;
   readonly #horizon: Prepared<{ through: number }>;
   readonly #deliveries: Prepared<{ before: string }> | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -79,9 +83,10 @@ export class Retention {
   /** One round: how many events it removed. */
   async prune(now = Date.now()): Promise<number> {
     const before = new Date(now - this.retentionMs).toISOString();
+    const settled = await settledOf(this.db).through();
     let removed = 0;
     for (let batch = 0; batch < BATCHES; batch += 1) {
-      const rows = await this.db.atomically(this.#prune.bind({ before }), (gone) => {
+      const rows = await this.db.atomically(this.#prune.bind({ before, through: settled }), (gone) => {
         if (gone.length === 0) return [];
         const through = Math.max(...gone.map((row) => Number(row.seq)));
         return [this.#horizon.bind({ through })];

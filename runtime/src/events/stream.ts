@@ -3,6 +3,7 @@ import type { Database, Prepared } from '../db/database.js';
 import { HttpProblem } from '../http/problem.js';
 import { served, type EventFeed, type Visibility } from './feed.js';
 import type { EventLog } from './log.js';
+import { settledOf, type Settled } from './settled.js';
 
 /** A comment is sent to every stream at least this often, so that proxies and clients know it is alive. */
 export const HEARTBEAT_MS = 15_000;
@@ -60,12 +61,14 @@ interface Subscriber {
  * The live streams of this instance (`GET /events/stream`): each follows the feed from its own `seq`. They wake when
  * this instance commits an event, and when one poll of the instance (a `max(seq)`, once a second while any stream is
  * open) finds events committed through another: idle streams cost one timer between them all. Each stream reads its
- * events with the feed's own query, so it sees what the feed would show, in order, with no gap and no duplicate.
+ * events with the feed's own query, so it sees what the feed would show, in order, with no gap and no duplicate (on
+ * PostgreSQL, through the settled bound: see settled.ts).
  */
 export class StreamHub {
   readonly #subscribers = new Set<Subscriber>();
   readonly #perClient = new Map<string, number>();
   readonly #latest: Prepared<Record<string, never>>;
+  readonly #settled: Settled;
   #seen = -1;
   #timers: NodeJS.Timeout[] = [];
   readonly #unsubscribe: () => void;
@@ -79,6 +82,7 @@ export class StreamHub {
     private readonly stallMs = STALL_MS,
   ) {
     this.#latest = db.prepare(`SELECT max("seq") AS "seq" FROM "restsmith_events"`);
+    this.#settled = settledOf(db);
     this.#unsubscribe = log.onCommit(() => this.#wakeAll());
   }
 
@@ -165,7 +169,9 @@ export class StreamHub {
   async #poll(): Promise<void> {
     try {
       const latest = Number((await this.#latest.get({}))?.seq ?? 0);
-      if (latest !== this.#seen) {
+      // and again while the newest is past the settled bound: a barrier that gave up on a write held open left the
+      // streams short of events already there, which no newer seq may come to announce
+      if (latest !== this.#seen || this.#settled.known < latest) {
         this.#seen = latest;
         this.#wakeAll();
       }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Prepared, SqlValue } from '../db/database.js';
 import type { EventLog } from '../events/log.js';
+import { settledOf } from '../events/settled.js';
 import type { Secrets } from './secrets.js';
 import { send, SEND_TIMEOUT_MS, type Attempt } from './send.js';
 import { dispatchSql, WEBHOOK_SQL } from './sql.js';
@@ -150,19 +151,29 @@ export class Dispatcher {
     this.#sends.add(sending);
   }
 
+  /**
+   * Turns new events into deliveries: only through the settled bound (events/settled.ts), so that a subscription's
+   * cursor never passes an event of a smaller `seq` still to commit. The barrier runs only when a subscription is
+   * behind the newest event; a round that could move no cursor (the newest events are not settled yet) ends.
+   */
   async #fanOut(): Promise<void> {
     for (let step = 0; step < 10; step += 1) {
       const behind = await this.#sql.behind.all({});
       if (behind.length === 0) return;
+      const settled = await settledOf(this.db).through();
       const at = new Date().toISOString();
+      let moved = false;
       for (const row of behind) {
         const from = Number(row.cursor);
-        const through = Math.min(Number(row.latest), from + FAN_OUT_STEP);
+        const through = Math.min(Number(row.latest), settled, from + FAN_OUT_STEP);
+        if (through <= from) continue;
+        moved = true;
         const webhook = String(row.id);
         await this.db.atomically(this.#sql.fanOut.bind({ at, webhook, from, through }), () => [
           this.#sql.advance.bind({ webhook, from, through, updated: row.updated_at ?? null }),
         ]);
       }
+      if (!moved) return;
     }
   }
 

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Database, Prepared, Row, SqlValue } from '../db/database.js';
 import type { EventFeed } from '../events/feed.js';
+import { settledOf } from '../events/settled.js';
 import { badRequest, conflict, HttpProblem, notFound } from '../http/problem.js';
 import { checkTarget, parseTarget, TargetError } from './address.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -126,6 +127,7 @@ export function webhookRoutes(app: FastifyInstance, dependencies: WebhookDepende
         description: text,
         secret: secrets.seal(secret),
         at: new Date().toISOString(),
+        settled: await settledOf(db).through(),
       });
       if (row === undefined) throw new Error('INSERT … RETURNING returned no row');
       const webhook = webhookOf(row);

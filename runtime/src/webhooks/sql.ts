@@ -3,7 +3,8 @@ import type { Dialect } from '../db/database.js';
 /**
  * The statements of webhook subscriptions and deliveries. A delivery is one event for one subscription, keyed by the
  * pair (its id in the API is the event's `seq`); it keeps a copy of the event as sent, so that the retention of
- * events never loses one still pending.
+ * events never loses one still pending. A subscription starts after the newest settled event (`:settled`, see
+ * events/settled.ts): every event that commits after it is made is sent to it, one of a smaller `seq` too.
  */
 const WEBHOOK_COLUMNS = `"id", "url", "types", "description", "enabled", "created_at", "updated_at"`;
 const DELIVERY_COLUMNS = `"webhook_id", "seq", "type", "event", "status", "attempts", "last_status", "last_error", "next_attempt_at", "created_at", "updated_at"`;
@@ -11,7 +12,8 @@ const DELIVERY_COLUMNS = `"webhook_id", "seq", "type", "event", "status", "attem
 export const WEBHOOK_SQL = {
   insert: `
     INSERT INTO "restsmith_webhooks" ("id", "url", "types", "description", "enabled", "secret", "cursor", "created_at", "updated_at")
-    VALUES (:id, :url, :types, :description, 1, :secret, (SELECT coalesce(max("seq"), 0) FROM "restsmith_events"), :at, :at)
+    VALUES (:id, :url, :types, :description, 1, :secret,
+      (SELECT coalesce(max("seq"), 0) FROM "restsmith_events" WHERE "seq" <= :settled), :at, :at)
     RETURNING ${WEBHOOK_COLUMNS}`,
   count: `SELECT count(*) AS "count" FROM "restsmith_webhooks"`,
   list: `SELECT ${WEBHOOK_COLUMNS} FROM "restsmith_webhooks" ORDER BY "created_at", "id" LIMIT 1000`,
@@ -38,8 +40,9 @@ export const WEBHOOK_SQL = {
 
 /**
  * The dispatcher's statements. Fan-out turns the events of one enabled subscription after its cursor, through
- * `:through` (a seq this instance saw committed: every smaller one is committed too, see events/log.ts), into
- * deliveries, and moves its cursor, in one transaction; two instances doing it at once insert each delivery once.
+ * `:through` (at most the settled bound: every smaller or equal seq is committed or rolled back, see
+ * events/settled.ts), into deliveries, and moves its cursor, in one transaction; two instances doing it at once insert
+ * each delivery once.
  */
 export function dispatchSql(dialect: Dialect) {
   const contains = (list: string, item: string): string =>

@@ -22,7 +22,8 @@ import { installIdempotency } from './http/idempotency.js';
 import { refuseOtherMethodsLater, routeEveryMethod } from './http/methods.js';
 import { cursorKey } from './http/cursors.js';
 import { installProblemPages } from './http/problem-pages.js';
-import { installRateLimit } from './http/rate-limit.js';
+import { bucket, clientKey, installRateLimit } from './http/rate-limit.js';
+import { noteScanClients } from './http/scan-clients.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
 import {
@@ -110,6 +111,12 @@ export async function buildApp({
     );
   }
   const authorizer = createAuthorizer(createTokenVerifier(auth), ADMIN_ROLE);
+  // a listing that scans counts against its client's share (see db/scan-gate.ts)
+  const keyOf = clientKey(authorizer);
+  noteScanClients(app, (request) => {
+    const key = keyOf(request);
+    return typeof key === 'string' ? key : bucket(request, undefined);
+  });
   countDocsAssetsApart(app, PREFIX, rateLimitMax);
   await installRateLimit(app, authorizer, rateLimitMax, redisUrl);
   installIdempotency(app, db, authorizer);

@@ -1,0 +1,71 @@
+/**
+ * The cost class of a listing statement, decided once when it is prepared, from the database's own plan: `cheap`
+ * when the database reads about as many rows as the page holds (an index walked in the order asked, every condition
+ * served by an index), `scans` when it may read a whole table (a scan with conditions no index serves, a sort of
+ * every matching row). A `scans` statement runs apart (SQLite: a worker thread; PostgreSQL: a pool of its own) under
+ * the caps of scan-gate.ts. Misjudging a cheap statement costs it a little latency; misjudging a scan would stall
+ * every other request, so anything not recognised is `scans`.
+ */
+export type Cost = 'cheap' | 'scans';
+
+/** What the listing knows of a statement's shape, which a plan alone does not say. */
+export interface CostFacts {
+  /** the listed table */
+  table: string;
+  /**
+   * the columns of the listed table its WHERE conditions compare: the owner columns, the filtered ones (for a filter
+   * through a relation, the column of the first hop), and the first sort key's when a cursor continues a page
+   */
+  conditions: readonly string[];
+}
+
+/** Table-valued functions a statement reads its `in` values from: bounded by the request, not a table. */
+const VALUE_LISTS = /^(json_each|jsonb_each|CONSTANT ROW)\b/;
+
+/**
+ * SQLite: `details` are the lines of `EXPLAIN QUERY PLAN`. Cheap when no line sorts (`USE TEMP B-TREE`), every
+ * `SCAN` of a table is the listed table's walk in index order with no condition at all (it stops at the limit), and
+ * every condition's column is one a `SEARCH` of the listed table is constrained by.
+ */
+export function sqliteCost(details: readonly string[], facts: CostFacts): Cost {
+  const served = new Set<string>();
+  for (const detail of details) {
+    if (detail.includes('USE TEMP B-TREE')) return 'scans';
+    const scan = /^SCAN (?:TABLE )?("?)([^\s"]+)\1/.exec(detail);
+    if (scan !== null) {
+      if (VALUE_LISTS.test(detail.slice('SCAN '.length))) continue;
+      if (scan[2] !== facts.table || facts.conditions.length > 0) return 'scans';
+      continue;
+    }
+    const search = /^SEARCH (?:TABLE )?("?)([^\s"]+)\1 USING .*\((.*)\)$/.exec(detail);
+    if (search !== null && search[2] === facts.table) {
+      for (const match of (search[3] ?? '').matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(?:[=<>]|IS\b)/g))
+        served.add(match[1] ?? '');
+    }
+  }
+  return facts.conditions.every((column) => served.has(column)) ? 'cheap' : 'scans';
+}
+
+/** A node of PostgreSQL's `EXPLAIN (FORMAT JSON)`, as far as the rule reads it. */
+export interface PlanNode {
+  'Node Type': string;
+  Filter?: string;
+  'Function Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/**
+ * PostgreSQL: `plan` is the generic plan the statement gets with sequential scans and sorts disabled (see
+ * postgres.ts), so that it does not depend on the table's statistics (the planner seq-scans a table it believes
+ * small). It still chooses a disabled node when nothing else can answer: a `Seq Scan` or a `Sort` says no index
+ * serves. Cheap when no node is one, and no scan of a table keeps a residual `Filter` (conditions its index does not
+ * serve, checked row by row); the function scans of `in` lists and subqueries' own nodes are judged alike.
+ */
+export function postgresCost(plan: PlanNode): Cost {
+  const type = plan['Node Type'];
+  if (type === 'Seq Scan' || type === 'Sort' || type === 'Incremental Sort') return 'scans';
+  const readsTable = /Scan$/.test(type) && type !== 'Function Scan' && type !== 'Subquery Scan';
+  if (readsTable && plan.Filter !== undefined) return 'scans';
+  for (const child of plan.Plans ?? []) if (postgresCost(child) === 'scans') return 'scans';
+  return 'cheap';
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { sqliteCost } from '../../runtime/src/db/cost.js';
+import { openSqlite } from '../../runtime/src/db/sqlite.js';
+import { classify, SCHEMA, SHAPES } from '../helpers/cost-shapes.js';
+
+describe('the cost class of a listing statement on SQLite, from its plan', () => {
+  it('is the one each shape wants, on an empty table and a filled one alike', async () => {
+    const db = openSqlite(':memory:');
+    try {
+      const statement = (sql: string) => db.prepareText(sql).run([]);
+      for (const sql of SCHEMA('sqlite')) await statement(sql);
+      const empty = await classify(db);
+      await statement(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO "users" SELECT 'u' || i, 'FR' FROM n`,
+      );
+      await statement(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+         INSERT INTO "posts" SELECT printf('%08d', i), 'post ' || i, 'body ' || i, i % 100, 'u' || (i % 100 + 1), '2024-01-01' FROM n`,
+      );
+      await statement('ANALYZE');
+      const filled = await classify(db);
+      const want = SHAPES.map(([name, , cost]) => [name, cost]);
+      expect(empty).toEqual(want);
+      expect(filled).toEqual(want);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it.each<[string, string[], string[], string]>([
+    ['a sort', ['SCAN posts', 'USE TEMP B-TREE FOR ORDER BY'], [], 'scans'],
+    ['a walk in order, no condition', ['SCAN posts USING INDEX sqlite_autoindex_posts_1'], [], 'cheap'],
+    ['a walk in order, a condition', ['SCAN posts USING INDEX sqlite_autoindex_posts_1'], ['body'], 'scans'],
+    ['a search serving the condition', ['SEARCH posts USING INDEX a (author_id=?)'], ['author_id'], 'cheap'],
+    ['a search serving one of two', ['SEARCH posts USING INDEX a (author_id=?)'], ['author_id', 'body'], 'scans'],
+    [
+      'an in list',
+      ['SEARCH posts USING INDEX a (author_id=?)', 'LIST SUBQUERY 1', 'SCAN json_each VIRTUAL TABLE INDEX 1:'],
+      ['author_id'],
+      'cheap',
+    ],
+    [
+      'a scan of another table',
+      ['SEARCH posts USING INDEX a (author_id=?)', 'LIST SUBQUERY 1', 'SCAN users'],
+      ['author_id'],
+      'scans',
+    ],
+    ['nothing recognised', ['MULTI-INDEX OR'], ['author_id'], 'scans'],
+  ])('%s', (_case, details, conditions, want) => {
+    expect(sqliteCost(details, { table: 'posts', conditions })).toBe(want);
+  });
+});

@@ -41,18 +41,21 @@ export function openPostgres(
 ): Database {
   const { Pool } = loadPg();
   // a connection that cannot be made (or a free one found) within 10 s is an error, not a wait without end
-  const poolOf = (max: number): pg.Pool =>
+  const poolOf = (max: number, options?: string): pg.Pool =>
     new Pool({
       connectionString: url,
       max,
       connectionTimeoutMillis: 10_000,
       types: { getTypeParser },
       ...(statementTimeoutMs > 0 && { statement_timeout: statementTimeoutMs }),
+      ...(options !== undefined && { options }),
     });
   const pool = poolOf(poolSize);
   const slots = scans.slots || Math.max(1, Math.floor(poolSize / 4));
   const gate = new ScanGate({ ...scans, slots, queue: scans.queue || slots * 4 });
-  const scanPool = poolOf(slots);
+  // a scan takes one backend's core, not as many parallel workers as PostgreSQL would give it: `slots` scans take
+  // `slots` cores of the database server at most
+  const scanPool = poolOf(slots, '-c max_parallel_workers_per_gather=0');
   const migrations = new Pool({
     connectionString: url,
     max: 2,

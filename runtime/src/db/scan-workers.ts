@@ -51,12 +51,16 @@ export class ScanWorkers {
 
   #start(): Worker {
     // built, this file is dist/db/scan-workers.js beside scan-worker.js; run from source (tsx, vitest), the worker is
-    // TypeScript and needs tsx's loader too
+    // TypeScript: it registers tsx's loader before it loads it
     const source = import.meta.url.endsWith('.ts');
-    const worker = new Worker(new URL(`./scan-worker.${source ? 'ts' : 'js'}`, import.meta.url), {
-      workerData: { file: this.file },
-      ...(source && { execArgv: ['--import', 'tsx'] }),
-    });
+    const script = new URL(`./scan-worker.${source ? 'ts' : 'js'}`, import.meta.url);
+    const options = { workerData: { file: this.file } };
+    const worker = source
+      ? new Worker(
+          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); })`,
+          { ...options, eval: true },
+        )
+      : new Worker(script, options);
     // an idle worker does not keep the process alive
     worker.unref();
     this.#started.push(worker);

@@ -5,6 +5,7 @@ import { createAuthorizer, type Scope } from './auth/authorize.js';
 import { createTokenVerifier } from './auth/verify.js';
 import {
   checkAuthConfig,
+  readMaxEventLoopDelay,
   readTimeouts,
   readTrustProxy,
   type AuthConfig,
@@ -24,6 +25,7 @@ import { cursorKey } from './http/cursors.js';
 import { installProblemPages } from './http/problem-pages.js';
 import { bucket, clientKey, installRateLimit } from './http/rate-limit.js';
 import { noteScanClients } from './http/scan-clients.js';
+import { installPressure } from './http/pressure.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
 import {
@@ -55,6 +57,8 @@ export interface AppOptions {
   timeouts?: Timeouts;
   /** the proxies whose X-Forwarded-* headers are believed (Fastify's `trustProxy`); TRUST_PROXY when left out */
   trustProxy?: TrustProxy;
+  /** above this event loop delay requests are answered 503 (see http/pressure.ts); MAX_EVENT_LOOP_DELAY when left out */
+  maxEventLoopDelayMs?: number;
 }
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's job (see main.ts). */
@@ -67,6 +71,7 @@ export async function buildApp({
   logger = false,
   timeouts = readTimeouts(process.env),
   trustProxy = readTrustProxy(process.env.TRUST_PROXY),
+  maxEventLoopDelayMs = readMaxEventLoopDelay(process.env),
 }: AppOptions): Promise<FastifyInstance> {
   checkAuthConfig(auth);
   const app = Fastify({
@@ -99,6 +104,7 @@ export async function buildApp({
   installContentTypes(app);
   installErrorHandlers(app);
   refuseWhileClosing(app);
+  await installPressure(app, maxEventLoopDelayMs);
   // before the rate limit and the routes: a 429 carries CORS headers too, and each path's 405 leaves OPTIONS to it
   await installCors(app, CORS);
   await registerHooks(app);
@@ -124,7 +130,7 @@ export async function buildApp({
     async (api) => {
       api.get(
         '/healthz',
-        { schema: { response: { 200: healthSchema } }, config: { rateLimit: false } },
+        { schema: { response: { 200: healthSchema } }, config: { rateLimit: false, pressureExempt: true } },
         async () => {
           await db.ping();
           return { status: 'ok' };

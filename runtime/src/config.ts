@@ -24,6 +24,8 @@ export interface Config {
   /** REDIS_URL: rate limits counted in Redis, shared by every instance (else each instance counts its own) */
   redisUrl?: string;
   timeouts: Timeouts;
+  /** MAX_EVENT_LOOP_DELAY: above it, requests are answered 503 at once (see http/pressure.ts); 0: never */
+  maxEventLoopDelayMs: number;
   /** TRUST_PROXY (see readTrustProxy); buildApp reads it from the environment when not given */
   trustProxy: TrustProxy;
 }
@@ -44,6 +46,10 @@ export function readTimeouts(env: NodeJS.ProcessEnv): Timeouts {
     connectionMs: milliseconds('CONNECTION_TIMEOUT', env.CONNECTION_TIMEOUT, 60_000),
   };
 }
+
+/** MAX_EVENT_LOOP_DELAY: milliseconds, 1000 unless set, 0 for never (see http/pressure.ts). */
+export const readMaxEventLoopDelay = (env: NodeJS.ProcessEnv): number =>
+  milliseconds('MAX_EVENT_LOOP_DELAY', env.MAX_EVENT_LOOP_DELAY, 1000);
 
 /** Fastify's `trustProxy`: none or any, the addresses believed, or which hop is (a number of hops). */
 export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
@@ -226,6 +232,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(optional(env.CURSOR_SECRET) !== undefined && { cursorSecret: optional(env.CURSOR_SECRET) }),
     ...(optional(env.REDIS_URL) !== undefined && { redisUrl: redisUrl(env.REDIS_URL ?? '') }),
     timeouts: readTimeouts(env),
+    maxEventLoopDelayMs: readMaxEventLoopDelay(env),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
   };
 }

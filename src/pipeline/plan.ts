@@ -61,6 +61,7 @@ export const RUNTIME = [
   'src/http/cursors.ts',
   'src/http/listing.ts',
   'src/http/scan-clients.ts',
+  'src/http/pressure.ts',
   'src/http/related.ts',
   'src/http/etag.ts',
   'src/http/methods.ts',

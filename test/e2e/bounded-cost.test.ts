@@ -147,6 +147,19 @@ async function measure(base: string, paths: readonly string[], ms: number): Prom
 const p99 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
 
 describe('bounded cost, 1,000,000 posts', () => {
+  it('answers one client beyond its share of scans 429 with Retry-After, and the others as before', async () => {
+    // three at once from one address: two are its share (DATABASE_SCAN_PER_CLIENT, 2 by default), the third is refused
+    const ask = (): Promise<Response> => fetch(`${server.url}/posts?body[contains]=yyy&limit=5`);
+    const answers = await Promise.all([ask(), ask(), ask()]);
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 200, 429]);
+    const refused = answers.find((a) => a.status === 429);
+    expect(refused?.headers.get('retry-after')).toMatch(/^[0-9]+$/);
+    expect(((await refused?.json()) as { type: string }).type).toMatch(/rate-limited/);
+    // an index serves this one: it is not counted
+    expect((await fetch(`${server.url}/posts?limit=5`)).status).toBe(200);
+  }, 20_000);
+
   it('keeps /healthz and GET item fast while 32 clients send the most expensive listings', async () => {
     const load = spawn(
       process.execPath,

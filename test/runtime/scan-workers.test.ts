@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../runtime/src/db/database.js';
 import { openSqlite } from '../../runtime/src/db/sqlite.js';
+import { DatabaseUnavailableError } from '../../runtime/src/db/database.js';
 
 /**
  * SQLite's listing statements that scan run on a worker thread (its own read-only connection to the file); the
@@ -80,5 +82,34 @@ describe('statements that scan, on SQLite', () => {
     await expect(broken.all(['not json'], () => 'me')).rejects.toThrow(/malformed JSON/);
     const next = db.prepareList(`SELECT "id" FROM "posts" WHERE "n" >= ? ORDER BY "n" LIMIT 1`, facts(['n']));
     expect(await next.all([1000], () => 'me')).toEqual([{ id: '1000' }]);
+  });
+
+  it('start no worker once the database is closed, and an idle worker keeps no process alive', async () => {
+    const file = join(dir, 'other.db');
+    const other = openSqlite(file, { slots: 1, queue: 1, perClient: 5, timeoutMs: 5_000 });
+    await other.prepareText('CREATE TABLE "posts" ("id" TEXT PRIMARY KEY, "body" TEXT)').run([]);
+    const scanning = other.prepareList(
+      `SELECT "id" FROM "posts" WHERE instr("body", ?) > 0 ORDER BY "id" LIMIT 1`,
+      facts(['body']),
+    );
+    await other.close();
+    await expect(scanning.all(['x'], () => 'me')).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    // a process that ran a scan and never closed its database still ends when it has nothing else to do
+    const script = `
+      import { openSqlite } from ${JSON.stringify(new URL('../../runtime/src/db/sqlite.ts', import.meta.url).href)};
+      const db = openSqlite(${JSON.stringify(file)});
+      await db.prepareText('CREATE TABLE IF NOT EXISTS "posts" ("id" TEXT PRIMARY KEY, "body" TEXT)').run([]);
+      const rows = await db.prepareList('SELECT "id" FROM "posts" WHERE instr("body", ?) > 0 ORDER BY "id" LIMIT 1',
+        { table: 'posts', conditions: ['body'] }).all(['x'], () => 'me');
+      console.log(JSON.stringify(rows));`;
+    const ended = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { timeout: 20_000 },
+        (error, stdout) => (error === null ? resolve(stdout.trim()) : reject(error)),
+      ),
+    );
+    expect(ended).toBe('[]');
   });
 });

@@ -24,6 +24,7 @@ export class ScanWorkers {
   /** which statement each worker runs */
   readonly #busy = new Map<Worker, number>();
   #ids = 0;
+  #closed = false;
 
   constructor(
     private readonly file: string,
@@ -31,6 +32,8 @@ export class ScanWorkers {
   ) {}
 
   run(text: string, params: readonly SqlValue[]): Promise<SqlValue[][]> {
+    // a statement queued before the database closed starts no worker after (it would keep the process alive)
+    if (this.#closed) return Promise.reject(new DatabaseUnavailableError('the database is closed'));
     const worker = this.#idle.pop() ?? (this.#started.length < this.size ? this.#start() : undefined);
     // the gate lets no more statements run than there are workers
     if (worker === undefined)
@@ -44,6 +47,7 @@ export class ScanWorkers {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     const workers = this.#started.splice(0);
     this.#idle.length = 0;
     await Promise.all(workers.map((worker) => worker.terminate()));
@@ -61,8 +65,6 @@ export class ScanWorkers {
           { ...options, eval: true },
         )
       : new Worker(script, options);
-    // an idle worker does not keep the process alive
-    worker.unref();
     this.#started.push(worker);
     worker.on('message', (answer: ScanAnswer) => {
       const waiting = this.#pending.get(answer.id);
@@ -85,6 +87,8 @@ export class ScanWorkers {
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`exit code ${code}`)));
+    // a worker does not keep the process alive; after its listeners, since a 'message' listener refs its port again
+    worker.unref();
     return worker;
   }
 }

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import { generatorSpeed } from './generator-speed.js';
+import { hostileClients } from './hostile.js';
 import { eventsCost } from './events.js';
 import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
@@ -181,6 +182,12 @@ for (const s of speed) {
 }
 console.log('keyset paging at scale…');
 const paging = await scale(generated, WORK, smoke ? [ROWS] : [10_000, 1_000_000], SECRET);
+
+console.log('32 hostile clients…');
+const hostile = await hostileClients(generated, WORK, smoke ? ROWS : 1_000_000, smoke ? 3 : 10, env);
+console.log(
+  `  ${hostile.rows} rows, ${hostile.seconds} s: p99 /healthz ${hostile.healthP99Ms.toFixed(1)} ms, GET item ${hostile.itemP99Ms.toFixed(1)} ms; hostile requests ${hostile.requests}, refused (429/503) ${hostile.refused}`,
+);
 
 const out = options.out ?? join(ROOT, 'bench/RESULTS.md');
 report(out, {

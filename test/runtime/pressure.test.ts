@@ -21,8 +21,8 @@ describe('a saturated event loop', () => {
     await app.ready();
     try {
       expect((await app.inject('/posts')).statusCode).toBe(200);
-      // the loop blocked for most of a sampling second: its mean delay is over 50 ms at the next sample
-      for (let i = 0; i < 6; i += 1) {
+      // the loop blocked for most of two sampling seconds: its mean delay is over 50 ms when the flag is next read
+      for (let i = 0; i < 12; i += 1) {
         block(200);
         await new Promise((wait) => setImmediate(wait));
       }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -84,11 +84,13 @@ console.log(JSON.stringify({ statuses, wrong: wrong.slice(0, 10), slowest }));
 `;
 
 let server: RunningServer;
+let databaseOf: string;
 
 beforeAll(async () => {
   const dir = await generateFresh(definitionFile(), 'e2e-bounded-cost');
   await typecheckAndBuild(dir);
   const url = await databaseUrl('bounded_cost', `sqlite:${join(dir, 'data/app.db')}`);
+  databaseOf = url;
   // one scan at a time: on this machine of 2 cores the database server (PostgreSQL) or the worker threads (SQLite)
   // share the cores with the server, the clients and this test
   const env = {
@@ -105,6 +107,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  // a million rows are not left behind: the file, or PostgreSQL's database
+  if (!ON_POSTGRES)
+    return rmSync(databaseOf.slice('sqlite:'.length).replace(/app\.db$/, ''), { recursive: true, force: true });
+  const base = new pg.Client({ connectionString: process.env.RESTSMITH_TEST_PG_URL });
+  await base.connect();
+  try {
+    await base.query(`DROP DATABASE IF EXISTS "${new URL(databaseOf).pathname.slice(1)}"`);
+  } finally {
+    await base.end();
+  }
 });
 
 function definitionFile(): string {

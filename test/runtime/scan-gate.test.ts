@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigError, readMaxEventLoopDelay, readScanSettings } from '../../runtime/src/config.js';
 import { ScanRefusedError } from '../../runtime/src/db/database.js';
 import { ScanGate } from '../../runtime/src/db/scan-gate.js';
 
@@ -87,5 +88,38 @@ describe('the caps on statements that scan', () => {
         async () => 'fine',
       ),
     ).toBe('fine');
+  });
+});
+
+describe('the settings of the caps', () => {
+  it.each<[Record<string, string>, object]>([
+    [{}, { slots: 0, queue: 0, perClient: 2 }],
+    [
+      { DATABASE_SCAN_POOL_SIZE: '3', DATABASE_SCAN_QUEUE: '20', DATABASE_SCAN_PER_CLIENT: '1' },
+      { slots: 3, queue: 20, perClient: 1 },
+    ],
+    [
+      { DATABASE_SCAN_POOL_SIZE: '', DATABASE_SCAN_QUEUE: '0' },
+      { slots: 0, queue: 0, perClient: 2 },
+    ],
+  ])('given %j, are %j (0: the default for the database)', (env, want) => {
+    expect(readScanSettings(env)).toEqual(want);
+  });
+
+  it.each<[Record<string, string>, RegExp]>([
+    [{ DATABASE_SCAN_POOL_SIZE: 'four' }, /DATABASE_SCAN_POOL_SIZE must be a whole number from 0 to 256, not "four"/],
+    [{ DATABASE_SCAN_POOL_SIZE: '257' }, /from 0 to 256/],
+    [{ DATABASE_SCAN_QUEUE: '-1' }, /DATABASE_SCAN_QUEUE must be a whole number from 0 to 10000/],
+    [{ DATABASE_SCAN_PER_CLIENT: '0' }, /DATABASE_SCAN_PER_CLIENT must be a whole number from 1 to 10000, not "0"/],
+    [{ MAX_EVENT_LOOP_DELAY: '1s' }, /MAX_EVENT_LOOP_DELAY must be a whole number of milliseconds/],
+  ])('given %j, refuse to start: %s', (env, message) => {
+    expect(() => {
+      readScanSettings(env);
+      readMaxEventLoopDelay(env);
+    }).toThrow(ConfigError);
+    expect(() => {
+      readScanSettings(env);
+      readMaxEventLoopDelay(env);
+    }).toThrow(message);
   });
 });

@@ -22,18 +22,39 @@ export interface CostFacts {
 /** Table-valued functions a statement reads its `in` values from: bounded by the request, not a table. */
 const VALUE_LISTS = /^(json_each|jsonb_each|CONSTANT ROW)\b/;
 
+/** A line of SQLite's `EXPLAIN QUERY PLAN`: `parent` is the id of the line it is under (0: the top). */
+export interface PlanLine {
+  id: number;
+  parent: number;
+  detail: string;
+}
+
 /**
- * SQLite: `details` are the lines of `EXPLAIN QUERY PLAN`. Cheap when no line sorts (`USE TEMP B-TREE`), every
- * `SCAN` of a table is the listed table's walk in index order with no condition at all (it stops at the limit), and
- * every condition's column is one a `SEARCH` of the listed table is constrained by.
+ * SQLite: `lines` are the statement's `EXPLAIN QUERY PLAN`. Cheap when no line sorts rows of a table (`USE TEMP
+ * B-TREE` beside a `SCAN` or `SEARCH` of one: a sort of the rows of a limited subquery, as the pages of a listing of
+ * several owners are merged, is bounded by its limit), every `SCAN` of a table is the listed table's walk in index
+ * order with no condition at all (it stops at the limit), and every condition's column is one a `SEARCH` of the
+ * listed table is constrained by.
  */
-export function sqliteCost(details: readonly string[], facts: CostFacts): Cost {
+export function sqliteCost(lines: readonly PlanLine[], facts: CostFacts): Cost {
+  // the subqueries read row by row (`CO-ROUTINE owner_0`) or stored (`MATERIALIZE x`): a SCAN of one is no table's
+  const subqueries = new Set(
+    lines.flatMap(({ detail }) => /^(?:CO-ROUTINE|MATERIALIZE) ("?)([^\s"]+)\1/.exec(detail)?.[2] ?? []),
+  );
+  const readsTable = (detail: string): boolean => {
+    const read = /^(?:SCAN|SEARCH) (?:TABLE )?("?)([^\s"]+)\1/.exec(detail);
+    if (read === null) return false;
+    return !subqueries.has(read[2] ?? '') && !VALUE_LISTS.test(detail.replace(/^(SCAN|SEARCH) /, ''));
+  };
   const served = new Set<string>();
-  for (const detail of details) {
-    if (detail.includes('USE TEMP B-TREE')) return 'scans';
+  for (const { parent, detail } of lines) {
+    if (detail.includes('USE TEMP B-TREE')) {
+      if (lines.some((line) => line.parent === parent && readsTable(line.detail))) return 'scans';
+      continue;
+    }
+    if (!readsTable(detail)) continue;
     const scan = /^SCAN (?:TABLE )?("?)([^\s"]+)\1/.exec(detail);
     if (scan !== null) {
-      if (VALUE_LISTS.test(detail.slice('SCAN '.length))) continue;
       if (scan[2] !== facts.table || facts.conditions.length > 0) return 'scans';
       continue;
     }

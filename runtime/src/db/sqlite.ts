@@ -15,7 +15,7 @@ import {
   type SqlValue,
   type Statement,
 } from './database.js';
-import { sqliteCost, type Cost, type CostFacts } from './cost.js';
+import { sqliteCost, type Cost, type CostFacts, type PlanLine } from './cost.js';
 import { loadBetterSqlite3 } from './drivers.js';
 import { prepareNamed } from './named.js';
 import { rowMaker } from './rows.js';
@@ -69,12 +69,9 @@ export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Dat
   const gate = new ScanGate({ ...scans, slots, queue: scans.queue || slots * 4 });
   const workers = shared ? new ScanWorkers(file, slots) : undefined;
   const costOf = (text: string, facts: CostFacts): Cost => {
-    const plan = db.prepare<SqlValue[], { detail: string }>(`EXPLAIN QUERY PLAN ${text}`);
+    const plan = db.prepare<SqlValue[], PlanLine>(`EXPLAIN QUERY PLAN ${text}`);
     const unbound = Array.from(text.matchAll(/\?/g), () => null);
-    return sqliteCost(
-      plan.all(...unbound).map((line) => line.detail),
-      facts,
-    );
+    return sqliteCost(plan.all(...unbound), facts);
   };
   const prepareList = (text: string, facts: CostFacts): ListStatement => {
     const statement = make(text);

@@ -4,15 +4,16 @@ import { costFacts, listSql, type ListColumn, type ListShape } from '../../runti
 
 /**
  * Listing shapes and the cost class each must get (see runtime/src/db/cost.ts), the same on SQLite and PostgreSQL:
- * the table of posts below has indexes on id (its key), (author_id, id) and (created_at, id); title, body and views
- * have none.
+ * the table of posts below has indexes on id (its key), (author_id, id), (editor_id, id) and (created_at, id); title,
+ * body and views have none.
  */
 export const SCHEMA = (dialect: 'sqlite' | 'postgres'): string[] => [
   `CREATE TABLE "users" ("id" text PRIMARY KEY, "country" text)`,
   `CREATE TABLE "posts" ("id" text PRIMARY KEY, "title" text NOT NULL, "body" text, "views" ${dialect === 'sqlite' ? 'integer' : 'bigint'},
-     "author_id" text REFERENCES "users" ("id"), "created_at" ${dialect === 'sqlite' ? 'text' : 'timestamptz'} NOT NULL)`,
+     "author_id" text REFERENCES "users" ("id"), "editor_id" text, "created_at" ${dialect === 'sqlite' ? 'text' : 'timestamptz'} NOT NULL)`,
   `CREATE INDEX "posts_author_id_idx" ON "posts" ("author_id", "id")`,
   `CREATE INDEX "posts_created_at_idx" ON "posts" ("created_at", "id")`,
+  `CREATE INDEX "posts_editor_id_idx" ON "posts" ("editor_id", "id")`,
 ];
 
 const id: ListColumn = { column: 'id', kind: 'text', notNull: true };
@@ -48,6 +49,12 @@ export const SHAPES: [string, ListShape, Cost][] = [
   [
     'one owner (indexed), by id',
     { owner: { columns: ['author_id'], kind: 'text' }, filters: [], sort: [byId] },
+    'cheap',
+  ],
+  // one page per owner column, each from its index, merged: a sort of twice the page, not of the table
+  [
+    'two owners (indexed), by id',
+    { owner: { columns: ['author_id', 'editor_id'], kind: 'text' }, filters: [], sort: [byId] },
     'cheap',
   ],
   ['body contains (unindexed)', { filters: [{ column: body, op: 'contains' }], sort: [byId] }, 'scans'],

@@ -23,7 +23,7 @@ describe('the cost class of a listing statement on PostgreSQL, from its generic 
     expect(await classify(db)).toEqual(want);
     await run(`INSERT INTO "users" SELECT 'u' || n, 'FR' FROM generate_series(1, 100) AS n`);
     await run(
-      `INSERT INTO "posts" SELECT lpad(n::text, 8, '0'), 'post ' || n, 'body ' || n, n % 100, 'u' || (n % 100 + 1),
+      `INSERT INTO "posts" SELECT lpad(n::text, 8, '0'), 'post ' || n, 'body ' || n, n % 100, 'u' || (n % 100 + 1), 'u' || ((n * 7) % 100 + 1),
          '2024-01-01'::timestamptz + n * interval '1 second' FROM generate_series(1, 20000) AS n`,
     );
     await run('ANALYZE');
@@ -36,6 +36,40 @@ describe('the cost class of a listing statement on PostgreSQL, from its generic 
     [
       'a sort',
       { 'Node Type': 'Limit', Plans: [{ 'Node Type': 'Sort', Plans: [{ 'Node Type': 'Index Scan' }] }] },
+      'scans',
+    ],
+    [
+      'a sort of limited pages',
+      {
+        'Node Type': 'Limit',
+        Plans: [
+          {
+            'Node Type': 'Sort',
+            Plans: [
+              {
+                'Node Type': 'Append',
+                Plans: [
+                  { 'Node Type': 'Limit', Plans: [{ 'Node Type': 'Index Scan' }] },
+                  { 'Node Type': 'Limit', Plans: [{ 'Node Type': 'Index Scan' }] },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      'cheap',
+    ],
+    [
+      'a sort of one limited page and a table',
+      {
+        'Node Type': 'Sort',
+        Plans: [
+          {
+            'Node Type': 'Append',
+            Plans: [{ 'Node Type': 'Limit', Plans: [{ 'Node Type': 'Index Scan' }] }, { 'Node Type': 'Index Scan' }],
+          },
+        ],
+      },
       'scans',
     ],
     ['a residual filter', { 'Node Type': 'Index Scan', Filter: '(strpos(...) > 0)' }, 'scans'],

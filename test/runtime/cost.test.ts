@@ -15,7 +15,7 @@ describe('the cost class of a listing statement on SQLite, from its plan', () =>
       );
       await statement(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
-         INSERT INTO "posts" SELECT printf('%08d', i), 'post ' || i, 'body ' || i, i % 100, 'u' || (i % 100 + 1), '2024-01-01' FROM n`,
+         INSERT INTO "posts" SELECT printf('%08d', i), 'post ' || i, 'body ' || i, i % 100, 'u' || (i % 100 + 1), 'u' || ((i * 7) % 100 + 1), '2024-01-01' FROM n`,
       );
       await statement('ANALYZE');
       const filled = await classify(db);

@@ -78,15 +78,27 @@ export interface PlanNode {
 /**
  * PostgreSQL: `plan` is the generic plan the statement gets with sequential scans and sorts disabled (see
  * postgres.ts), so that it does not depend on the table's statistics (the planner seq-scans a table it believes
- * small). It still chooses a disabled node when nothing else can answer: a `Seq Scan` or a `Sort` says no index
- * serves. Cheap when no node is one, and no scan of a table keeps a residual `Filter` (conditions its index does not
- * serve, checked row by row); the function scans of `in` lists and subqueries' own nodes are judged alike.
+ * small). It still chooses a disabled node when nothing else can answer: a `Seq Scan` says no index serves, a `Sort`
+ * of a table's rows that they are all sorted. Cheap when there is no such node, and no scan of a table keeps a
+ * residual `Filter` (conditions its index does not serve, checked row by row). A sort of rows that each come through
+ * a `Limit` (the pages of a listing of several owners, merged) is bounded by the limits, and the nodes under them are
+ * judged alike.
  */
 export function postgresCost(plan: PlanNode): Cost {
   const type = plan['Node Type'];
-  if (type === 'Seq Scan' || type === 'Sort' || type === 'Incremental Sort') return 'scans';
-  const readsTable = /Scan$/.test(type) && type !== 'Function Scan' && type !== 'Subquery Scan';
-  if (readsTable && plan.Filter !== undefined) return 'scans';
+  if (type === 'Seq Scan') return 'scans';
+  if ((type === 'Sort' || type === 'Incremental Sort') && !(plan.Plans ?? []).every(limited)) return 'scans';
+  if (readsTable(type) && plan.Filter !== undefined) return 'scans';
   for (const child of plan.Plans ?? []) if (postgresCost(child) === 'scans') return 'scans';
   return 'cheap';
+}
+
+const readsTable = (type: string): boolean =>
+  /Scan$/.test(type) && type !== 'Function Scan' && type !== 'Subquery Scan';
+
+/** Whether every row `plan` gives comes through a Limit below it (none from a table read to its end). */
+function limited(plan: PlanNode): boolean {
+  if (plan['Node Type'] === 'Limit') return true;
+  if (readsTable(plan['Node Type'])) return false;
+  return (plan.Plans ?? []).every(limited);
 }

@@ -6,6 +6,7 @@ import type { IncludeCost } from './include.js';
 import type { Speed } from './generator-speed.js';
 import type { OnPostgres } from './on-postgres.js';
 import type { ServerName } from './rounds.js';
+import type { HostileCost } from './hostile.js';
 import type { Scale } from './scale.js';
 
 export interface Measured {
@@ -33,6 +34,7 @@ export interface Report {
   include?: IncludeCost;
   events?: EventsCost;
   scale?: Scale;
+  hostile?: HostileCost;
 }
 
 /** The two pairs each test is judged by: ours ÷ theirs by CPU per request, per round. */
@@ -110,6 +112,14 @@ function otherTargets(r: Report): string[] {
     );
     lines.push(
       `| ${e.idle.streams} idle event streams | ${e.idle.withStreamsMs.toFixed(1)} ms of CPU a second (${e.idle.withoutMs.toFixed(1)} with none) | |`,
+    );
+  }
+  if (r.hostile !== undefined) {
+    const h = r.hostile;
+    add(
+      `32 hostile clients at ${h.rows.toLocaleString('en')} rows for ${h.seconds} s (unindexed contains and sorts): p99 of another client's /healthz and GET item ≤ 100 ms (SQLite)`,
+      `${h.healthP99Ms.toFixed(1)} ms, ${h.itemP99Ms.toFixed(1)} ms; ${h.refused} of ${h.requests} hostile requests answered 429/503 with Retry-After`,
+      Math.max(h.healthP99Ms, h.itemP99Ms) <= 100,
     );
   }
   const hundred = r.speed?.find((s) => s.resources === 100);
@@ -218,7 +228,7 @@ export function report(path: string, root: string, r: Report): void {
     "timeouts). The baseline has no idempotency keys, ETags, request ids or body checks beyond Fastify's. Each",
     'server serves its own copy of the same seeded database; on PostgreSQL its own CPU is measured too (the',
     'postmaster and its children). `npm run bench -- --only scale` (or any of sqlite, postgres, include, events,',
-    'generator, scale, comma-separated) runs some parts only and writes .bench/RESULTS-partial.md.',
+    'generator, scale, hostile, comma-separated) runs some parts only and writes .bench/RESULTS-partial.md.',
     '',
   );
   lines.push(...kept(root, 'history.md'), '');

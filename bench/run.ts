@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
 import { generatorSpeed } from './generator-speed.js';
+import { hostileClients } from './hostile.js';
 import { eventsCost } from './events.js';
 import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
@@ -32,7 +33,7 @@ const { values: options } = parseArgs({
     only: { type: 'string' },
   },
 });
-const PARTS = ['sqlite', 'postgres', 'include', 'events', 'generator', 'scale'] as const;
+const PARTS = ['sqlite', 'postgres', 'include', 'events', 'generator', 'scale', 'hostile'] as const;
 const only = (options.only ?? PARTS.join(',')).split(',').map((part) => part.trim());
 const unknown = only.filter((part) => !(PARTS as readonly string[]).includes(part));
 if (unknown.length > 0) throw new Error(`--only takes ${PARTS.join(', ')}, not ${unknown.join(', ')}`);
@@ -76,12 +77,21 @@ const result: Report = {
   method: '',
 };
 
-if (runs('sqlite') || runs('postgres')) {
-  // the generated server: generate, build, migrate an empty database, then seed it and copy it for the others
+let built: string | undefined;
+/** The generated benchmark API, generated and built on first use (the server tests and the hostile clients use it). */
+function generatedProject(): string {
+  if (built !== undefined) return built;
   console.log('generating and building the benchmark API…');
   const generated = join(WORK, 'generated');
   run(process.execPath, ['bin/restsmith.js', 'generate', 'bench/definition.yaml', '--out', generated]);
   run(process.execPath, [join(ROOT, 'node_modules/typescript7/bin/tsc'), '-p', 'tsconfig.build.json'], generated);
+  built = generated;
+  return generated;
+}
+
+if (runs('sqlite') || runs('postgres')) {
+  // the generated server: generate, build, migrate an empty database, then seed it and copy it for the others
+  const generated = generatedProject();
   const generatedDb = join(generated, 'data/bench.db');
   const migrated = await startServer(
     'migrate',
@@ -230,6 +240,15 @@ if (runs('scale')) {
     load,
     databases: ['SQLite', 'PostgreSQL'],
   });
+}
+
+if (runs('hostile')) {
+  console.log('32 hostile clients…');
+  const hostile = await hostileClients(generatedProject(), WORK, smoke ? ROWS : 1_000_000, smoke ? 3 : 10, env);
+  console.log(
+    `  ${hostile.rows} rows, ${hostile.seconds} s: p99 /healthz ${hostile.healthP99Ms.toFixed(1)} ms, GET item ${hostile.itemP99Ms.toFixed(1)} ms; hostile requests ${hostile.requests}, refused (429/503) ${hostile.refused}`,
+  );
+  result.hostile = hostile;
 }
 
 result.method = `${ROUNDS} round(s); per test ${WARMUP}s warm-up then ${SECONDS}s measured with wrk -t1 -c${CONNECTIONS} on its own core, servers pinned to core 0, in alternation (each first in turn); ${ROWS} seeded rows; medians of rounds; on PostgreSQL (a throwaway cluster, fsync off) its processes pinned to core ${LOAD_CPU} with wrk, every server with a pool of ${process.env.DATABASE_POOL_SIZE || 10} connections`;

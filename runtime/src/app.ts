@@ -5,6 +5,7 @@ import { createAuthorizer, type Scope } from './auth/authorize.js';
 import { createTokenVerifier } from './auth/verify.js';
 import {
   checkAuthConfig,
+  readMaxEventLoopDelay,
   readTimeouts,
   readTrustProxy,
   type AuthConfig,
@@ -22,7 +23,9 @@ import { installIdempotency } from './http/idempotency.js';
 import { refuseOtherMethodsLater, routeEveryMethod } from './http/methods.js';
 import { cursorKey } from './http/cursors.js';
 import { installProblemPages } from './http/problem-pages.js';
-import { installRateLimit } from './http/rate-limit.js';
+import { bucket, clientKey, installRateLimit } from './http/rate-limit.js';
+import { noteScanClients } from './http/scan-clients.js';
+import { installPressure } from './http/pressure.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
 import {
@@ -54,6 +57,8 @@ export interface AppOptions {
   timeouts?: Timeouts;
   /** the proxies whose X-Forwarded-* headers are believed (Fastify's `trustProxy`); TRUST_PROXY when left out */
   trustProxy?: TrustProxy;
+  /** above this event loop delay requests are answered 503 (see http/pressure.ts); MAX_EVENT_LOOP_DELAY when left out */
+  maxEventLoopDelayMs?: number;
 }
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's job (see main.ts). */
@@ -66,6 +71,7 @@ export async function buildApp({
   logger = false,
   timeouts = readTimeouts(process.env),
   trustProxy = readTrustProxy(process.env.TRUST_PROXY),
+  maxEventLoopDelayMs = readMaxEventLoopDelay(process.env),
 }: AppOptions): Promise<FastifyInstance> {
   checkAuthConfig(auth);
   const app = Fastify({
@@ -98,6 +104,7 @@ export async function buildApp({
   installContentTypes(app);
   installErrorHandlers(app);
   refuseWhileClosing(app);
+  await installPressure(app, maxEventLoopDelayMs);
   // before the rate limit and the routes: a 429 carries CORS headers too, and each path's 405 leaves OPTIONS to it
   await installCors(app, CORS);
   await registerHooks(app);
@@ -110,6 +117,12 @@ export async function buildApp({
     );
   }
   const authorizer = createAuthorizer(createTokenVerifier(auth), ADMIN_ROLE);
+  // a listing that scans counts against its client's share (see db/scan-gate.ts)
+  const keyOf = clientKey(authorizer);
+  noteScanClients(app, (request) => {
+    const key = keyOf(request);
+    return typeof key === 'string' ? key : bucket(request, undefined);
+  });
   countDocsAssetsApart(app, PREFIX, rateLimitMax);
   await installRateLimit(app, authorizer, rateLimitMax, redisUrl);
   installIdempotency(app, db, authorizer);
@@ -117,7 +130,7 @@ export async function buildApp({
     async (api) => {
       api.get(
         '/healthz',
-        { schema: { response: { 200: healthSchema } }, config: { rateLimit: false } },
+        { schema: { response: { 200: healthSchema } }, config: { rateLimit: false, pressureExempt: true } },
         async () => {
           await db.ping();
           return { status: 'ok' };

@@ -14,6 +14,8 @@ export interface Config {
   /** PostgreSQL: the longest a statement of a request may run, in ms (DATABASE_STATEMENT_TIMEOUT; 0: no limit) */
   databaseStatementTimeoutMs: number;
   logLevel: string;
+  /** the caps on listing statements that scan a table (DATABASE_SCAN_*, see readScanSettings) */
+  scans: ScanSettings;
   auth: AuthConfig;
   /** the key that signs page cursors: every instance behind one load balancer needs the same one */
   cursorSecret?: string;
@@ -22,6 +24,8 @@ export interface Config {
   /** REDIS_URL: rate limits counted in Redis, shared by every instance (else each instance counts its own) */
   redisUrl?: string;
   timeouts: Timeouts;
+  /** MAX_EVENT_LOOP_DELAY: above it, requests are answered 503 at once (see http/pressure.ts); 0: never */
+  maxEventLoopDelayMs: number;
   /** TRUST_PROXY (see readTrustProxy); buildApp reads it from the environment when not given */
   trustProxy: TrustProxy;
 }
@@ -42,6 +46,10 @@ export function readTimeouts(env: NodeJS.ProcessEnv): Timeouts {
     connectionMs: milliseconds('CONNECTION_TIMEOUT', env.CONNECTION_TIMEOUT, 60_000),
   };
 }
+
+/** MAX_EVENT_LOOP_DELAY: milliseconds, 1000 unless set, 0 for never (see http/pressure.ts). */
+export const readMaxEventLoopDelay = (env: NodeJS.ProcessEnv): number =>
+  milliseconds('MAX_EVENT_LOOP_DELAY', env.MAX_EVENT_LOOP_DELAY, 1000);
 
 /** Fastify's `trustProxy`: none or any, the addresses believed, or which hop is (a number of hops). */
 export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
@@ -126,6 +134,36 @@ function poolSize(value: string | undefined): number {
 export const statementTimeoutMs = (value: string | undefined): number =>
   milliseconds('DATABASE_STATEMENT_TIMEOUT', value, 10_000);
 
+/**
+ * The caps on listing statements that scan a table (see db/cost.ts, db/scan-gate.ts). `slots`
+ * (DATABASE_SCAN_POOL_SIZE): how many run at once, on SQLite each on a worker thread of its own (default: the cores
+ * but one, 1 to 4), on PostgreSQL each on a connection of a pool of their own (default: a quarter of
+ * DATABASE_POOL_SIZE, at least 1); `queue` (DATABASE_SCAN_QUEUE): how many more may wait (default: 4 per slot);
+ * `perClient` (DATABASE_SCAN_PER_CLIENT, default 2): how many one client (the rate limit's key) may have running or
+ * waiting. 0 for `slots` or `queue`: the default.
+ */
+export interface ScanSettings {
+  slots: number;
+  queue: number;
+  perClient: number;
+}
+
+export function readScanSettings(env: NodeJS.ProcessEnv): ScanSettings {
+  return {
+    slots: count('DATABASE_SCAN_POOL_SIZE', env.DATABASE_SCAN_POOL_SIZE, 0, 0, 256),
+    queue: count('DATABASE_SCAN_QUEUE', env.DATABASE_SCAN_QUEUE, 0, 0, 10_000),
+    perClient: count('DATABASE_SCAN_PER_CLIENT', env.DATABASE_SCAN_PER_CLIENT, 2, 1, 10_000),
+  };
+}
+
+function count(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
 function redisUrl(value: string): string {
   if (!/^rediss?:\/\/./.test(value))
     throw new ConfigError(
@@ -188,11 +226,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
     databaseStatementTimeoutMs: statementTimeoutMs(env.DATABASE_STATEMENT_TIMEOUT),
     logLevel: logLevel(env.LOG_LEVEL),
+    scans: readScanSettings(env),
     auth: readAuthConfig(env),
     rateLimitMax: rateLimitMax(env.RATE_LIMIT_MAX),
     ...(optional(env.CURSOR_SECRET) !== undefined && { cursorSecret: optional(env.CURSOR_SECRET) }),
     ...(optional(env.REDIS_URL) !== undefined && { redisUrl: redisUrl(env.REDIS_URL ?? '') }),
     timeouts: readTimeouts(env),
+    maxEventLoopDelayMs: readMaxEventLoopDelay(env),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
   };
 }

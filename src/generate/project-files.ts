@@ -9,6 +9,7 @@ export const DEPENDENCIES = {
   '@fastify/rate-limit': '^11.2.0',
   '@fastify/swagger': '^9.5.2',
   '@fastify/swagger-ui': '^6.1.0',
+  '@fastify/under-pressure': '^9.2.0',
   ajv: '^8.17.1',
   'ajv-formats': '^3.0.1',
   'better-sqlite3': '^12.4.1',

@@ -37,6 +37,10 @@ function recorder(dialect: 'sqlite' | 'postgres'): { db: unknown; prepared: Prep
       prepared.push({ text, transient: options?.transient === true });
       return statement;
     },
+    prepareList: (text: string, _facts: unknown, options?: { transient?: boolean }) => {
+      prepared.push({ text, transient: options?.transient === true });
+      return statement;
+    },
   };
   return { db, prepared };
 }

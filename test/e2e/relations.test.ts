@@ -22,6 +22,11 @@ interface Statement {
 interface Db {
   prepare(sql: string): Statement;
   prepareText(sql: string, options?: object): Statement;
+  prepareList(
+    sql: string,
+    facts: object,
+    options?: object,
+  ): { all(params: readonly unknown[], client: () => string): Promise<unknown[]> };
   close(): Promise<void>;
 }
 interface Inject {
@@ -50,6 +55,12 @@ function counted(inner: Db): Db {
     get(target, key) {
       if (key === 'prepare') return (sql: string) => wrap(target.prepare(sql));
       if (key === 'prepareText') return (sql: string, options?: object) => wrap(target.prepareText(sql, options));
+      // a listing's statement (see db/database.ts ListStatement)
+      if (key === 'prepareList')
+        return (sql: string, facts: object, options?: object) => {
+          const listed = target.prepareList(sql, facts, options);
+          return { all: (p: readonly unknown[], client: () => string) => (statements++, listed.all(p, client)) };
+        };
       const value = Reflect.get(target, key) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

@@ -5,6 +5,7 @@
  * Every driver returns rows in the same shape: booleans as 0/1, JSON as text, datetimes as ISO text.
  */
 import type { Dialect as KyselyDialect, Kysely } from 'kysely';
+import type { Cost, CostFacts } from './cost.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -27,6 +28,16 @@ export interface Statement {
   values(params: readonly SqlValue[]): Promise<SqlValue[][]>;
   /** runs a statement that returns no rows; resolves to the number of rows changed */
   run(params: readonly SqlValue[]): Promise<number>;
+}
+
+/**
+ * A listing's statement, of a cost class decided once when it is prepared (see cost.ts): a cheap one runs as any
+ * other statement; one that scans runs apart from the thread that serves HTTP (SQLite) or on a pool of its own
+ * (PostgreSQL), under the caps of scan-gate.ts, counted for `client` (the rate limit's key).
+ */
+export interface ListStatement {
+  /** `client` is asked only by a statement that scans: most pages never compute it */
+  all(params: readonly SqlValue[], client: () => string): Promise<Row[]>;
 }
 
 /** A statement and the values of its parameters, in order. */
@@ -65,6 +76,10 @@ export interface Database {
    * prepared on every connection (for statements a client can vary without bound).
    */
   prepareText(text: string, options?: { transient?: boolean }): Statement;
+  /** A listing's statement (see ListStatement): `facts` say what its plan alone does not (see cost.ts). */
+  prepareList(text: string, facts: CostFacts, options?: { transient?: boolean }): ListStatement;
+  /** the cost class of a listing's statement, from this database's plan of it (see cost.ts) */
+  costOf(text: string, facts: CostFacts): Promise<Cost>;
   /**
    * Runs `first`, then the statements `after` makes of the rows it returned, as one transaction: every change is kept,
    * or none (a statement that fails, or `after` throwing, undoes them all). `after` is synchronous: on SQLite's one
@@ -102,6 +117,21 @@ export function lazyKysely(
 /** The database cannot answer now (unreachable, out of connections, restarting, busy): a 503, worth a retry. */
 export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';
+}
+
+/**
+ * A statement that scans refused by the caps of scan-gate.ts: `client`, beyond the client's share (a 429); `busy`,
+ * every slot and the queue taken, or `deadline`, not answered within DATABASE_STATEMENT_TIMEOUT (a 503). Both say
+ * when to try again (`retryAfter`, in seconds).
+ */
+export class ScanRefusedError extends Error {
+  override name = 'ScanRefusedError';
+  constructor(
+    readonly reason: 'client' | 'busy' | 'deadline',
+    readonly retryAfter: number,
+  ) {
+    super(`a statement that scans was refused: ${reason}`);
+  }
 }
 
 /** A write refused by a constraint of the schema, translated from the driver's own error. */

@@ -1,3 +1,4 @@
+import type { CostFacts } from './cost.js';
 import type { Dialect, SqlValue } from './database.js';
 import { drivingTrigram, FTS, fromFts, TRIGRAM, trigramQuery, type TrigramIndex } from './trigram-sql.js';
 
@@ -184,6 +185,16 @@ export function listSql(table: string, selectList: string, shape: ListShape, dia
     return `SELECT * FROM (${selectOf(table, selectList, one, dialect, param)}) AS ${q(`owner_${i}`)}`;
   });
   return `SELECT * FROM (${branches.join(' UNION ')}) AS ${q('owned')} ORDER BY ${orderOf(shape)} LIMIT ${LIMIT[dialect](param)}`;
+}
+
+/** What a shape's plan alone does not say of it (see cost.ts): the columns its conditions compare. */
+export function costFacts(table: string, shape: ListShape): CostFacts {
+  const conditions = [
+    ...(shape.owner?.columns ?? []),
+    ...shape.filters.map((f) => f.via?.[0]?.local ?? f.column.column),
+    ...(shape.afterNulls === undefined ? [] : [shape.sort[0]?.column.column ?? 'id']),
+  ];
+  return { table, conditions };
 }
 
 /** The sort keys (`columns`) of one record of `table` by id: where a cursor that names its record continues. */

@@ -6,6 +6,7 @@ import {
   firstThen,
   lazyKysely,
   type Database,
+  type ListStatement,
   type Row,
   type Bound,
   type Params,
@@ -13,9 +14,11 @@ import {
   type SqlValue,
   type Statement,
 } from './database.js';
+import { postgresCost, type Cost, type PlanNode } from './cost.js';
 import { loadPg } from './drivers.js';
 import { prepareNamed } from './named.js';
 import { rowMaker, type RowMaker } from './rows.js';
+import { ScanGate, type ScanLimits } from './scan-gate.js';
 import { utcTimestamp } from './timestamps.js';
 
 /**
@@ -26,22 +29,33 @@ import { utcTimestamp } from './timestamps.js';
  * No statement of a request runs longer than `statementTimeoutMs` (DATABASE_STATEMENT_TIMEOUT, default 10 s; 0: no
  * limit): PostgreSQL cancels it and the request answers 503, so that no request holds a pooled connection for long.
  * Migrations run through a pool of their own without that limit (a table rebuilt can take longer); its connections
- * close when idle.
+ * close when idle. Listing statements that scan a table (see cost.ts) run on a pool of their own, of `scans.slots`
+ * connections (0: a quarter of `poolSize`, at least one), under the caps of scan-gate.ts: however many clients send
+ * them, the main pool's connections stay free for every other statement.
  */
 export function openPostgres(
   url: string,
   poolSize: number,
   statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
+  scans: ScanLimits = { slots: 0, queue: 0, perClient: 2, timeoutMs: statementTimeoutMs },
 ): Database {
   const { Pool } = loadPg();
   // a connection that cannot be made (or a free one found) within 10 s is an error, not a wait without end
-  const pool = new Pool({
-    connectionString: url,
-    max: poolSize,
-    connectionTimeoutMillis: 10_000,
-    types: { getTypeParser },
-    ...(statementTimeoutMs > 0 && { statement_timeout: statementTimeoutMs }),
-  });
+  const poolOf = (max: number, options?: string): pg.Pool =>
+    new Pool({
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: 10_000,
+      types: { getTypeParser },
+      ...(statementTimeoutMs > 0 && { statement_timeout: statementTimeoutMs }),
+      ...(options !== undefined && { options }),
+    });
+  const pool = poolOf(poolSize);
+  const slots = scans.slots || Math.max(1, Math.floor(poolSize / 4));
+  const gate = new ScanGate({ ...scans, slots, queue: scans.queue || slots * 4 });
+  // a scan takes one backend's core, not as many parallel workers as PostgreSQL would give it: `slots` scans take
+  // `slots` cores of the database server at most
+  const scanPool = poolOf(slots, '-c max_parallel_workers_per_gather=0');
   const migrations = new Pool({
     connectionString: url,
     max: 2,
@@ -51,7 +65,29 @@ export function openPostgres(
   });
   // an idle connection that fails (the server restarted) is dropped from the pool; requests get fresh ones
   pool.on('error', () => undefined);
+  scanPool.on('error', () => undefined);
   migrations.on('error', () => undefined);
+  const prepareList = (text: string, options?: { transient?: boolean }): ListStatement => {
+    const transient = options?.transient === true;
+    const cheap = prepare(pool, text, transient);
+    const scanning = prepare(scanPool, text, transient);
+    const scan = (params: readonly SqlValue[], client: () => string): Promise<Row[]> =>
+      gate.run(client, () => scanning.all(params));
+    // decided on the first run (a plan needs a connection); until then, and when it cannot be had, as a scan
+    let known: Cost | undefined;
+    let asked: Promise<unknown> | undefined;
+    return {
+      all: (params, client) => {
+        if (known === 'cheap') return cheap.all(params);
+        if (known === 'scans') return scan(params, client);
+        asked ??= costOf(pool, text).then(
+          (cost) => (known = cost),
+          () => (asked = undefined),
+        );
+        return asked.then(() => (known === 'cheap' ? cheap.all(params) : scan(params, client)));
+      },
+    };
+  };
   return {
     dialect: 'postgres',
     prepare: <P extends Params>(sql: string) =>
@@ -59,6 +95,8 @@ export function openPostgres(
     prepareText: (text: string, options?: { transient?: boolean }) =>
       prepare(pool, text, options?.transient === true),
     atomically: (first, after) => inTransaction(pool, () => firstThen(first, after)),
+    prepareList: (text, _facts, options) => prepareList(text, options),
+    costOf: (text) => costOf(pool, text),
     inTransaction: (make) => inTransaction(pool, make),
     kysely: lazyKysely((kysely) => new kysely.PostgresDialect({ pool: migrations })),
     ping: async () => {
@@ -69,7 +107,7 @@ export function openPostgres(
       }
     },
     close: async () => {
-      await Promise.all([pool.end(), migrations.end()]);
+      await Promise.all([pool.end(), scanPool.end(), migrations.end()]);
     },
   };
 }
@@ -103,6 +141,36 @@ function sameNames(names: readonly string[], fields: readonly pg.FieldDef[]): bo
   for (let i = 0; i < names.length; i += 1) if (fields[i]?.name !== names[i]) return false;
   return true;
 }
+
+/**
+ * The cost class of a statement (see cost.ts), from its generic plan (the one for any values of its parameters) with
+ * sequential scans and sorts disabled: a plan that still has one has nothing else to answer with, whatever the
+ * table's statistics say. The settings are the connection's own for this one EXPLAIN, and reset after it.
+ */
+async function costOf(pool: pg.Pool, text: string): Promise<Cost> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const name = `restsmith_cost_${(costs += 1)}`;
+  try {
+    await client.query(
+      'SET enable_seqscan = off; SET enable_sort = off; SET plan_cache_mode = force_generic_plan',
+    );
+    await client.query(`PREPARE ${name} AS ${text}`);
+    const count = Math.max(0, ...Array.from(text.matchAll(/\$([0-9]+)/g), (match) => Number(match[1])));
+    const nulls = Array.from({ length: count }, () => 'NULL').join(', ');
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (FORMAT JSON) EXECUTE ${name}${count > 0 ? `(${nulls})` : ''}`,
+    );
+    const plan = JSON.parse(rows[0]?.['QUERY PLAN'] ?? '[]') as { Plan: PlanNode }[];
+    return plan[0] === undefined ? 'scans' : postgresCost(plan[0].Plan);
+  } finally {
+    await client
+      .query(`DEALLOCATE ${name}; RESET enable_seqscan; RESET enable_sort; RESET plan_cache_mode`)
+      .catch((error: unknown) => (broken = error instanceof Error ? error : new Error(String(error))));
+    client.release(broken);
+  }
+}
+let costs = 0;
 
 /** Each statement's name (when it has one) and text, for transactions. */
 const queries = new WeakMap<Statement, { name: string | undefined; text: string }>();

@@ -7,6 +7,7 @@ import {
   firstThen,
   lazyKysely,
   type Database,
+  type ListStatement,
   type Row,
   type Bound,
   type Params,
@@ -14,12 +15,22 @@ import {
   type SqlValue,
   type Statement,
 } from './database.js';
+import { sqliteCost, type Cost, type CostFacts, type PlanLine } from './cost.js';
 import { loadBetterSqlite3 } from './drivers.js';
 import { prepareNamed } from './named.js';
 import { rowMaker } from './rows.js';
+import { ScanGate, type ScanLimits } from './scan-gate.js';
+import { defaultScanWorkers, ScanWorkers } from './scan-workers.js';
 
-/** Opens (and creates) an SQLite database file in WAL mode with foreign keys enforced. */
-export function openSqlite(file: string): Database {
+/** The caps on statements that scan (see scan-gate.ts) when none are given: its slots are the worker threads. */
+const DEFAULT_SCANS: ScanLimits = { slots: 0, queue: 0, perClient: 2, timeoutMs: 10_000 };
+
+/**
+ * Opens (and creates) an SQLite database file in WAL mode with foreign keys enforced. Listing statements that scan
+ * (see cost.ts) run on `scans.slots` worker threads (0: the default for the cores), each with a read-only connection
+ * of its own; a `:memory:` database cannot be shared with them, so they run on this connection, still under the caps.
+ */
+export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const Driver = loadBetterSqlite3();
   const db = new Driver(file);
@@ -53,10 +64,38 @@ export function openSqlite(file: string): Database {
   const inTransaction = async <T>(make: () => Program<T>): Promise<T> =>
     translateErrors(() => transaction(make()) as T);
 
+  const shared = file !== ':memory:';
+  const slots = shared ? scans.slots || defaultScanWorkers() : 1;
+  const gate = new ScanGate({ ...scans, slots, queue: scans.queue || slots * 4 });
+  const workers = shared ? new ScanWorkers(file, slots) : undefined;
+  const costOf = (text: string, facts: CostFacts): Cost => {
+    const plan = db.prepare<SqlValue[], PlanLine>(`EXPLAIN QUERY PLAN ${text}`);
+    const unbound = Array.from(text.matchAll(/\?/g), () => null);
+    return sqliteCost(plan.all(...unbound), facts);
+  };
+  const prepareList = (text: string, facts: CostFacts): ListStatement => {
+    const statement = make(text);
+    if (costOf(text, facts) === 'cheap') return statement;
+    if (workers === undefined)
+      return { all: (params, client) => gate.run(client, () => statement.all(params)) };
+    const toRow = rowMaker(
+      db
+        .prepare(text)
+        .columns()
+        .map((column) => column.name),
+    );
+    return {
+      all: (params, client) =>
+        gate.run(client, () => workers.run(text, params)).then((rows) => rows.map(toRow)),
+    };
+  };
+
   return {
     dialect: 'sqlite',
     prepare: <P extends Params>(sql: string) => prepareNamed<P>(sql, 'sqlite', make),
     prepareText: make,
+    prepareList,
+    costOf: async (text, facts) => costOf(text, facts),
     atomically: (first, after) => inTransaction(() => firstThen(first, after)),
     inTransaction,
     kysely: lazyKysely((kysely) => new kysely.SqliteDialect({ database: db })),
@@ -64,6 +103,7 @@ export function openSqlite(file: string): Database {
       db.prepare('SELECT 1').get();
     },
     close: async () => {
+      await workers?.close();
       db.close();
     },
   };

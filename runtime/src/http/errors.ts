@@ -5,7 +5,7 @@ import type {
   FastifyRequest,
   FastifyServerOptions,
 } from 'fastify';
-import { ConstraintError, DatabaseUnavailableError } from '../db/database.js';
+import { ConstraintError, DatabaseUnavailableError, ScanRefusedError } from '../db/database.js';
 import {
   badRequest,
   conflict,
@@ -184,6 +184,23 @@ function ownerErrors(owned: RouteProblemConfig['owned'], request: FastifyRequest
   }
 }
 
+/** A listing that scans a table, refused by the caps of db/scan-gate.ts: when to try again is in Retry-After. */
+function scanRefused({ reason, retryAfter }: ScanRefusedError): HttpProblem {
+  const headers = { 'retry-after': String(retryAfter) };
+  if (reason === 'client')
+    return problem(
+      'rate-limited',
+      'this client already has as many listings that read a whole table under way as it may: try again when one has answered',
+      undefined,
+      headers,
+    );
+  const detail =
+    reason === 'busy'
+      ? 'the server is running as many listings that read a whole table as it can, and as many wait: try again shortly'
+      : 'this listing reads a whole table and did not finish within DATABASE_STATEMENT_TIMEOUT: try again later, or filter or sort by indexed fields';
+  return problem('unavailable', detail, undefined, headers);
+}
+
 function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
   if (error instanceof HttpProblem) return error;
   const config = request.routeOptions.config;
@@ -206,6 +223,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): HttpProblem {
       error.validationContext === 'headers' ? 'a header' : `the ${error.validationContext ?? 'request'}`;
     return badRequest(`${what} is not valid`, [...errors, ...more]);
   }
+  if (error instanceof ScanRefusedError) return scanRefused(error);
   if (error instanceof DatabaseUnavailableError) {
     request.log.warn({ err: error }, 'the database cannot answer');
     return serviceUnavailable('the database cannot answer now: try again shortly');

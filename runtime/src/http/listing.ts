@@ -1,6 +1,7 @@
 import { setBounded } from '../bounded.js';
-import type { Database, Row, SqlValue, Statement } from '../db/database.js';
+import type { Database, ListStatement, Row, SqlValue, Statement } from '../db/database.js';
 import {
+  costFacts,
   filterKey,
   filterParams,
   keysetParams,
@@ -18,6 +19,7 @@ import {
 } from '../db/list-sql.js';
 import { Cursors, invalidCursor } from './cursors.js';
 import { badRequest } from './problem.js';
+import { scanClientOf } from './scan-clients.js';
 import { hopsThrough, type RelatedScopes, type RelationFilterSpec } from './related.js';
 import { CANONICAL, isDateTime, SPELLING } from './validator.js';
 
@@ -82,7 +84,7 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const ID: ListColumn = { column: 'id', kind: 'text', notNull: true };
 
 export class Listing {
-  readonly #statements = new Map<string, Statement>();
+  readonly #statements = new Map<string, ListStatement>();
   /** by sort columns: the statement that reads a record's sort keys (see #sortKeysOf), at most MAX_SHAPES */
   readonly #lookups = new Map<string, Statement>();
   /** the shapes whose statements are named on PostgreSQL (at most MAX_NAMED_SHAPES, never dropped) */
@@ -164,7 +166,7 @@ export class Listing {
     rest.push(limit + 1);
     const params = listParams(restricted, owner, rest);
 
-    const rows = await this.#statement(shape).all(params);
+    const rows = await this.#statement(shape).all(params, () => scanClientOf(query));
     const last = rows.length > limit ? rows[limit - 1] : undefined;
     return {
       rows: rows.length > limit ? rows.slice(0, limit) : rows,
@@ -237,13 +239,15 @@ export class Listing {
    * only the first MAX_NAMED_SHAPES shapes ever seen are named statements, kept by each connection; later ones are
    * unnamed, planned each time and kept by no one.
    */
-  #statement(shape: ListShape): Statement {
+  #statement(shape: ListShape): ListStatement {
     const key = shapeKey(shape);
     let statement = this.#statements.get(key);
     if (statement === undefined) {
       const sql = listSql(this.spec.table, this.spec.selectList, shape, this.db.dialect);
       if (this.#named.size < MAX_NAMED_SHAPES) this.#named.add(key);
-      statement = this.db.prepareText(sql, { transient: !this.#named.has(key) });
+      statement = this.db.prepareList(sql, costFacts(this.spec.table, shape), {
+        transient: !this.#named.has(key),
+      });
       setBounded(this.#statements, key, statement, MAX_SHAPES);
     }
     return statement;

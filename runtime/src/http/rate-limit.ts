@@ -56,13 +56,7 @@ export async function installRateLimit(
       await redis.quit().catch(() => redis.disconnect());
     });
   }
-  /** a request's bucket, once its token (if any) is verified: at once for a token verified before */
-  const keyOf = (request: FastifyRequest): string | Promise<string> => {
-    const subject = authorizer.verifiedSubject(request);
-    return subject instanceof Promise
-      ? subject.then((verified) => bucket(request, verified))
-      : bucket(request, subject);
-  };
+  const keyOf = clientKey(authorizer);
   const tooMany = (allowed: number, ttl: number): HttpProblem =>
     new HttpProblem(
       429,
@@ -142,6 +136,16 @@ function countInProcess(
     route.onRequest = route.onRequest === undefined ? [limit] : [route.onRequest, limit].flat();
   });
 }
+
+/** A request's bucket, once its token (if any) is verified: at once for a token verified before. */
+export const clientKey =
+  (authorizer: Authorizer) =>
+  (request: FastifyRequest): string | Promise<string> => {
+    const subject = authorizer.verifiedSubject(request);
+    return subject instanceof Promise
+      ? subject.then((verified) => bucket(request, verified))
+      : bucket(request, subject);
+  };
 
 /** The counter a request counts in: its verified subject's, else its address's (an IPv6 one's /64). */
 export const bucket = (request: Pick<FastifyRequest, 'ip'>, subject: string | undefined): string => {

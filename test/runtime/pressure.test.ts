@@ -1,0 +1,51 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { installErrorHandlers } from '../../runtime/src/http/errors.js';
+import { installPressure } from '../../runtime/src/http/pressure.js';
+
+/** Blocks this thread for `ms`: a statement, or any work, that holds the event loop. */
+function block(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // busy
+  }
+}
+
+describe('a saturated event loop', () => {
+  it('answers 503 with Retry-After at once, except /healthz', async () => {
+    const app = Fastify();
+    installErrorHandlers(app);
+    await installPressure(app, 50);
+    app.get('/healthz', { config: { pressureExempt: true } }, async () => ({ status: 'ok' }));
+    app.get('/posts', async () => ({ items: [] }));
+    await app.ready();
+    try {
+      expect((await app.inject('/posts')).statusCode).toBe(200);
+      // the loop blocked for most of two sampling seconds: its mean delay is over 50 ms when the flag is next read
+      for (let i = 0; i < 12; i += 1) {
+        block(200);
+        await new Promise((wait) => setImmediate(wait));
+      }
+      await new Promise((wait) => setTimeout(wait, 50));
+      const refused = await app.inject('/posts');
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        status: 503,
+        detail: 'the server is overloaded: try again shortly',
+      });
+      expect((await app.inject('/healthz')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is not watched when MAX_EVENT_LOOP_DELAY is 0', async () => {
+    const app = Fastify();
+    await installPressure(app, 0);
+    await app.ready();
+    expect(app.hasDecorator('isUnderPressure')).toBe(false);
+    await app.close();
+  });
+});

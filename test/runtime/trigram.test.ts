@@ -106,6 +106,11 @@ describe('which contains a trigram index serves', () => {
     ['each trigram once', 'sqlite', ['"xxx" AND "xxy"', 'xxxxxxy']],
     ['no trigram with a NUL', 'sqlite', ['"abc" AND "def"', 'abc\0def']],
     ['a LIKE pattern, its wildcards and escape escaped', 'postgres', ['%50\\% a\\_b c\\\\d%', '50% a_b c\\d']],
+    [
+      'a LIKE pattern of the first 32 characters of a long value',
+      'postgres',
+      [`%${'😀'.repeat(31)}\\%%`, `${'😀'.repeat(31)}%${'x'.repeat(5000)}`],
+    ],
   ])('the index query of a value: %s', (_case, dialect, want) => {
     const value = String(want[1]);
     expect(filterParams({ column: indexed, op: 'contains', trigram: true }, [value], dialect)).toEqual(want);

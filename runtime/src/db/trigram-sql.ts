@@ -61,11 +61,24 @@ function ftsQuery(value: string): string {
 }
 
 /**
+ * The characters of a value (code points) in PostgreSQL's LIKE pattern: a row that holds the value holds its start,
+ * and LIKE, which PostgreSQL checks on every row the GIN index yields, costs each the pattern's length times the
+ * text's: a pattern of 1,000 `x` took 350 ms over 20,000 rows of 170 `x` (the exact condition alone: 9 ms).
+ */
+const MAX_PATTERN = 32;
+
+/** A LIKE pattern of the start of a value: `%`, `_` and `\` escaped (`\` is LIKE's escape). */
+function likePattern(value: string): string {
+  const start = value.length <= MAX_PATTERN ? value : Array.from(value).slice(0, MAX_PATTERN).join('');
+  return `%${start.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/**
  * The index's query of a value: on SQLite an FTS5 query of its trigrams (see ftsQuery: every character of a string
- * but `"` is a character of it), on PostgreSQL a LIKE pattern (`%`, `_` and `\` escaped, `\` being LIKE's escape).
+ * but `"` is a character of it), on PostgreSQL a LIKE pattern of its start (see likePattern).
  */
 export const trigramQuery = (value: string, dialect: Dialect): string =>
-  dialect === 'sqlite' ? ftsQuery(value) : `%${value.replace(/[\\%_]/g, '\\$&')}%`;
+  dialect === 'sqlite' ? ftsQuery(value) : likePattern(value);
 
 const q = (identifier: string): string => `"${identifier}"`;
 

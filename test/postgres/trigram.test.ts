@@ -96,6 +96,21 @@ describe('contains served by a trigram index on PostgreSQL', () => {
     expect(await contains('indexed', title, long)).toHaveLength(2);
   });
 
+  it('creates pg_trgm once in a migration, however many fields gain the index', () => {
+    const two = (trigram: boolean): Snapshot => ({
+      tables: [
+        {
+          ...posts('two', trigram).tables[0]!,
+          columns: [column('title', { ...(trigram && { trigram }) }), column('body', { ...(trigram && { trigram }) })],
+        },
+      ],
+    });
+    const once = (statements: string[]): number => statements.filter((s) => s.includes('CREATE EXTENSION')).length;
+    expect(once(postgresMigration(diff(two(false), two(true), new Map()), two(true)))).toBe(1);
+    expect(once(postgresMigration(diff({ tables: [] }, two(true), new Map()), two(true)))).toBe(1);
+    expect(once(createSchema(two(true), postgres))).toBe(1);
+  });
+
   it('drops the index when the field loses index: trigram, keeping the rows', async () => {
     const count = async (): Promise<unknown> => (await client.query('SELECT count(*) AS n FROM "indexed"')).rows[0];
     const before = await count();

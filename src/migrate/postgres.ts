@@ -10,6 +10,7 @@ import {
   referencesClause,
 } from '../schema/ddl.js';
 import { postgres as d } from '../schema/dialect.js';
+import { extensionOnce } from '../schema/trigram.js';
 import { checksValues, keepsEnumValues, postgresChecked } from './checked-values.js';
 import { columnLoss } from './data-loss.js';
 import type { Diff, Step, TableChange } from './diff.js';
@@ -28,13 +29,13 @@ export function postgresMigration(diff: Diff, after: Snapshot): string[] {
   );
   const changes = changed.flatMap((change) => changeStatements(change, after));
   const dropped = diff.dropped.map((t) => d.ident(t.name));
-  return [
+  return extensionOnce([
     ...(changes.some((s) => s.includes('pg_temp.restsmith_try_cast')) ? [TRY_CAST] : []),
     ...createTables(dependencyOrder(diff.created)),
     ...changes,
     // in one statement: dropped tables may refer to each other
     ...(dropped.length === 0 ? [] : [`DROP TABLE ${dropped.join(', ')}`]),
-  ];
+  ]);
 }
 
 /** Tables, then their foreign keys: tables may refer to each other. */

@@ -1,10 +1,10 @@
 import type { ColumnSnapshot, Snapshot, TableSnapshot } from './snapshot.js';
 import type { SqlDialect } from './dialect.js';
-import { dropTrigramStatements, trigramStatements, trigramTable } from './trigram.js';
+import { dropTrigramStatements, extensionOnce, trigramStatements, trigramTable } from './trigram.js';
 
 /** The statements that create a whole schema from nothing, tables in dependency order. */
 export function createSchema(snapshot: Snapshot, d: SqlDialect): string[] {
-  return dependencyOrder(snapshot.tables).flatMap((table) => createTableWithIndexes(table, d));
+  return extensionOnce(dependencyOrder(snapshot.tables).flatMap((table) => createTableWithIndexes(table, d)));
 }
 
 export function createTableWithIndexes(table: TableSnapshot, d: SqlDialect): string[] {

@@ -17,11 +17,18 @@ export const trigramKeysTable = (table: string, column: string): string => `${tr
  * rowid is the record's: the id itself for integer ids; for text ids an integer key of a keys table (`id` ↔ `key`),
  * since the implicit rowid of a table without an INTEGER PRIMARY KEY may change in a VACUUM.
  */
+/** What each PostgreSQL trigram index needs first (see extensionOnce). */
+const PG_TRGM = 'CREATE EXTENSION IF NOT EXISTS pg_trgm';
+
+/** Statements with pg_trgm's CREATE EXTENSION once, where it first comes: each trigram index's statements say it. */
+export const extensionOnce = (statements: readonly string[]): string[] =>
+  statements.filter((s, i) => s !== PG_TRGM || statements.indexOf(s) === i);
+
 export function trigramStatements(table: string, column: string, idKind: IdKind, d: SqlDialect): string[] {
   const name = trigramTable(table, column);
   if (d.name === 'postgres') {
     return [
-      'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+      PG_TRGM,
       `CREATE INDEX ${d.ident(name)} ON ${d.ident(table)} USING gin (lower(${d.ident(column)}) gin_trgm_ops)`,
     ];
   }

@@ -86,6 +86,29 @@ describe('contains served by a trigram index on PostgreSQL', () => {
     );
     // LIKE's wildcards in a value are characters: '%' matches only a '%'
     expect(await contains('indexed', title, 'a%b')).toEqual(await contains('exact', plain, 'a%b'));
+    // a value longer than the LIKE pattern (its first 32 characters): the exact condition decides on the rest
+    const long = `${'Ab%_'.repeat(10)}\\z`;
+    for (const table of ['exact', 'indexed']) await insert(table, [long, long.slice(0, 40), long.toLowerCase()]);
+    for (const needle of [long, long.slice(0, 33), long.slice(1), `${long}z`]) {
+      const want = await contains('exact', plain, needle);
+      expect(await contains('indexed', title, needle)).toEqual(want);
+    }
+    expect(await contains('indexed', title, long)).toHaveLength(2);
+  });
+
+  it('creates pg_trgm once in a migration, however many fields gain the index', () => {
+    const two = (trigram: boolean): Snapshot => ({
+      tables: [
+        {
+          ...posts('two', trigram).tables[0]!,
+          columns: [column('title', { ...(trigram && { trigram }) }), column('body', { ...(trigram && { trigram }) })],
+        },
+      ],
+    });
+    const once = (statements: string[]): number => statements.filter((s) => s.includes('CREATE EXTENSION')).length;
+    expect(once(postgresMigration(diff(two(false), two(true), new Map()), two(true)))).toBe(1);
+    expect(once(postgresMigration(diff({ tables: [] }, two(true), new Map()), two(true)))).toBe(1);
+    expect(once(createSchema(two(true), postgres))).toBe(1);
   });
 
   it('drops the index when the field loses index: trigram, keeping the rows', async () => {

@@ -78,8 +78,19 @@ describe('which contains a trigram index serves', () => {
     ['three code points, one of them outside the BMP', indexed, 'a😀b', true],
     ['two code points in four UTF-16 units', indexed, '😀😀', false],
     ['a column without the index', plain, 'abcdef', false],
+    ['a NUL between trigrams', indexed, 'abc\0def', true],
+    ['a NUL in every three characters: no trigram an FTS5 query can hold', indexed, 'ab\0cd\0ef', false],
   ])('%s', (_case, column, value, want) => {
     expect(servedByTrigram(column, 'contains', value)).toBe(want);
+  });
+
+  it('makes an FTS5 query of a few trigrams of a long value, spread over it', () => {
+    const value = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(0x4e00 + i)).join('');
+    const [query] = filterParams({ column: indexed, op: 'contains', trigram: true }, [value], 'sqlite');
+    const terms = String(query).split(' AND ');
+    expect(terms).toHaveLength(16);
+    expect(terms[0]).toBe(`"${value.slice(0, 3)}"`);
+    expect(terms[15]).toBe(`"${value.slice(4685, 4688)}"`);
   });
 
   it('tells a trigram contains and a short contains apart by shape', () => {
@@ -87,8 +98,19 @@ describe('which contains a trigram index serves', () => {
   });
 
   it.each<[string, 'sqlite' | 'postgres', SqlValue[]]>([
-    ['an FTS5 phrase, its quotes doubled', 'sqlite', ['"say ""hi"""', 'say "hi"']],
+    [
+      'its trigrams in FTS5 strings, their quotes doubled',
+      'sqlite',
+      ['"a """ AND " ""h" AND """hi" AND "hi"""', 'a "hi"'],
+    ],
+    ['each trigram once', 'sqlite', ['"xxx" AND "xxy"', 'xxxxxxy']],
+    ['no trigram with a NUL', 'sqlite', ['"abc" AND "def"', 'abc\0def']],
     ['a LIKE pattern, its wildcards and escape escaped', 'postgres', ['%50\\% a\\_b c\\\\d%', '50% a_b c\\d']],
+    [
+      'a LIKE pattern of the first 32 characters of a long value',
+      'postgres',
+      [`%${'😀'.repeat(31)}\\%%`, `${'😀'.repeat(31)}%${'x'.repeat(5000)}`],
+    ],
   ])('the index query of a value: %s', (_case, dialect, want) => {
     const value = String(want[1]);
     expect(filterParams({ column: indexed, op: 'contains', trigram: true }, [value], dialect)).toEqual(want);
@@ -130,6 +152,11 @@ describe('contains served by a trigram index on SQLite', () => {
       }
       // what FTS5 folds and the exact condition does not (a letter outside ASCII in another case): not listed
       for (const needle of ['àbc', 'nÏcode']) expect(contains(withIndex, title, needle)).toEqual([]);
+      // a NUL, which an FTS5 query cannot hold, in the value (and in a text)
+      for (const db of [withIndex, without])
+        db.exec(`UPDATE "posts" SET "title" = 'abc' || char(0) || 'def' WHERE rowid = 2`);
+      for (const needle of ['abc\0def', 'bc\0de', 'abc\0', '\0\0\0', 'c\0d'])
+        expect(contains(withIndex, title, needle)).toEqual(contains(without, plain, needle));
     },
   );
 

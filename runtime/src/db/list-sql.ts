@@ -75,8 +75,8 @@ export interface ListFilterShape {
 
 /**
  * The parameters of one filter, in the order of its condition: a trigram `contains` takes its value twice, as the
- * index's query (an FTS5 phrase on SQLite: double quotes doubled; a LIKE pattern on PostgreSQL: `%`, `_` and `\`
- * escaped) and as the exact condition's value.
+ * index's query (see trigramQuery: an FTS5 query of some of its trigrams on SQLite, a LIKE pattern on PostgreSQL)
+ * and as the exact condition's value.
  */
 export function filterParams(
   filter: ListFilterShape,

@@ -71,3 +71,21 @@ export function describeScan(scan: Scan): string {
   const said = last === 0 ? scan.scans[0] : `${scan.scans.slice(0, last).join(', ')} and ${scan.scans[last]}`;
   return `listings read the whole table for ${said}${scan.remedy === '' ? '' : ` (${scan.remedy})`}`;
 }
+
+/**
+ * The longest value a trigram-indexed field may take before a write of it costs more than a page of a listing: the
+ * index gets a row of every trigram of the value in the write's transaction (SQLite: some 1 µs a character, on the
+ * thread that serves HTTP; 900 KB took 485 ms).
+ */
+export const TRIGRAM_MAX_LENGTH = 10_000;
+
+/** The trigram-indexed fields of `resource` with no `maxLength`, or one above TRIGRAM_MAX_LENGTH. */
+export const unboundedTrigrams = (resource: Resource): Field[] =>
+  resource.fields.filter(
+    (field) => field.trigram === true && (field.maxLength === undefined || field.maxLength > TRIGRAM_MAX_LENGTH),
+  );
+
+export const describeUnboundedTrigram = (field: Field): string =>
+  `index: trigram indexes every character a write sends: set a maxLength of at most ${TRIGRAM_MAX_LENGTH.toLocaleString('en')} (${
+    field.maxLength === undefined ? 'none is set' : `it is ${field.maxLength}`
+  }), or a write of a long value holds the database for as long as it takes (900 KB: half a second)`;

@@ -1,7 +1,7 @@
 import type { Api } from '../model.js';
 import { DefinitionError, type Problem } from '../errors.js';
 import { unaffordablePaths } from '../contract/relations.js';
-import { describeScan, scansOf } from '../contract/scans.js';
+import { describeScan, describeUnboundedTrigram, scansOf, unboundedTrigrams } from '../contract/scans.js';
 import type { Located } from '../definition/positions.js';
 import { indexClashes, POSTGRES_NAME_BYTES, type IndexSite } from '../schema/index-clashes.js';
 import { snapshotOf } from '../schema/snapshot.js';
@@ -49,15 +49,23 @@ function read(loaded: Loaded): Read {
   return { api, warnings: locate(loaded, modelWarnings(api)), notes: locate(loaded, modelNotes(api)) };
 }
 
-/** One note per field whose listings would read the whole table, at the field, naming what would (contract/scans.ts). */
+/**
+ * One note per field whose listings would read the whole table, at the field, naming what would, and one per
+ * trigram-indexed field whose values have no bound that keeps a write cheap (contract/scans.ts).
+ */
 export function modelNotes(api: Api): Located[] {
-  return api.resources.flatMap((resource) =>
-    scansOf(api, resource).map((scan) => ({
+  return api.resources.flatMap((resource) => [
+    ...scansOf(api, resource).map((scan) => ({
       path: ['resources', resource.name, 'fields', scan.field],
       anchor: 'key' as const,
       message: describeScan(scan),
     })),
-  );
+    ...unboundedTrigrams(resource).map((field) => ({
+      path: ['resources', resource.name, 'fields', field.name],
+      anchor: 'key' as const,
+      message: describeUnboundedTrigram(field),
+    })),
+  ]);
 }
 
 /**

@@ -14,7 +14,7 @@ const definition = (field: string, extra = ''): string =>
     resources:
       users:
         owner: id
-        fields: { name: { type: string, unique: true, index: trigram } }
+        fields: { name: { type: string, unique: true, maxLength: 100, index: trigram } }
       posts:
         owner: authorId
         fields:
@@ -44,11 +44,11 @@ describe('which listings of a field read the whole table', () => {
     ],
     [
       'a trigram-indexed text',
-      '{ type: text, index: trigram }',
+      '{ type: text, maxLength: 5000, index: trigram }',
       [`${ORDERED} and sort (index: trigram serves contains only)`],
     ],
     ['a unique string', '{ type: string, unique: true }', ['contains (index: trigram serves contains)']],
-    ['a unique trigram-indexed string: nothing', '{ type: string, unique: true, index: trigram }', []],
+    ['a unique trigram-indexed string: nothing', '{ type: string, unique: true, maxLength: 100, index: trigram }', []],
     // its unique index is on lower(email): it serves eq and in, not the text as written
     [
       'a unique email',
@@ -68,7 +68,10 @@ describe('which listings of a field read the whole table', () => {
   });
 
   it('says nothing of id, the timestamps, owners and refs', () => {
-    const notes = definitionWarned('api.yaml', definition('{ type: string, unique: true, index: trigram }')).notes;
+    const notes = definitionWarned(
+      'api.yaml',
+      definition('{ type: string, unique: true, maxLength: 100, index: trigram }'),
+    ).notes;
     expect(notes.map((n) => n.path)).toEqual([]);
   });
 
@@ -77,5 +80,23 @@ describe('which listings of a field read the whole table', () => {
     expect(notes).toEqual([
       'api.yaml:11:7  resources.posts.fields.probe  note: listings read the whole table for eq, gt, gte, lt, lte, in and sort (index: true serves them)',
     ]);
+  });
+});
+
+describe('a trigram-indexed field whose values a write may make long', () => {
+  const lengthNotes = (field: string): string[] =>
+    notesOf(definition(field)).filter((n) => !n.startsWith('listings read the whole table'));
+  it.each<[string, string, string[]]>([
+    ['no maxLength', '{ type: text, index: trigram }', ['none is set']],
+    ['a maxLength above 10,000', '{ type: text, maxLength: 10001, index: trigram }', ['it is 10001']],
+    ['a maxLength of 10,000: nothing', '{ type: text, maxLength: 10000, index: trigram }', []],
+    ['no trigram index: nothing', '{ type: text }', []],
+  ])('%s', (_case, field, want) => {
+    expect(lengthNotes(field)).toEqual(
+      want.map(
+        (w) =>
+          `index: trigram indexes every character a write sends: set a maxLength of at most 10,000 (${w}), or a write of a long value holds the database for as long as it takes (900 KB: half a second)`,
+      ),
+    );
   });
 });

@@ -4,8 +4,8 @@ import { DatabaseUnavailableError, type SqlValue } from './database.js';
 import type { ScanAnswer, ScanRequest } from './scan-worker.js';
 
 /**
- * SQLITE_SCAN_WORKERS' default: one thread per core beyond the one that serves HTTP, at least one and at most four
- * (a scan is bound by memory and the disk more than by its core).
+ * DATABASE_SCAN_POOL_SIZE's default on SQLite: one thread per core beyond the one that serves HTTP, at least one
+ * and at most four (a scan is bound by memory and the disk more than by its core).
  */
 export const defaultScanWorkers = (): number => Math.min(4, Math.max(1, availableParallelism() - 1));
 

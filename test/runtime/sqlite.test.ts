@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConstraintError, type Database } from '../../runtime/src/db/database.js';
-import { openSqlite } from '../../runtime/src/db/sqlite.js';
+import { MMAP_BYTES, openSqlite } from '../../runtime/src/db/sqlite.js';
 import { installErrorHandlers } from '../../runtime/src/http/errors.js';
 
 /**
@@ -180,5 +180,19 @@ describe('a cascade deeper than SQLite follows (found by a reviewer)', () => {
     await db.prepareText('DELETE FROM t WHERE id = 1001').run([]);
     expect(await remove.run([1])).toBe(1);
     await db.close();
+  });
+});
+
+describe('SQLite file access', () => {
+  it('reads a database file through a memory map of MMAP_BYTES, not a read() a page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'restsmith-mmap-'));
+    const db = openSqlite(join(dir, 'app.db'));
+    try {
+      expect(await db.prepareText('PRAGMA mmap_size').get([])).toEqual({ mmap_size: MMAP_BYTES });
+      expect(MMAP_BYTES).toBeGreaterThanOrEqual(256 * 1024 * 1024);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Driver from 'better-sqlite3';
 import { setBounded } from '../bounded.js';
 import type { SqlValue } from './database.js';
+import { MMAP_BYTES } from './sqlite.js';
 
 export interface ScanRequest {
   id: number;
@@ -24,6 +25,7 @@ const port = parentPort;
 if (port !== null) {
   const db = new Driver((workerData as { file: string }).file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  db.pragma(`mmap_size = ${MMAP_BYTES}`);
   const statements = new Map<string, Driver.Statement<SqlValue[], SqlValue[]>>();
   port.on('message', ({ id, text, params }: ScanRequest) => {
     let answer: ScanAnswer;

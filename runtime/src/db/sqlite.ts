@@ -22,6 +22,14 @@ import { rowMaker } from './rows.js';
 import { ScanGate, type ScanLimits } from './scan-gate.js';
 import { defaultScanWorkers, ScanWorkers } from './scan-workers.js';
 
+/**
+ * SQLite reads the file through a memory map of up to this many bytes instead of a read() call a page: its own page
+ * cache is 2 MB, so at a million rows most pages of a lookup by id came through a system call each (GET item at
+ * 1,000,000 rows took 50 µs of CPU against 33 at 10,000; mapped, 34). The map takes address space, not memory: its
+ * pages are the operating system's file cache, shared with the scan workers' connections (scan-worker.ts).
+ */
+export const MMAP_BYTES = 1024 * 1024 * 1024;
+
 /** The caps on statements that scan (see scan-gate.ts) when none are given: its slots are the worker threads. */
 const DEFAULT_SCANS: ScanLimits = { slots: 0, queue: 0, perClient: 2, timeoutMs: 10_000 };
 
@@ -38,6 +46,7 @@ export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Dat
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  db.pragma(`mmap_size = ${MMAP_BYTES}`);
 
   /** each statement's own better-sqlite3 statement, for transactions */
   const natives = new WeakMap<Statement, Native>();

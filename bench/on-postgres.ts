@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { startServer, type Server } from './lib.js';
 import { startCluster, seedPostgres, sql } from './postgres.js';
 import type { Measured } from './report.js';
-import { orderOf, runTests, type Load, type ServerName, type Test } from './rounds.js';
+import { noResults, orderOf, runTests, type Load, type ServerName, type Test } from './rounds.js';
 
 export interface OnPostgres {
   /** PostgreSQL's version */
@@ -69,15 +69,7 @@ export async function onPostgres(o: {
         ...(o.env.RATE_LIMIT_MAX !== undefined && { RATE_LIMIT_MAX: o.env.RATE_LIMIT_MAX }),
       }),
     };
-    const results: Measured[] = o.tests.map((t) => ({
-      name: t.name,
-      target: t.target,
-      generated: [],
-      unprotected: [],
-      baseline: [],
-      protected: [],
-      hello: [],
-    }));
+    const results: Measured[] = noResults(o.tests);
     for (let round = 1; round <= o.rounds; round += 1) {
       console.log(`PostgreSQL round ${round} of ${o.rounds}`);
       const order = orderOf(round);

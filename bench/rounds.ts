@@ -20,6 +20,18 @@ export interface Test {
   target: number;
 }
 
+/** Each test's results, none measured yet: one list per server (and the hello world's), filled by runTests. */
+export const noResults = (tests: readonly Test[]): Measured[] =>
+  tests.map((t) => ({
+    name: t.name,
+    target: t.target,
+    generated: [],
+    unprotected: [],
+    baseline: [],
+    protected: [],
+    hello: [],
+  }));
+
 export interface Load {
   warmup: number;
   seconds: number;

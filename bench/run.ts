@@ -20,7 +20,7 @@ import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
 import { onPostgres } from './on-postgres.js';
 import { cpuRatios, historyLine, report, type Measured, type Report } from './report.js';
-import { orderOf, runTests, type ServerName, type Test } from './rounds.js';
+import { noResults, orderOf, runTests, type ServerName, type Test } from './rounds.js';
 import { scale } from './scale.js';
 import { baselineCursorAfter, generatedCursorAfter, seed } from './seed.js';
 import { writeScripts } from './scripts.js';
@@ -155,15 +155,7 @@ if (runs('sqlite') || runs('postgres')) {
       }),
       hello: () => startServer('hello', ['bench/baseline/hello.mjs'], ROOT, {}),
     };
-    const results: Measured[] = tests.map((t) => ({
-      name: t.name,
-      target: t.target,
-      generated: [],
-      unprotected: [],
-      baseline: [],
-      protected: [],
-      hello: [],
-    }));
+    const results: Measured[] = noResults(tests);
     const rss: { generated: number[]; baseline: number[] } = { generated: [], baseline: [] };
     for (let round = 1; round <= ROUNDS; round += 1) {
       console.log(`round ${round} of ${ROUNDS}`);

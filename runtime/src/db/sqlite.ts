@@ -83,10 +83,12 @@ export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Dat
     return sqliteCost(plan.all(...unbound), facts);
   };
   const prepareList = (text: string, facts: CostFacts): ListStatement => {
-    const statement = make(text);
-    if (costOf(text, facts) === 'cheap') return statement;
-    if (workers === undefined)
+    if (costOf(text, facts) === 'cheap') return make(text);
+    if (workers === undefined) {
+      const statement = make(text);
       return { all: (params, client) => gate.run(client, () => statement.all(params)) };
+    }
+    // a worker runs it on a connection of its own: here only its columns' names are read, to make its rows objects
     const toRow = rowMaker(
       db
         .prepare(text)

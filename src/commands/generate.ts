@@ -38,7 +38,7 @@ export interface GenerateResult {
   forced?: boolean;
   /** what the definition would do better to change, though valid (pipeline/read-definition.ts), as printed lines */
   warnings?: string[];
-  /** how many fields have notes (listings no index serves), as a printed line; `generate --watch` leaves it out */
+  /** how many fields have notes (see read-definition.ts), as a printed line; `generate --watch` leaves it out */
   notes?: string[];
 }
 
@@ -80,7 +80,7 @@ export async function generate(file: string, options: GenerateOptions): Promise<
   const read = steps.definitionWarned(file, text);
   const api = read.api;
   const warnings = read.warnings.map(formatWarning);
-  const notes = notesSummary(source, read.notes.length);
+  const notes = notesSummary(source, new Set(read.notes.map((note) => note.path)).size);
   const outDir = resolve(options.out ?? api.name);
   checkTarget(outDir);
   const manifest = readManifest(outDir);
@@ -288,9 +288,14 @@ export function shownFileName(name: string): string {
     .replaceAll('--', '-\\-');
 }
 
-/** generate says how many notes there are in one line; `restsmith validate` prints them (one line per field). */
-function notesSummary(file: string, count: number): string[] {
-  if (count === 0) return [];
-  const fields = count === 1 ? '1 field' : `${count} fields`;
-  return [`${file}  note: listings of ${fields} would read the whole table: \`restsmith validate ${file}\` names them`];
+/**
+ * generate says in one line how many fields have notes (a listing no index serves, a trigram field whose values have
+ * no bound: see read-definition.ts); `restsmith validate` prints them, a line each.
+ */
+function notesSummary(file: string, fields: number): string[] {
+  if (fields === 0) return [];
+  const have = fields === 1 ? '1 field has' : `${fields} fields have`;
+  return [
+    `${file}  note: ${have} notes (listings that would read the whole table, or trigram indexes of unbounded values): \`restsmith validate ${file}\` names them`,
+  ];
 }

@@ -104,7 +104,7 @@ describe('warnings', () => {
     // and how many fields have notes, which validate names
     expect(result.err.split('\n')).toEqual([
       expect.stringMatching(warning),
-      'helpdesk.yaml  note: listings of 1 field would read the whole table: `restsmith validate helpdesk.yaml` names them',
+      'helpdesk.yaml  note: 1 field has notes (listings that would read the whole table, or trigram indexes of unbounded values): `restsmith validate helpdesk.yaml` names them',
     ]);
     expect(result.out).toMatch(/^create\s+src\/relations\/budget\.ts$/m);
   });

@@ -164,15 +164,21 @@ const kept = (root: string, name: string): string[] => {
   return existsSync(path) ? readFileSync(path, 'utf8').trimEnd().split('\n') : [];
 };
 
-/** The history's line for this run: the judge's ratios (SQLite, then PostgreSQL), include, events. */
-export function historyLine(run: string, r: Report): string {
-  const judge = (results: readonly Measured[] | undefined): string[] =>
-    ['GET item', 'GET list, first', 'GET list, deep', 'POST', 'PATCH'].map((prefix) => {
-      const m = results?.find((t) => t.name.startsWith(prefix));
-      return m === undefined ? '' : x(median(cpuRatios(m, 'generated', 'protected')));
-    });
+/**
+ * The history's lines for this run: the judge's ratios (SQLite, then PostgreSQL) and include, then the same for the
+ * generated server with its protections off against the bare baseline.
+ */
+export function historyLines(run: string, r: Report): string[] {
   const include = r.include === undefined ? '' : x(median(r.include.ratios));
-  return `| ${run} | ${r.date} | ${judge(r.sqlite?.results).join(' | ')} | ${judge(r.postgres?.results).join(' | ')} | ${include} | the baseline with the same protections |`;
+  return PAIRS.map((pair, i) => {
+    const ratios = (results: readonly Measured[] | undefined): string[] =>
+      ['GET item', 'GET list, first', 'GET list, deep', 'POST', 'PATCH'].map((prefix) => {
+        const m = results?.find((t) => t.name.startsWith(prefix));
+        return m === undefined ? '' : x(median(cpuRatios(m, pair.ours, pair.theirs)));
+      });
+    const against = i === 0 ? 'the baseline with the same protections' : 'protections off against the bare baseline';
+    return `| ${run} | ${r.date} | ${ratios(r.sqlite?.results).join(' | ')} | ${ratios(r.postgres?.results).join(' | ')} | ${include} | ${against} |`;
+  });
 }
 
 /** bench/RESULTS.md: the current figures and targets, the method, a create's costs, and the past runs. */
@@ -209,6 +215,8 @@ export function report(path: string, root: string, r: Report): void {
       'table grows there), the larger size against the smaller:',
       '',
       ...scaleTable(r.scale),
+      '',
+      ...kept(root, 'scale-notes.md'),
       '',
     );
   }

@@ -19,7 +19,7 @@ import { eventsCost } from './events.js';
 import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
 import { onPostgres } from './on-postgres.js';
-import { cpuRatios, historyLine, report, type Measured, type Report } from './report.js';
+import { cpuRatios, historyLines, report, type Measured, type Report } from './report.js';
 import { noResults, orderOf, runTests, type ServerName, type Test } from './rounds.js';
 import { scale } from './scale.js';
 import { baselineCursorAfter, generatedCursorAfter, seed } from './seed.js';
@@ -252,7 +252,7 @@ if (everything && !smoke && options.out === undefined) {
   text.splice(
     first < 0 ? text.length : first,
     0,
-    historyLine(`new (${new Date().toISOString().slice(0, 16)})`, result),
+    ...historyLines(`new (${new Date().toISOString().slice(0, 16)})`, result),
   );
   writeFileSync(history, text.join('\n'));
   console.log(`added this run to ${history}: number it`);

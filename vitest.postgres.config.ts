@@ -7,10 +7,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts', 'test/postgres/**/*.test.ts'],
-    // installing a generated project on its own is about packaging, not the database: the SQLite run has it
+    // installing a generated project on its own, or restsmith's tarball, is about packaging, not the database: the
+    // SQLite run has it
     // nor is the docs page in a browser, or what generate does to files (no server at all)
     exclude: [
       'test/e2e/standalone-install.test.ts',
+      'test/e2e/package.test.ts',
       'test/e2e/docs-page.test.ts',
       'test/e2e/target-safety.test.ts',
       'test/e2e/listing-shapes.test.ts',

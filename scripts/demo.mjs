@@ -36,7 +36,10 @@ function step(args, cwd = root) {
   return result.stdout.toString();
 }
 
+// `npm run build` first: a clone's `npm install` builds nothing (the package builds dist/ when packed: prepack), and
+// the demo serves what the checkout's sources generate now
 step(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
+step(['scripts/build.mjs']);
 process.stdout.write(
   step(['bin/restsmith.js', 'generate', definition, '--out', project]).split('\n').slice(-2).join('\n'),
 );

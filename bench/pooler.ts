@@ -61,8 +61,13 @@ export async function poolerCost(o: {
             if (typeof test.path !== 'string') throw new Error(`${test.name}: the pooler part takes fixed paths`);
             const url = server.url + test.path;
             wrk(url, o.load.warmup, o.load.connections, test.script);
-            const measured = measure(server, () => wrk(url, o.load.seconds, o.load.connections, test.script), cluster.cpuMs);
-            if (measured.non2xx > 0) throw new Error(`${mode}: ${test.name} answered ${measured.non2xx} non-2xx responses`);
+            const measured = measure(
+              server,
+              () => wrk(url, o.load.seconds, o.load.connections, test.script),
+              cluster.cpuMs,
+            );
+            if (measured.non2xx > 0)
+              throw new Error(`${mode}: ${test.name} answered ${measured.non2xx} non-2xx responses`);
             tests[i]?.runs[mode].push(measured);
             console.log(
               `  ${mode.padEnd(12)} ${test.name.padEnd(24)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s ${measured.cpuUsPerRequest.toFixed(1).padStart(6)} µs CPU/request  database ${(measured.databaseCpuUsPerRequest ?? NaN).toFixed(1)} µs  p99 ${measured.p99Ms.toFixed(2)} ms`,

@@ -124,7 +124,7 @@ export async function startFakePostgres(): Promise<FakePostgres> {
   };
 }
 
-/** A statement run through the extended protocol, and the settings its transaction made (none: not in one). */
+/** A statement run (but those that open, set and end transactions), and the settings its transaction made (none: not in one). */
 export interface Run {
   connection: number;
   text: string;
@@ -135,14 +135,16 @@ export interface Run {
  * What each connection's client left behind it for the next transaction, which a transaction-mode pooler may give
  * another client's backend (`problems`): startup settings, named statements, session-level SET / RESET / DISCARD,
  * LISTEN, cursors, temporary tables, session advisory locks, session-wide set_config, and SQL-level prepared
- * statements still there when their transaction ends. And every statement run (`runs`), with the SET LOCALs of its
- * transaction.
+ * statements still there when their transaction ends. And every other statement run (`runs`), with the SET LOCALs of
+ * its transaction (undefined: outside one).
  */
 export function sessionState(connections: readonly FakeConnection[]): { problems: string[]; runs: Run[] } {
   const problems: string[] = [];
   const runs: Run[] = [];
   const startupAllowed = new Set(['user', 'database', 'client_encoding', 'application_name']);
   const SESSION_STATEMENT = /^(SET(?!\s+LOCAL\b)|RESET|DISCARD|LISTEN|UNLISTEN|DECLARE|CREATE\s+(TEMP|TEMPORARY)\b)/i;
+  // what opens, ends and sets a transaction, and the cost check's PREPARE and DEALLOCATE: not runs of a statement
+  const CONTROL = /^(BEGIN|START TRANSACTION|COMMIT|ROLLBACK|SET|SAVEPOINT|RELEASE|PREPARE|DEALLOCATE)\b|^$/i;
   const SESSION_CALL = /pg_advisory_lock|pg_try_advisory_lock|pg_advisory_unlock|set_config\([^)]*,\s*false\s*\)/i;
   connections.forEach((connection, c) => {
     for (const key of Object.keys(connection.startup))
@@ -152,9 +154,10 @@ export function sessionState(connections: readonly FakeConnection[]): { problems
     for (const sent of connection.sent) {
       if (sent.kind === 'parse' && sent.name !== '') problems.push(`connection ${c}: named statement ${sent.name}`);
       if (SESSION_CALL.test(sent.text)) problems.push(`connection ${c}: ${sent.text.trim().slice(0, 80)}`);
-      if (sent.kind === 'parse') runs.push({ connection: c, text: sent.text, settings: settings && { ...settings } });
       for (const raw of sent.kind === 'query' ? sent.text.split(';') : [sent.text]) {
         const statement = raw.trim();
+        if (!CONTROL.test(statement))
+          runs.push({ connection: c, text: statement, settings: settings && { ...settings } });
         if (SESSION_STATEMENT.test(statement)) problems.push(`connection ${c}: ${statement.slice(0, 80)}`);
         if (/^(BEGIN|START TRANSACTION)\b/i.test(statement)) settings = {};
         const local = /^SET\s+LOCAL\s+(\w+)\s*(?:=|TO)\s*(.+)$/i.exec(statement);

@@ -1,4 +1,10 @@
-import { readPooler, readScanSettings, statementTimeoutMs, type Pooler, type ScanSettings } from '../config.js';
+import {
+  readPooler,
+  readScanSettings,
+  statementTimeoutMs,
+  type Pooler,
+  type ScanSettings,
+} from '../config.js';
 import type { Database } from './database.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite } from './sqlite.js';

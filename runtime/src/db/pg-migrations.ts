@@ -1,4 +1,4 @@
-import type { DatabaseConnection, Dialect, TransactionSettings } from 'kysely';
+import type { DatabaseConnection, Dialect, DialectAdapter, Driver, TransactionSettings } from 'kysely';
 import type pg from 'pg';
 
 /**
@@ -33,7 +33,10 @@ export function migrationDialect(kysely: typeof import('kysely'), pool: pg.Pool)
   const { CompiledQuery, PostgresAdapter, PostgresDialect, PostgresDriver } = kysely;
   const config = { pool };
   class LockingDriver extends PostgresDriver {
-    override async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    override async beginTransaction(
+      connection: DatabaseConnection,
+      settings: TransactionSettings,
+    ): Promise<void> {
       await super.beginTransaction(connection, settings);
       for (const statement of LOCKED) await connection.executeQuery(CompiledQuery.raw(statement));
     }
@@ -48,10 +51,10 @@ export function migrationDialect(kysely: typeof import('kysely'), pool: pg.Pool)
     }
   }
   class MigrationDialect extends PostgresDialect {
-    override createDriver(): PostgresDriver {
+    override createDriver(): Driver {
       return new LockingDriver(config);
     }
-    override createAdapter(): PostgresAdapter {
+    override createAdapter(): DialectAdapter {
       return new TransactionLockAdapter();
     }
   }

@@ -59,7 +59,10 @@ export function sessionOf(pooler: Pooler, settings: Settings): Session {
     begin,
     pipelined: true,
     // with no setting to make, a statement is its own transaction as it is
-    query: entries.length === 0 ? (pool, config) => pool.query<SqlValue[]>(config) : (pool, config) => alone(pool, begin, config),
+    query:
+      entries.length === 0
+        ? (pool, config) => pool.query<SqlValue[]>(config)
+        : (pool, config) => alone(pool, begin, config),
   };
 }
 

@@ -20,7 +20,7 @@ import { loadPg } from './drivers.js';
 import { prepareNamed } from './named.js';
 import { costOf } from './pg-cost.js';
 import { migrationDialect } from './pg-migrations.js';
-import { sessionOf, type Session } from './pg-session.js';
+import { sessionOf, type Session, type Settings } from './pg-session.js';
 import { rowMaker, type RowMaker } from './rows.js';
 import { ScanGate, type ScanLimits } from './scan-gate.js';
 import { utcTimestamp } from './timestamps.js';
@@ -55,7 +55,7 @@ export function openPostgres(
       types: { getTypeParser },
       ...session.poolOptions,
     });
-  const timeout = statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {};
+  const timeout: Settings = statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {};
   const main = sessionOf(pooler, timeout);
   const pool = poolOf(poolSize, main);
   const slots = scans.slots || Math.max(1, Math.floor(poolSize / 4));

@@ -5,6 +5,7 @@ import type { EventsCost } from './events.js';
 import type { IncludeCost } from './include.js';
 import type { Speed } from './generator-speed.js';
 import type { OnPostgres } from './on-postgres.js';
+import { poolerTable, type PoolerCost } from './pooler.js';
 import type { ServerName } from './rounds.js';
 import type { HostileCost } from './hostile.js';
 import type { Scale } from './scale.js';
@@ -35,6 +36,7 @@ export interface Report {
   events?: EventsCost;
   scale?: Scale;
   hostile?: HostileCost;
+  pooler?: PoolerCost;
 }
 
 /** The two pairs each test is judged by: ours ÷ theirs by CPU per request, per round. */
@@ -204,6 +206,7 @@ export function report(path: string, root: string, r: Report): void {
   if (r.postgres !== undefined) {
     lines.push(`## PostgreSQL ${r.postgres.version}`, '', ...serverTable(r.postgres.results), '');
   }
+  if (r.pooler !== undefined) lines.push('## DATABASE_POOLER=transaction', '', ...poolerTable(r.pooler), '');
   const others = otherTargets(r);
   if (others.length > 0) lines.push('## Other targets', '', ...others, '');
   if (r.scale !== undefined) {
@@ -236,7 +239,8 @@ export function report(path: string, root: string, r: Report): void {
     "timeouts). The baseline has no idempotency keys, ETags, request ids or body checks beyond Fastify's. Each",
     'server serves its own copy of the same seeded database; on PostgreSQL its own CPU is measured too (the',
     'postmaster and its children). `npm run bench -- --only scale` (or any of sqlite, postgres, include, events,',
-    'generator, scale, hostile, comma-separated) runs some parts only and writes .bench/RESULTS-partial.md.',
+    'generator, scale, hostile, comma-separated) runs some parts only and writes .bench/RESULTS-partial.md;',
+    '`--only pooler`, which a full run leaves out, measures DATABASE_POOLER=transaction against session (bench/pooler.ts).',
     '',
   );
   lines.push(...kept(root, 'history.md'), '');

@@ -5,7 +5,8 @@
  * tests on PostgreSQL against the baseline ported to `pg` (on-postgres.ts); then the costs of include and events, the
  * generator's own speed, and reads at scale (scale.ts). Writes bench/RESULTS.md (or --out). `--smoke` runs one short
  * round of each (CI); `--only scale` (or a comma-separated list of PARTS) runs some parts only and writes
- * .bench/RESULTS-partial.md unless --out says where.
+ * .bench/RESULTS-partial.md unless --out says where. `--only pooler`, a part no full run includes, measures
+ * DATABASE_POOLER=transaction against session on PostgreSQL (GET item and PATCH, bench/pooler.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { eventsCost } from './events.js';
 import { includeCost } from './include.js';
 import { ensureWrk, LOAD_CPU, measure, median, startServer, wrk, CORES, type Server } from './lib.js';
 import { onPostgres } from './on-postgres.js';
+import { poolerCost } from './pooler.js';
 import { cpuRatios, historyLines, report, type Measured, type Report } from './report.js';
 import { noResults, orderOf, runTests, type ServerName, type Test } from './rounds.js';
 import { scale } from './scale.js';
@@ -34,10 +36,13 @@ const { values: options } = parseArgs({
   },
 });
 const PARTS = ['sqlite', 'postgres', 'include', 'events', 'generator', 'scale', 'hostile'] as const;
+/** parts a full run leaves out: asked for by name */
+const OPTIONAL = ['pooler'] as const;
+const KNOWN: readonly string[] = [...PARTS, ...OPTIONAL];
 const only = (options.only ?? PARTS.join(',')).split(',').map((part) => part.trim());
-const unknown = only.filter((part) => !(PARTS as readonly string[]).includes(part));
-if (unknown.length > 0) throw new Error(`--only takes ${PARTS.join(', ')}, not ${unknown.join(', ')}`);
-const runs = (part: (typeof PARTS)[number]): boolean => only.includes(part);
+const unknown = only.filter((part) => !KNOWN.includes(part));
+if (unknown.length > 0) throw new Error(`--only takes ${KNOWN.join(', ')}, not ${unknown.join(', ')}`);
+const runs = (part: (typeof PARTS)[number] | (typeof OPTIONAL)[number]): boolean => only.includes(part);
 const everything = PARTS.every(runs);
 const smoke = options.smoke ?? false;
 const ROOT = resolve(import.meta.dirname, '..');
@@ -89,7 +94,7 @@ function generatedProject(): string {
   return generated;
 }
 
-if (runs('sqlite') || runs('postgres')) {
+if (runs('sqlite') || runs('postgres') || runs('pooler')) {
   // the generated server: generate, build, migrate an empty database, then seed it and copy it for the others
   const generated = generatedProject();
   const generatedDb = join(generated, 'data/bench.db');
@@ -196,6 +201,11 @@ if (runs('sqlite') || runs('postgres')) {
       load,
     });
     printRatios(`PostgreSQL ${result.postgres.version}`, result.postgres.results);
+  }
+  if (runs('pooler')) {
+    // the statements a request runs most: one record read, one record written
+    const pooled = tests.filter((t) => t.name.startsWith('GET item (') || t.name === 'PATCH');
+    result.pooler = await poolerCost({ generated, env, ids, tests: pooled, rounds: ROUNDS, load });
   }
 }
 

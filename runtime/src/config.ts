@@ -13,6 +13,8 @@ export interface Config {
   databasePoolSize: number;
   /** PostgreSQL: the longest a statement of a request may run, in ms (DATABASE_STATEMENT_TIMEOUT; 0: no limit) */
   databaseStatementTimeoutMs: number;
+  /** PostgreSQL: what the connections go through (DATABASE_POOLER, see readPooler) */
+  databasePooler: Pooler;
   logLevel: string;
   /** the caps on listing statements that scan a table (DATABASE_SCAN_*, see readScanSettings) */
   scans: ScanSettings;
@@ -135,6 +137,24 @@ export const statementTimeoutMs = (value: string | undefined): number =>
   milliseconds('DATABASE_STATEMENT_TIMEOUT', value, 10_000);
 
 /**
+ * What stands between the server and PostgreSQL (DATABASE_POOLER): `session` (the default), the database itself or a
+ * pooler that gives each client connection a server connection of its own for as long as it lasts; `transaction`, a
+ * pooler that gives it one for a transaction at a time (PgBouncer's `pool_mode = transaction`, RDS Proxy, Supabase's
+ * and Neon's pooled ports). Then the server keeps no state in a connection between two transactions: no named
+ * prepared statements, no settings at connection start or per session (the statement timeout is set in each
+ * transaction), and transaction-scoped advisory locks only (see db/pg-session.ts). SQLite reads neither.
+ */
+export type Pooler = 'session' | 'transaction';
+
+export function readPooler(value: string | undefined): Pooler {
+  if (value === undefined || value === '') return 'session';
+  if (value === 'session' || value === 'transaction') return value;
+  throw new ConfigError(
+    `DATABASE_POOLER must be "session" (a direct connection, or a pooler in session mode) or "transaction" (a pooler in transaction mode), not "${value}"`,
+  );
+}
+
+/**
  * The caps on listing statements that scan a table (see db/cost.ts, db/scan-gate.ts). `slots`
  * (DATABASE_SCAN_POOL_SIZE): how many run at once, on SQLite each on a worker thread of its own (default: the cores
  * but one, 1 to 4), on PostgreSQL each on a connection of a pool of their own (default: a quarter of
@@ -225,6 +245,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     databasePoolSize: poolSize(env.DATABASE_POOL_SIZE),
     databaseStatementTimeoutMs: statementTimeoutMs(env.DATABASE_STATEMENT_TIMEOUT),
+    databasePooler: readPooler(env.DATABASE_POOLER),
     logLevel: logLevel(env.LOG_LEVEL),
     scans: readScanSettings(env),
     auth: readAuthConfig(env),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import type { Pooler } from '../config.js';
 import {
   ConstraintError,
   DatabaseUnavailableError,
@@ -14,17 +15,21 @@ import {
   type SqlValue,
   type Statement,
 } from './database.js';
-import { postgresCost, type Cost, type PlanNode } from './cost.js';
+import type { Cost } from './cost.js';
 import { loadPg } from './drivers.js';
 import { prepareNamed } from './named.js';
+import { costOf } from './pg-cost.js';
+import { migrationDialect } from './pg-migrations.js';
+import { sessionOf, type Session, type Settings } from './pg-session.js';
 import { rowMaker, type RowMaker } from './rows.js';
 import { ScanGate, type ScanLimits } from './scan-gate.js';
 import { utcTimestamp } from './timestamps.js';
 
 /**
- * A pool of `poolSize` PostgreSQL connections. Statements are prepared once per connection (named statements);
- * rows come back in the shape SQLite gives (see database.ts): booleans as 0/1, BIGINT as numbers (every integer
- * the API accepts is a safe integer), JSONB as its text, TIMESTAMPTZ as ISO 8601 text in UTC.
+ * A pool of `poolSize` PostgreSQL connections. Statements are prepared once per connection (named statements), or,
+ * behind a transaction-mode pooler (`pooler`, DATABASE_POOLER), unnamed, with nothing kept in a connection between two
+ * transactions (see pg-session.ts). Rows come back in the shape SQLite gives (see database.ts): booleans as 0/1, BIGINT
+ * as numbers (every integer the API accepts is a safe integer), JSONB as its text, TIMESTAMPTZ as ISO 8601 text in UTC.
  *
  * No statement of a request runs longer than `statementTimeoutMs` (DATABASE_STATEMENT_TIMEOUT, default 10 s; 0: no
  * limit): PostgreSQL cancels it and the request answers 503, so that no request holds a pooled connection for long.
@@ -38,24 +43,27 @@ export function openPostgres(
   poolSize: number,
   statementTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
   scans: ScanLimits = { slots: 0, queue: 0, perClient: 2, timeoutMs: statementTimeoutMs },
+  pooler: Pooler = 'session',
 ): Database {
   const { Pool } = loadPg();
   // a connection that cannot be made (or a free one found) within 10 s is an error, not a wait without end
-  const poolOf = (max: number, options?: string): pg.Pool =>
+  const poolOf = (max: number, session: Session): pg.Pool =>
     new Pool({
       connectionString: url,
       max,
       connectionTimeoutMillis: 10_000,
       types: { getTypeParser },
-      ...(statementTimeoutMs > 0 && { statement_timeout: statementTimeoutMs }),
-      ...(options !== undefined && { options }),
+      ...session.poolOptions,
     });
-  const pool = poolOf(poolSize);
+  const timeout: Settings = statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {};
+  const main = sessionOf(pooler, timeout);
+  const pool = poolOf(poolSize, main);
   const slots = scans.slots || Math.max(1, Math.floor(poolSize / 4));
   const gate = new ScanGate({ ...scans, slots, queue: scans.queue || slots * 4 });
   // a scan takes one backend's core, not as many parallel workers as PostgreSQL would give it: `slots` scans take
   // `slots` cores of the database server at most
-  const scanPool = poolOf(slots, '-c max_parallel_workers_per_gather=0');
+  const scanning = sessionOf(pooler, { ...timeout, max_parallel_workers_per_gather: 0 });
+  const scanPool = poolOf(slots, scanning);
   const migrations = new Pool({
     connectionString: url,
     max: 2,
@@ -67,12 +75,13 @@ export function openPostgres(
   pool.on('error', () => undefined);
   scanPool.on('error', () => undefined);
   migrations.on('error', () => undefined);
+  const named = (text: string): Statement => prepare(pool, main, text);
   const prepareList = (text: string, options?: { transient?: boolean }): ListStatement => {
     const transient = options?.transient === true;
-    const cheap = prepare(pool, text, transient);
-    const scanning = prepare(scanPool, text, transient);
+    const cheap = prepare(pool, main, text, transient);
+    const scanned = prepare(scanPool, scanning, text, transient);
     const scan = (params: readonly SqlValue[], client: () => string): Promise<Row[]> =>
-      gate.run(client, () => scanning.all(params));
+      gate.run(client, () => scanned.all(params));
     // decided on the first run (a plan needs a connection); until then, and when it cannot be had, as a scan
     let known: Cost | undefined;
     let asked: Promise<unknown> | undefined;
@@ -80,7 +89,7 @@ export function openPostgres(
       all: (params, client) => {
         if (known === 'cheap') return cheap.all(params);
         if (known === 'scans') return scan(params, client);
-        asked ??= costOf(pool, text).then(
+        asked ??= costOf(pool, text, main.begin).then(
           (cost) => (known = cost),
           () => (asked = undefined),
         );
@@ -90,15 +99,14 @@ export function openPostgres(
   };
   return {
     dialect: 'postgres',
-    prepare: <P extends Params>(sql: string) =>
-      prepareNamed<P>(sql, 'postgres', (text) => prepare(pool, text)),
+    prepare: <P extends Params>(sql: string) => prepareNamed<P>(sql, 'postgres', named),
     prepareText: (text: string, options?: { transient?: boolean }) =>
-      prepare(pool, text, options?.transient === true),
-    atomically: (first, after) => inTransaction(pool, () => firstThen(first, after)),
+      prepare(pool, main, text, options?.transient === true),
+    atomically: (first, after) => inTransaction(pool, main, () => firstThen(first, after)),
     prepareList: (text, _facts, options) => prepareList(text, options),
-    costOf: (text) => costOf(pool, text),
-    inTransaction: (make) => inTransaction(pool, make),
-    kysely: lazyKysely((kysely) => new kysely.PostgresDialect({ pool: migrations })),
+    costOf: (text) => costOf(pool, text, main.begin),
+    inTransaction: (make) => inTransaction(pool, main, make),
+    kysely: lazyKysely((kysely) => migrationDialect(kysely, migrations)),
     ping: async () => {
       try {
         await pool.query('SELECT 1');
@@ -142,44 +150,18 @@ function sameNames(names: readonly string[], fields: readonly pg.FieldDef[]): bo
   return true;
 }
 
-/**
- * The cost class of a statement (see cost.ts), from its generic plan (the one for any values of its parameters) with
- * sequential scans and sorts disabled: a plan that still has one has nothing else to answer with, whatever the
- * table's statistics say. The settings are the connection's own for this one EXPLAIN, and reset after it.
- */
-async function costOf(pool: pg.Pool, text: string): Promise<Cost> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  const name = `restsmith_cost_${(costs += 1)}`;
-  try {
-    await client.query(
-      'SET enable_seqscan = off; SET enable_sort = off; SET plan_cache_mode = force_generic_plan',
-    );
-    await client.query(`PREPARE ${name} AS ${text}`);
-    const count = Math.max(0, ...Array.from(text.matchAll(/\$([0-9]+)/g), (match) => Number(match[1])));
-    const nulls = Array.from({ length: count }, () => 'NULL').join(', ');
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (FORMAT JSON) EXECUTE ${name}${count > 0 ? `(${nulls})` : ''}`,
-    );
-    const plan = JSON.parse(rows[0]?.['QUERY PLAN'] ?? '[]') as { Plan: PlanNode }[];
-    return plan[0] === undefined ? 'scans' : postgresCost(plan[0].Plan);
-  } finally {
-    await client
-      .query(`DEALLOCATE ${name}; RESET enable_seqscan; RESET enable_sort; RESET plan_cache_mode`)
-      .catch((error: unknown) => (broken = error instanceof Error ? error : new Error(String(error))));
-    client.release(broken);
-  }
-}
-let costs = 0;
-
 /** Each statement's name (when it has one) and text, for transactions. */
 const queries = new WeakMap<Statement, { name: string | undefined; text: string }>();
 
-/** A statement named once per connection (prepared there once), or, `transient`, unnamed: planned at each run. */
-function prepare(pool: pg.Pool, text: string, transient = false): Statement {
-  const name = transient
-    ? undefined
-    : `restsmith_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
+/**
+ * A statement named once per connection (prepared there once), or, `transient` or in a session that names none (see
+ * pg-session.ts), unnamed: planned at each run. Run on its own, it runs as `session` runs one.
+ */
+function prepare(pool: pg.Pool, session: Session, text: string, transient = false): Statement {
+  const name =
+    transient || !session.named
+      ? undefined
+      : `restsmith_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
   // one object shape for every run, and the caller's values as they are: pg reads them, and never writes them. Rows
   // come as arrays (see `maker` below)
   const query = <T>(
@@ -194,10 +176,10 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
     };
     const again = (error: unknown, attempt: number): Promise<T> =>
       attempt < RETRIES && retryable(error)
-        ? pool.query<SqlValue[]>(config).then(pick, (next: unknown) => again(next, attempt + 1))
+        ? session.query(pool, config).then(pick, (next: unknown) => again(next, attempt + 1))
         : Promise.reject(translate(error));
     try {
-      return pool.query<SqlValue[]>(config).then(pick, (error: unknown) => again(error, 0));
+      return session.query(pool, config).then(pick, (error: unknown) => again(error, 0));
     } catch (error) {
       // pg throws before it has a promise when it cannot even make a connection (a URL or certificate it cannot read):
       // a statement still answers with a rejected promise, its error translated
@@ -233,20 +215,21 @@ function prepare(pool: pg.Pool, text: string, transient = false): Statement {
 }
 
 /**
- * The statements of the program `make` makes, in one transaction on one connection of the pool; run again, with a
- * new program, when a deadlock or a serialization failure undid it (at most RETRIES times more).
+ * The statements of the program `make` makes, in one transaction on one connection of the pool, opened as `session`
+ * opens one; run again, with a new program, when a deadlock or a serialization failure undid it (at most RETRIES
+ * times more).
  */
-async function inTransaction<T>(pool: pg.Pool, make: () => Program<T>): Promise<T> {
+async function inTransaction<T>(pool: pg.Pool, session: Session, make: () => Program<T>): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await transactionOnce(pool, make());
+      return await transactionOnce(pool, session, make());
     } catch (error) {
       if (attempt >= RETRIES || !retryable(error)) throw translate(error);
     }
   }
 }
 
-async function transactionOnce<T>(pool: pg.Pool, program: Program<T>): Promise<T> {
+async function transactionOnce<T>(pool: pg.Pool, session: Session, program: Program<T>): Promise<T> {
   const run = async (client: pg.PoolClient, { statement, values }: Bound): Promise<Row[]> => {
     const query = queries.get(statement);
     if (query === undefined) throw new Error('a statement of another database');
@@ -262,8 +245,18 @@ async function transactionOnce<T>(pool: pg.Pool, program: Program<T>): Promise<T
   };
   client.on('error', lost);
   try {
-    await client.query('BEGIN');
-    let step = program.next();
+    let step: IteratorResult<Bound, T>;
+    if (session.pipelined) {
+      // the BEGIN (and its settings) goes with the first statement: one round trip. Its failure is that statement's
+      const begun = client.query(session.begin);
+      begun.catch(() => undefined);
+      step = program.next();
+      if (step.done === true) await begun;
+      else step = program.next((await Promise.all([begun, run(client, step.value)]))[1]);
+    } else {
+      await client.query(session.begin);
+      step = program.next();
+    }
     while (step.done !== true) step = program.next(await run(client, step.value));
     await client.query('COMMIT');
     return step.value;

@@ -22,6 +22,7 @@ import { countDocsAssetsApart, installDocs } from './http/docs.js';
 import { installIdempotency } from './http/idempotency.js';
 import { refuseOtherMethodsLater, routeEveryMethod } from './http/methods.js';
 import { cursorKey } from './http/cursors.js';
+import { refuseWhileMigrationsPending } from './http/pending-migrations.js';
 import { installProblemPages } from './http/problem-pages.js';
 import { bucket, clientKey, installRateLimit } from './http/rate-limit.js';
 import { noteScanClients } from './http/scan-clients.js';
@@ -107,6 +108,8 @@ export async function buildApp({
   await installPressure(app, maxEventLoopDelayMs);
   // before the rate limit and the routes: a 429 carries CORS headers too, and each path's 405 leaves OPTIONS to it
   await installCors(app, CORS);
+  // MIGRATE_ON_START=false: 503 until `npm run migrate` has applied this version's migrations (with CORS headers)
+  await refuseWhileMigrationsPending(app, db, PREFIX);
   await registerHooks(app);
 
   const events = EVENTS === null ? null : new EventLog(db);

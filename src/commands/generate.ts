@@ -30,8 +30,12 @@ export interface GenerateOptions {
 export interface GenerateResult {
   outDir: string;
   changes: Change[];
-  /** `cautions`: what it may fail on, depending on the rows there are (migrate/cautions.ts) */
-  migration: { name: string; summary: string[]; losses?: Loss[]; cautions: string[] } | undefined;
+  /**
+   * `cautions`: what it may fail on, depending on the rows there are (migrate/cautions.ts); `notAdditive`: what of it
+   * an older build cannot run with (migrate/additive.ts), empty when it is additive
+   */
+  migration:
+    { name: string; summary: string[]; losses?: Loss[]; cautions: string[]; notAdditive: string[] } | undefined;
   /** true when files were written */
   written: boolean;
   /** --force: conflicts are overwritten */
@@ -177,6 +181,7 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
       summary: migration.summary,
       ...(refused.length > 0 && { losses: refused }),
       cautions: migration.cautions,
+      notAdditive: migration.notAdditive,
     },
     forced: options.force === true,
   };
@@ -272,10 +277,19 @@ export function describeChanges(result: GenerateResult): string[] {
       ...result.migration.summary.map((s) => `  - ${s}`),
       ...(refused ? ['it would lose:', ...lossLines(result.migration.losses ?? [])] : []),
       ...result.migration.cautions.map((caution) => `  caution: ${caution}`),
+      // the first migration has no build before it
+      ...(result.migration.name.startsWith('0001-') ? [] : [additiveLine(result.migration.notAdditive)]),
     );
   }
   return lines;
 }
+
+/** Whether a build from before the migration still starts on the database it leaves (migrate/additive.ts). */
+const additiveLine = (notAdditive: readonly string[]): string =>
+  notAdditive.length === 0
+    ? '  additive: a build from before it still starts on the database it migrates (a rollback is safe)'
+    : `  not additive (${notAdditive.join('; ')}): a build from before it refuses to start on the database it migrates; ` +
+      'to roll out without downtime, expand first (see the README, Migrations and rolling deploys)';
 
 /**
  * The definition's file name as generated files show it (headers, README): control characters (a newline could end

@@ -45,6 +45,8 @@ export function packageJson(api: Api): object {
       build: 'tsc -p tsconfig.build.json',
       prestart: 'npm run build',
       start: 'node --enable-source-maps dist/main.js',
+      // applies pending migrations and exits (`-- --status` lists them): the built dist/, no dev dependency
+      migrate: 'node --enable-source-maps dist/migrate.js',
       dev: 'tsx watch src/main.ts',
       typecheck: 'tsc -p tsconfig.json',
       token: 'tsx src/token.ts',

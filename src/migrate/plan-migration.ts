@@ -1,5 +1,6 @@
 import { UserError } from '../errors.js';
 import type { Api, JsonValue } from '../model.js';
+import { notAdditive } from './additive.js';
 import { cautionsOf } from './cautions.js';
 import { lossesOf, type Loss } from './data-loss.js';
 import { diff, isEmpty, renamesOf, tableRenamesOf, type Diff, type Step } from './diff.js';
@@ -22,6 +23,13 @@ export interface PlannedMigration {
   losses: Loss[];
   /** what it may fail on, depending on the rows there are (cautions.ts) */
   cautions: string[];
+  /**
+   * an older build still runs on the database this migration leaves (additive.ts): recorded with it in the database,
+   * where that build reads it
+   */
+  additive: boolean;
+  /** what of it is not additive, in words (empty when it is) */
+  notAdditive: string[];
   sqlite: string[];
   postgres: string[];
 }
@@ -66,6 +74,7 @@ export function planMigration(
   );
   if (losses.length > 0 && !allowDataLoss) throw new DataLossError(losses);
   const number = String(existing.length + 1).padStart(4, '0');
+  const breaking = notAdditive(changes);
   return {
     name: `${number}-${previous === undefined ? 'initial' : isEmpty(changes) ? (events ? 'events' : 'webhooks') : slug(changes)}`,
     summary: [
@@ -76,6 +85,8 @@ export function planMigration(
     ],
     losses,
     cautions: cautionsOf(changes, api),
+    additive: breaking.length === 0,
+    notAdditive: breaking,
     sqlite: [
       ...(previous === undefined ? SYSTEM_TABLES.sqlite : []),
       ...sqliteMigration(changes),

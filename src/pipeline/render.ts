@@ -262,6 +262,6 @@ const HEADER_TEXT: Record<Owner, (source: string) => string[]> = {
   ],
   user: () => ['Created by restsmith once. This file is yours: restsmith never overwrites it.'],
   migration: (source) => [
-    `Migration written by restsmith from ${source}. Applied once at start; never edit a migration that has run.`,
+    `Migration written by restsmith from ${source}. Applied once, at start or by npm run migrate; never edit a migration that has run.`,
   ],
 };

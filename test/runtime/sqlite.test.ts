@@ -105,6 +105,27 @@ describe('SQLite rows', () => {
     expect(seen).toEqual([{ id: 'c', n: null }]);
     await expect(insert.get({ id: 'c' })).rejects.toBeInstanceOf(ConstraintError);
   });
+
+  it('prepares a statement naming a table or column not there yet at its first use (migrations pending)', async () => {
+    const select = db.prepare<{ id: string }>('SELECT id, label FROM later WHERE id = :id');
+    const insert = db.prepare<{ id: string }>('INSERT INTO t (id, added) VALUES (:id, 1)');
+    await expect(select.get({ id: 'x' })).rejects.toThrow('no such table: later');
+    await expect(insert.run({ id: 'x' })).rejects.toThrow('table t has no column named added');
+    // a statement that cannot ever be prepared is refused at once
+    expect(() => db.prepare('SELEC nothing')).toThrow(/syntax error/);
+    // `npm run migrate` ran
+    await db.prepareText('CREATE TABLE later (id TEXT PRIMARY KEY, label TEXT)').run([]);
+    await db.prepareText("INSERT INTO later VALUES ('x', 'soon')").run([]);
+    await db.prepareText('ALTER TABLE t ADD COLUMN added INTEGER').run([]);
+    expect(await select.get({ id: 'x' })).toEqual({ id: 'x', label: 'soon' });
+    expect(await insert.run({ id: 'x' })).toBe(1);
+    // in a transaction as well, a write returning no rows
+    await db.atomically(insert.bind({ id: 'y' }), () => []);
+    expect(await db.prepareText('SELECT id FROM t WHERE added = 1 ORDER BY id').all([])).toEqual([
+      { id: 'x' },
+      { id: 'y' },
+    ]);
+  });
 });
 
 /**

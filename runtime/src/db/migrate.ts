@@ -1,34 +1,57 @@
 import type { Kysely, Migration, sql as Sql } from 'kysely';
+import { ConfigError } from '../config.js';
 import type { Database, Dialect } from './database.js';
+import {
+  MIGRATION_TABLE,
+  migrationTable,
+  notePending,
+  readStanding,
+  recordMarks,
+  refusalOf,
+} from './migration-book.js';
 import { migrations, type MigrationSql } from './migrations/index.js';
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
-/** Kysely's table of the migrations applied: one row each, by name. */
-const TABLE = 'restsmith_migrations';
+/**
+ * `start`, a server's start (main.ts): applies what is pending, unless MIGRATE_ON_START=false leaves that to
+ * `npm run migrate` (the server then answers 503 until it has run: http/pending-migrations.ts); `apply`
+ * (`npm run migrate`, the generated tests): applies what is pending.
+ */
+export type MigrateMode = 'start' | 'apply';
 
 /**
- * Applies every pending migration, in name order, and records it in the table `restsmith_migrations`. On SQLite each
- * runs in its own transaction; on PostgreSQL, Kysely runs all pending ones in one transaction under an advisory lock.
- * A failing migration leaves the database as it was (on PostgreSQL, as it was before the pending ones) and throws.
- * When every migration is applied already (most starts), one query says so and Kysely is not even loaded: a server
- * holds about 10 MB less memory for its life.
+ * Applies every pending migration, in name order, and records it in the table `restsmith_migrations`, with whether
+ * it is additive (db/migration-book.ts). On SQLite each runs in its own transaction; on PostgreSQL, Kysely runs all
+ * pending ones in one transaction under an advisory lock. A failing migration leaves the database as it was (on
+ * PostgreSQL, as it was before the pending ones) and throws. When every migration is applied already (most starts),
+ * one query says so and Kysely is not even loaded: a server holds about 10 MB less memory for its life.
+ *
+ * A database a newer build migrated holds migrations this build does not have: when every one of them is additive,
+ * this build runs on it as it is (a rollback, or a pod of the older build restarted mid-rollout); else this throws,
+ * naming them. That is checked in every mode, MIGRATE_ON_START=false included.
  */
-export async function migrate(db: Database): Promise<string[]> {
-  const schema =
-    db.dialect === 'postgres'
-      ? await currentSchema(db).catch((error: unknown) => {
-          throw new MigrationError(`cannot migrate the database: ${reasonOf(error)}`);
-        })
-      : undefined;
-  if (await upToDate(db, schema)) return [];
+export async function migrate(db: Database, mode: MigrateMode = 'start'): Promise<string[]> {
+  const applying = mode === 'apply' || migrateOnStart(process.env.MIGRATE_ON_START);
+  const standing = await readStanding(db).catch((error: unknown) => {
+    throw new MigrationError(`cannot migrate the database: ${reasonOf(error)}`);
+  });
+  const refused = refusalOf(standing);
+  if (refused !== undefined) throw new MigrationError(refused);
+  if (!applying || standing.unknown.length > 0 || standing.pending.length === 0) {
+    // the marks of a book an older runtime kept are filled in by the first start that may write (or npm run migrate)
+    if (applying) await recordMarks(db, standing.unmarked).catch(cannotRecord);
+    notePending(db, standing.pending);
+    return [];
+  }
+  const { schema } = await migrationTable(db);
   const [{ Migrator, sql }, kysely] = await Promise.all([import('kysely'), db.kysely()]);
   const migrator = new Migrator({
     db: kysely,
     provider: { getMigrations: async () => toKysely(db.dialect, sql) },
-    migrationTableName: TABLE,
+    migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: 'restsmith_migrations_lock',
     ...(schema !== undefined && { migrationTableSchema: schema }),
   });
@@ -45,46 +68,28 @@ export async function migrate(db: Database): Promise<string[]> {
     if (failed === undefined) throw new MigrationError(`cannot migrate the database: ${reason}`);
     throw new MigrationError(`migration ${failed} failed, the database is unchanged: ${reason}`);
   }
+  // every migration of this build: those another instance applied meanwhile are marked as well
+  await recordMarks(db, Object.keys(migrations), kysely).catch(cannotRecord);
+  notePending(db, []);
   return results.map((result) => result.migrationName);
 }
 
-/**
- * Whether the migrations applied are exactly this code's, read in one query without Kysely. Anything else — no table
- * yet, one missing, one this code does not know, an error — is left to the migrator, which applies what is pending
- * or says what is wrong. Read outside its lock: another instance migrating commits all it applies at once (on
- * PostgreSQL), so a read sees all of it or none. The order they were applied in is not checked, which the migrator
- * would (a table edited by hand so that a later name has an earlier timestamp): all of them are applied either way.
- */
-async function upToDate(db: Database, schema: string | undefined): Promise<boolean> {
-  const table = schema === undefined ? `"${TABLE}"` : `${quoted(schema)}."${TABLE}"`;
-  try {
-    const rows = await db.prepareText(`SELECT "name" FROM ${table}`, { transient: true }).all([]);
-    const applied = rows.map((row) => String(row.name)).sort();
-    const known = Object.keys(migrations).sort();
-    return applied.length === known.length && applied.every((name, i) => name === known[i]);
-  } catch {
-    return false;
-  }
+/** MIGRATE_ON_START: `true` unless set to `false`. */
+export function migrateOnStart(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new ConfigError(`MIGRATE_ON_START must be true or false, not "${value}"`);
 }
 
-const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+const cannotRecord = (error: unknown): never => {
+  throw new MigrationError(`cannot record the migrations' marks: ${reasonOf(error)}`);
+};
 
 /** What went wrong, in the database's own words where a translated error keeps them (a ConstraintError's cause). */
 const reasonOf = (error: unknown): string => {
   const own = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   return own instanceof Error ? own.message || own.name : String(own);
 };
-
-/**
- * The schema PostgreSQL creates tables in (the first of the search_path that exists), where the migration tables
- * are. Kysely, told none, looks for its tables by name in every schema: a database whose `public` holds this API's
- * tables, used with another search_path (the generated tests' own schema, one schema per tenant), found public's and
- * never made its own. Undefined when no schema of the search_path exists (Kysely's default then).
- */
-async function currentSchema(db: Database): Promise<string | undefined> {
-  const row = await db.prepareText('SELECT current_schema() AS schema', { transient: true }).get([]);
-  return typeof row?.schema === 'string' ? row.schema : undefined;
-}
 
 function toKysely(dialect: Dialect, sql: typeof Sql): Record<string, Migration> {
   return Object.fromEntries(

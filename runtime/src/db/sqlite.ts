@@ -51,7 +51,7 @@ export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Dat
   /** each statement's own better-sqlite3 statement, for transactions */
   const natives = new WeakMap<Statement, Native>();
   const make = (text: string): Statement => {
-    const native = nativeOf(db, text);
+    const native = nativeOrLater(db, text);
     const made = prepare(native);
     natives.set(made, native);
     return made;
@@ -169,6 +169,39 @@ function nativeOf(db: BetterSqlite3.Database, text: string): Native {
     run: (params) => rows.all(...params).length,
   };
 }
+
+/**
+ * `nativeOf`, or, when the statement names a table or a column the database does not have yet (a server started with
+ * MIGRATE_ON_START=false before `npm run migrate`: see http/pending-migrations.ts, which answers 503 meanwhile), a
+ * native that prepares it at its first use, once it can be; a use before then fails as the prepare does.
+ */
+function nativeOrLater(db: BetterSqlite3.Database, text: string): Native {
+  try {
+    return nativeOf(db, text);
+  } catch (error) {
+    if (!(error instanceof Error && NOT_YET.test(error.message))) throw error;
+  }
+  let made: Native | undefined;
+  const native = (): Native => (made ??= nativeOf(db, text));
+  return {
+    // as `execute` runs a statement: its rows, or none when it returns none
+    all: (params) => {
+      const now = native();
+      if (now.all !== undefined) return now.all(params);
+      now.run(params);
+      return [];
+    },
+    get: (params) => (native().get ?? noRows)(params),
+    values: (params) => (native().values ?? noRows)(params),
+    run: (params) => native().run(params),
+  };
+}
+
+const NOT_YET = /^(no such (table|column)|table \S+ has no column named)/;
+
+const noRows = (): never => {
+  throw new Error('rows were asked of a statement that returns none');
+};
 
 function prepare({ all, get, values, run }: Native): Statement {
   const none = async (): Promise<never> => {

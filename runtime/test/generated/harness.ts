@@ -110,7 +110,8 @@ export async function startApi(): Promise<TestApi> {
   let app: Awaited<ReturnType<typeof buildApp>>;
   let address: string;
   try {
-    await migrate(db);
+    // a throwaway database: migrated whatever MIGRATE_ON_START says
+    await migrate(db, 'apply');
     // the tests make many requests from one address: the rate limit is not what they test
     app = await buildApp({ db, auth: { secret: SECRET }, rateLimitMax: 1_000_000 });
     address = await app.listen({ host: '127.0.0.1', port: 0 });

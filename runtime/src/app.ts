@@ -18,25 +18,22 @@ import { eventRoutes } from './events/routes.js';
 import { installContentTypes } from './http/content-types.js';
 import { installCors } from './http/cors.js';
 import { CustomRoutes } from './http/custom-routes.js';
-import { countDocsAssetsApart, installDocs } from './http/docs.js';
+import { countDocsAssetsApart, installDocs, readDocs } from './http/docs.js';
+import { installHealth, type ReadinessCheck } from './http/health.js';
 import { installIdempotency } from './http/idempotency.js';
 import { refuseOtherMethodsLater, routeEveryMethod } from './http/methods.js';
 import { cursorKey } from './http/cursors.js';
-import { refuseWhileMigrationsPending } from './http/pending-migrations.js';
+import { migrationsApplied, refuseWhileMigrationsPending } from './http/pending-migrations.js';
 import { installProblemPages } from './http/problem-pages.js';
 import { bucket, clientKey, installRateLimit } from './http/rate-limit.js';
 import { noteScanClients } from './http/scan-clients.js';
 import { installPressure } from './http/pressure.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
-import {
-  clientErrorHandler,
-  frameworkErrors,
-  installErrorHandlers,
-  refuseWhileClosing,
-} from './http/errors.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './http/errors.js';
 import { installValidators } from './http/validator.js';
 import { registerHooks } from './hooks.js';
+import { closingResponses, Lifecycle } from './lifecycle.js';
 import { eventSources, makeStores, registerResources } from './resources/index.js';
 import { registerRoutes } from './routes.js';
 import { ADMIN_ROLE, BODY_LIMIT, CORS, EVENTS, PAGE_SIZE, PREFIX, RATE_LIMIT_MAX } from './settings.js';
@@ -60,6 +57,12 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** above this event loop delay requests are answered 503 (see http/pressure.ts); MAX_EVENT_LOOP_DELAY when left out */
   maxEventLoopDelayMs?: number;
+  /** where the server is in its life (see lifecycle.ts, shutdown.ts); one that never drains when left out */
+  lifecycle?: Lifecycle;
+  /** what /readyz checks besides the database and the lifecycle (see http/health.ts) */
+  readiness?: readonly ReadinessCheck[];
+  /** /docs and /openapi.json are served; DOCS (`false` turns them off) when left out */
+  docs?: boolean;
 }
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's job (see main.ts). */
@@ -73,6 +76,9 @@ export async function buildApp({
   timeouts = readTimeouts(process.env),
   trustProxy = readTrustProxy(process.env.TRUST_PROXY),
   maxEventLoopDelayMs = readMaxEventLoopDelay(process.env),
+  lifecycle = new Lifecycle(),
+  readiness = [],
+  docs = readDocs(process.env.DOCS),
 }: AppOptions): Promise<FastifyInstance> {
   checkAuthConfig(auth);
   const app = Fastify({
@@ -86,13 +92,15 @@ export async function buildApp({
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
     clientErrorHandler,
-    // requests that arrive while closing get a problem document (see refuseWhileClosing), not Fastify's own 503
+    // requests that arrive while closing are served (with Connection: close), not refused with Fastify's own 503
     return503OnClosing: false,
     // a request sent too slowly is answered 408 and its connection closed (checked every second); Node applies the
     // request timeout only when the headers' own timeout is not longer
     requestTimeout: timeouts.requestMs,
     connectionTimeout: timeouts.connectionMs,
     http: {
+      // once the server stops accepting, every answer closes its connection (see lifecycle.ts)
+      ServerResponse: closingResponses(lifecycle),
       connectionsCheckingInterval: 1000,
       ...(timeouts.requestMs > 0 && { headersTimeout: Math.min(60_000, timeouts.requestMs) }),
     },
@@ -104,7 +112,6 @@ export async function buildApp({
   installValidators(app);
   installContentTypes(app);
   installErrorHandlers(app);
-  refuseWhileClosing(app);
   await installPressure(app, maxEventLoopDelayMs);
   // before the rate limit and the routes: a 429 carries CORS headers too, and each path's 405 leaves OPTIONS to it
   await installCors(app, CORS);
@@ -131,24 +138,17 @@ export async function buildApp({
   installIdempotency(app, db, authorizer);
   await app.register(
     async (api) => {
-      api.get(
-        '/healthz',
-        { schema: { response: { 200: healthSchema } }, config: { rateLimit: false, pressureExempt: true } },
-        async () => {
-          await db.ping();
-          return { status: 'ok' };
-        },
-      );
+      installHealth(api, db, [lifecycle.readiness, migrationsApplied(db), ...readiness]);
       installProblemPages(api);
       // the user's routes with a schema join the generated document (see http/custom-routes.ts, src/routes.ts)
       const custom = new CustomRoutes();
-      await installDocs(api, PREFIX, (document) => custom.merged(document));
+      if (docs) await installDocs(api, PREFIX, (document) => custom.merged(document));
       const dependencies = { db, stores, authorizer, prefix: PREFIX, events };
       registerResources(api, dependencies);
       if (EVENTS !== null && events !== null) {
         const sources = eventSources(stores);
         const webhooks = {
-          key: process.env.WEBHOOK_KEY || cursorSecret || auth.secret,
+          key: process.env.WEBHOOK_SECRET_KEY || process.env.WEBHOOK_KEY || cursorSecret || auth.secret,
           allowPrivate: process.env.WEBHOOK_ALLOW_PRIVATE === 'true',
         };
         eventRoutes(api, {
@@ -160,6 +160,7 @@ export async function buildApp({
           adminRole: ADMIN_ROLE,
           settings: EVENTS,
           pageSize: PAGE_SIZE,
+          lifecycle,
         });
       }
       await api.register(async (own) => {
@@ -173,9 +174,3 @@ export async function buildApp({
   refuseOtherMethods();
   return app;
 }
-
-const healthSchema = {
-  type: 'object',
-  properties: { status: { type: 'string' } },
-  required: ['status'],
-};

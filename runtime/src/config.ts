@@ -84,11 +84,17 @@ function isTrustedRange(entry: string): boolean {
   return bits === undefined || (/^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }
 
-function milliseconds(name: string, value: string | undefined, fallback: number): number {
+/** A duration in the environment: whole milliseconds, `fallback` when unset; `zero` says what 0 means. */
+export function milliseconds(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  zero = 'no limit',
+): number {
   if (value === undefined || value === '') return fallback;
   const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n))
-    throw new ConfigError(`${name} must be a whole number of milliseconds (0: no limit), not "${value}"`);
+    throw new ConfigError(`${name} must be a whole number of milliseconds (0: ${zero}), not "${value}"`);
   return n;
 }
 

@@ -16,7 +16,7 @@ import { salvage, type SalvagedResource } from './salvage.js';
 import { RESOURCE_NAME, splitAccess } from './schema.js';
 
 /** Collection names the generated server uses for its own routes. */
-export const SERVER_ROUTES = ['healthz', 'docs', 'openapi.json', 'problems'] as const;
+export const SERVER_ROUTES = ['healthz', 'livez', 'readyz', 'docs', 'openapi.json', 'problems'] as const;
 
 /** Collection names the server routes itself when the definition has `events`. */
 export const EVENT_ROUTES = ['events', 'webhooks'] as const;

@@ -13,6 +13,7 @@ export const DEPENDENCIES = {
   ajv: '^8.17.1',
   'ajv-formats': '^3.0.1',
   'better-sqlite3': '^12.4.1',
+  'close-with-grace': '^2.5.0',
   fastify: '^5.12.8',
   ioredis: '^5.8.2',
   'ipaddr.js': '^2.5.0',
@@ -43,8 +44,10 @@ export function packageJson(api: Api): object {
     engines: { node: '>=20' },
     scripts: {
       build: 'tsc -p tsconfig.build.json',
-      prestart: 'npm run build',
-      start: 'node --enable-source-maps dist/main.js',
+      // builds dist/ when the compiler is installed, else checks it is there (a production install): see the script
+      prestart: 'node scripts/ensure-built.js',
+      // exec: the shell npm runs a script in makes way for the server, so that npm's SIGTERM reaches it
+      start: 'exec node --enable-source-maps dist/main.js',
       // applies pending migrations and exits (`-- --status` lists them): the built dist/, no dev dependency
       migrate: 'node --enable-source-maps dist/migrate.js',
       dev: 'tsx watch src/main.ts',

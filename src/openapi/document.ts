@@ -55,6 +55,23 @@ export function splitDocument(api: Api): SplitDocument {
   const route = (path: string, method: string, operation: JsonSchema): void => {
     paths[path] = { ...(paths[path] ?? {}), [method]: announced(api, path, operation) };
   };
+  route('/livez', 'get', {
+    operationId: 'liveness',
+    summary: 'Whether the process serves requests (the database is not asked): a liveness probe',
+    tags: ['health'],
+    security: [],
+    responses: { 200: json(names.ref('health'), 'The process serves requests') },
+  });
+  route('/readyz', 'get', {
+    operationId: 'readiness',
+    summary: 'Whether the server should be sent requests: its database answers and it is not shutting down',
+    tags: ['health'],
+    security: [],
+    responses: {
+      200: json(names.ref('health'), 'The server is ready'),
+      503: ref('responses', 'ServiceUnavailable'),
+    },
+  });
   route('/healthz', 'get', {
     operationId: 'health',
     summary: 'Whether the server and its database answer',

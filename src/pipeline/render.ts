@@ -244,7 +244,7 @@ function body(file: Exclude<PlannedFile, { document: SplitDocument }>): string {
 /** The header that tells a reader who owns the file; JSON has no comments and goes without. */
 export function header(path: string, owner: Owner, source: string): string {
   const lines = HEADER_TEXT[owner](source);
-  if (path.endsWith('.ts')) return `${lines.map((l) => `// ${l}`).join('\n')}\n\n`;
+  if (path.endsWith('.ts') || path.endsWith('.js')) return `${lines.map((l) => `// ${l}`).join('\n')}\n\n`;
   if (path.endsWith('.md')) {
     // the README is where the header sends a reader for the files that are theirs: in the README, it points below
     const text = lines.join(' ');

@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUrl } from '../helpers/database.js';
 import {
   generateFresh,
   http,
@@ -16,115 +15,10 @@ import {
 } from '../helpers/project.js';
 
 let dir: string;
-let url: string;
-let restarted: RunningServer | undefined;
 
 beforeAll(async () => {
   dir = await generateFresh(`${ROOT}/test/e2e/fixtures/shop.yaml`, 'e2e-shutdown');
   await typecheckAndBuild(dir);
-  url = await databaseUrl('shutdown', 'sqlite:./data/shutdown.db');
-});
-
-afterAll(async () => {
-  await restarted?.stop();
-});
-
-describe('graceful shutdown', () => {
-  it('on SIGTERM stops accepting, finishes the writes in flight and keeps every write it acknowledged', async () => {
-    const server = await startServer(dir, { DATABASE_URL: url });
-    const acknowledged: string[] = [];
-    let refused = 0;
-    const unavailable: { type: string | null; retryAfter: string | null; status: unknown }[] = [];
-    let running = true;
-    // 8 clients write as fast as they can until the server is gone (bounded: at most 2,000 writes each)
-    const writer = async (n: number): Promise<void> => {
-      for (let i = 0; running && i < 2000; i += 1) {
-        try {
-          const r = await http('POST', `${server.url}/orders`, { item: `writer ${n} write ${i}` });
-          if (r.status === 201) acknowledged.push((r.body as { id: string }).id);
-          else refused += 1;
-          if (r.status === 503) {
-            const status = (r.body as { status?: unknown } | undefined)?.status;
-            unavailable.push({ type: r.headers.get('content-type'), retryAfter: r.headers.get('retry-after'), status });
-          }
-        } catch {
-          refused += 1; // the connection was closed or refused: the server has stopped accepting
-          if (server.process.exitCode !== null) return;
-        }
-      }
-    };
-    const writers = Array.from({ length: 8 }, (_, n) => writer(n));
-    while (acknowledged.length < 200) await new Promise((wait) => setTimeout(wait, 10));
-    const exited = new Promise<number | null>((done) => server.process.once('exit', (code) => done(code)));
-    server.process.kill('SIGTERM');
-    const code = await exited;
-    running = false;
-    await Promise.all(writers);
-
-    expect(code).toBe(0); // it exited on its own: server closed, requests finished, database closed
-    expect(acknowledged.length).toBeGreaterThanOrEqual(200);
-    expect(refused).toBeGreaterThan(0); // writes kept coming after SIGTERM and were not accepted
-    // one that reached it while it was closing got a problem document saying to retry
-    for (const answer of unavailable) {
-      expect(answer).toEqual({ type: 'application/problem+json; charset=utf-8', retryAfter: '1', status: 503 });
-    }
-
-    restarted = await startServer(dir, { DATABASE_URL: url });
-    const missing: string[] = [];
-    for (const id of acknowledged) {
-      if ((await http('GET', `${restarted.url}/orders/${id}`)).status !== 200) missing.push(id);
-    }
-    expect(missing).toEqual([]);
-  });
-});
-
-describe('a request that arrives during shutdown', () => {
-  it('gets a 503 problem with Retry-After, while the request in flight on its connection finishes', async () => {
-    // debug: the server logs each request as it arrives, so the test knows when the first one is in flight
-    const server = await startServer(dir, { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'debug' });
-    const body = JSON.stringify({ item: 'in flight' });
-    // waits for a line of the server's log
-    const logged = async (line: RegExp): Promise<void> => {
-      for (let waited = 0; !line.test(server.output()); waited += 10) {
-        if (waited > 10_000) throw new Error(`the server never logged ${line}:\n${server.output()}`);
-        await new Promise((wait) => setTimeout(wait, 10));
-      }
-    };
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
-        // the first request is in flight (half its body sent) when SIGTERM comes; the second follows it
-        socket.write(
-          `POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
-        );
-        socket.write(body.slice(0, 5));
-        logged(/"method":"POST","url":"\/orders"/)
-          .then(() => {
-            server.process.kill('SIGTERM');
-            return logged(/"msg":"shutting down"/);
-          })
-          .then(() => socket.write(`${body.slice(5)}GET /orders HTTP/1.1\r\nHost: x\r\n\r\n`), reject);
-      });
-      let text = '';
-      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
-    await server.stop();
-    const [first, second] = raw.split(/(?=HTTP\/1\.1 )/);
-    expect(first?.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
-    expect(second?.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
-    expect(second).toMatch(/retry-after: 1/i);
-    expect(second).toMatch(/connection: close/i);
-    const id = /x-request-id: ([^\r]+)/i.exec(second ?? '')?.[1];
-    expect(JSON.parse(second?.split('\r\n\r\n')[1] ?? '')).toEqual({
-      // the origin is the one the request named (Host: x)
-      type: 'http://x/problems/unavailable',
-      title: 'Service Unavailable',
-      status: 503,
-      detail: 'the server is shutting down: try again',
-      instance: `urn:request:${id}`,
-    });
-  });
 });
 
 describe('settings a server refuses at start, in one line', () => {

@@ -156,6 +156,12 @@ describe('rolling deploys and rollback', () => {
             'the database is not migrated for this version: migration 0003-change-tasks is pending; run `npm run migrate`',
         });
         expect((await http('GET', `${server.url}/healthz`)).status).toBe(200);
+        expect((await http('GET', `${server.url}/livez`)).status).toBe(200);
+        const notReady = await http('GET', `${server.url}/readyz`);
+        expect(notReady.status).toBe(503);
+        expect(JSON.stringify(notReady.body)).toContain(
+          'migration 0003-change-tasks is pending; run `npm run migrate`',
+        );
         expect((await npmMigrate(APP, url, '--status')).out).toMatch(
           /^0003-change-tasks {2}pending {2}not additive\n1 pending/m,
         );
@@ -167,6 +173,7 @@ describe('rolling deploys and rollback', () => {
           status = (await http('GET', `${server.url}/tasks`)).status;
         }
         expect(status).toBe(200);
+        expect((await http('GET', `${server.url}/readyz`)).status).toBe(200);
         const page = (await http('GET', `${server.url}/tasks?sort=name`)).body as { items: Task[] };
         expect(page.items.map((t) => t.name)).toEqual(['Read', 'Roll back', 'Write']);
       } finally {

@@ -89,8 +89,17 @@ export async function startServer(
   let output = '';
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: dir,
-    // tests send more than a rate limit allows unless they test it (RATE_LIMIT_MAX: '' restores the definition's)
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0', ...env },
+    // tests send more than a rate limit allows unless they test it (RATE_LIMIT_MAX: '' restores the definition's),
+    // and stop their servers without the drain's delay unless they test it (SHUTDOWN_DELAY)
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '0',
+      SHUTDOWN_DELAY: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

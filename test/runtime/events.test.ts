@@ -303,6 +303,31 @@ describe('a stream', () => {
     hub.close();
   });
 
+  it('ends with a retry: hint of 1 to 5 s when the server closes, and so does one opened after', async () => {
+    const hub = new StreamHub(db, feed, log, 10);
+    const everyone = feed.visibility(undefined, feed.typesOf(undefined));
+    const read = async (body: NodeJS.ReadableStream): Promise<string> => {
+      let text = '';
+      body.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      await new Promise((ended) => body.on('end', ended));
+      return text;
+    };
+    const open = hub.open(everyone, 0, { client: 'a', hangUp: () => undefined });
+    const first = read(open);
+    await new Promise((settled) => setTimeout(settled, 20));
+    hub.close();
+    const late = read(hub.open(everyone, 0, { client: 'b', hangUp: () => undefined }));
+    for (const text of [await first, await late]) {
+      const last = text.split('\n\n').filter(Boolean).at(-1) ?? '';
+      expect(last).toMatch(/^retry: \d{4}\n: the server is shutting down: reconnect with Last-Event-ID$/);
+      const retry = Number(/^retry: (\d+)/.exec(last)?.[1]);
+      expect(retry).toBeGreaterThanOrEqual(1000);
+      expect(retry).toBeLessThan(5000);
+    }
+    expect(await first).toMatch(/^retry: 2000\n: streaming events after 0\n\n/);
+    expect(hub.size).toBe(0);
+  });
+
   it('ends with its token, however far ahead it expires: a timer waits 24.8 days at most (found in issue 56)', async () => {
     const in30Days = Date.now() + 30 * 86_400_000;
     const hub = new StreamHub(db, feed, log, 10);

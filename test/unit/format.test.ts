@@ -408,6 +408,7 @@ describe('the runtime copied into projects', () => {
     const files = [
       ...[...filesUnder(join(runtime, 'src'))].map((f) => `src/${f}`),
       ...[...filesUnder(join(runtime, 'test'))].map((f) => `test/${f}`),
+      ...[...filesUnder(join(runtime, 'scripts'))].map((f) => `scripts/${f}`),
     ].sort();
     expect(files).toEqual([...RUNTIME, 'src/main.ts', 'src/hooks.ts', 'src/routes.ts', ...STAND_INS].sort());
     for (const standIn of STAND_INS.filter((f) => f.endsWith('.ts'))) {

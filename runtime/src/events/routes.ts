@@ -1,6 +1,7 @@
 import type { FastifyInstance, preParsingHookHandler } from 'fastify';
 import type { Authorizer } from '../auth/authorize.js';
 import type { Database } from '../db/database.js';
+import type { Lifecycle } from '../lifecycle.js';
 import { HttpProblem } from '../http/problem.js';
 import { EventFeed, served, type EventSource } from './feed.js';
 import type { EventLog } from './log.js';
@@ -29,8 +30,13 @@ export interface EventDependencies {
   adminRole: string;
   settings: EventSettings;
   pageSize: { default: number; max: number };
-  /** the key material of webhook secrets (WEBHOOK_KEY, else CURSOR_SECRET, else JWT_SECRET), and WEBHOOK_ALLOW_PRIVATE */
+  /**
+   * the key material of webhook secrets (WEBHOOK_SECRET_KEY, else WEBHOOK_KEY, else CURSOR_SECRET, else JWT_SECRET),
+   * and WEBHOOK_ALLOW_PRIVATE
+   */
   webhooks: { key: string | undefined; allowPrivate: boolean };
+  /** the server's lifecycle: the streams end (with a retry hint) when it stops accepting connections */
+  lifecycle: Lifecycle;
 }
 
 /** Streams one instance keeps open at most (EVENT_STREAMS_MAX); more are answered 503. */
@@ -44,18 +50,20 @@ export const STREAMS_PER_CLIENT = 10;
  * they need one.
  */
 export function eventRoutes(app: FastifyInstance, dependencies: EventDependencies): void {
-  const { db, log, sources, authorizer, adminRole, settings, pageSize, webhooks } = dependencies;
+  const { db, log, sources, authorizer, adminRole, settings, pageSize, webhooks, lifecycle } = dependencies;
   const feed = new EventFeed(db, sources, adminRole, settings.retention, settings.renamed);
   const maxStreams = Number(process.env.EVENT_STREAMS_MAX ?? DEFAULT_MAX_STREAMS) || DEFAULT_MAX_STREAMS;
   const hub = new StreamHub(db, feed, log, maxStreams);
   const retention = new Retention(db, settings.retentionMs, settings.webhooks);
   retention.start();
+  // when the server stops accepting (shutdown.ts), or closes without that step (app.close() alone)
+  lifecycle.onStop(() => hub.close());
   app.addHook('preClose', async () => hub.close());
   app.addHook('onClose', async () => retention.stop());
   if (settings.webhooks) {
     if (webhooks.key === undefined) {
       throw new Error(
-        'webhooks need a key for their signing secrets: set WEBHOOK_KEY (32 characters or more), or CURSOR_SECRET',
+        'webhooks need a key for their signing secrets: set WEBHOOK_SECRET_KEY (32 characters or more), or CURSOR_SECRET',
       );
     }
     const secrets = new Secrets(webhooks.key);

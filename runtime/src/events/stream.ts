@@ -24,6 +24,10 @@ const BATCH = 100;
 /** A timer waits 2^31-1 ms at most: Node runs one set for longer at once (a token valid for 25 days ended its stream). */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 
+/** The last words of a stream whose server is closing: when to reconnect (1 to 5 s), and why. */
+const closingHint = (): string =>
+  `retry: ${1000 + Math.floor(Math.random() * 4000)}\n: the server is shutting down: reconnect with Last-Event-ID\n\n`;
+
 /** Runs `run` at `time` (ms since the epoch), however far ahead, in steps a timer can wait; never keeps Node alive. */
 export function runAt(time: number, run: () => void): { cancel: () => void } {
   let timer: NodeJS.Timeout | undefined;
@@ -71,6 +75,7 @@ export class StreamHub {
   readonly #settled: Settled;
   #seen = -1;
   #timers: NodeJS.Timeout[] = [];
+  #closed = false;
   readonly #unsubscribe: () => void;
 
   constructor(
@@ -102,6 +107,10 @@ export class StreamHub {
   /** A stream of the events after `after` the caller may see; it ends when the client goes or reads too slowly. */
   open(visibility: Visibility, after: number, { client, hangUp, until }: StreamOptions): PassThrough {
     const body = new PassThrough();
+    if (this.#closed) {
+      body.end(closingHint());
+      return body;
+    }
     const subscriber: Subscriber = {
       body,
       close: () => undefined,
@@ -143,9 +152,15 @@ export class StreamHub {
     return body;
   }
 
-  /** Ends every stream (the server is closing): clients reconnect elsewhere with their Last-Event-ID. */
+  /**
+   * Ends every stream (the server is closing), each with a `retry:` of 1 to 5 s (spread, so that its clients do not
+   * all come back at once): clients reconnect, through the load balancer to another instance, with their
+   * Last-Event-ID. A stream opened after it ends at once the same way.
+   */
   close(): void {
-    for (const subscriber of this.#subscribers) subscriber.body.end();
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const subscriber of this.#subscribers) subscriber.body.end(closingHint());
     this.#subscribers.clear();
     this.#stop();
     this.#unsubscribe();

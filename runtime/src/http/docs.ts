@@ -2,7 +2,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import document from '../openapi.json' with { type: 'json' };
+import { ConfigError } from '../config.js';
 import { RATE_LIMIT_WINDOW_MS } from '../settings.js';
+
+/** DOCS: `false` turns /docs and /openapi.json off (404); unset or `true`, they are served. */
+export function readDocs(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new ConfigError(`DOCS must be true or false, not "${value}"`);
+}
 
 /** A Host header (name or address, optional port) worth naming in the document; anything else is left out. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/;

@@ -156,22 +156,6 @@ export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHa
   );
 };
 
-/**
- * While the server shuts down (SIGTERM), a request that still arrives on an open connection is answered 503 with
- * Retry-After (Fastify adds Connection: close), so that its client retries elsewhere; requests already running
- * finish. The hook is a plain callback: it runs on every request, and a flag check needs no promise.
- */
-export function refuseWhileClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  app.addHook('onRequest', (_request, _reply, done) => {
-    done(closing ? serviceUnavailable('the server is shutting down: try again') : undefined);
-  });
-}
-
 /** The owner fields a refused create's body lacks, as its route's `owned` finds them (none when it cannot tell). */
 function ownerErrors(owned: RouteProblemConfig['owned'], request: FastifyRequest): FieldError[] {
   const body = request.body;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Database } from '../db/database.js';
 import { pendingMigrations } from '../db/migration-book.js';
+import type { ReadinessCheck } from './health.js';
 import { problem } from './problem.js';
 
 export { pendingMigrations } from '../db/migration-book.js';
@@ -9,6 +10,18 @@ export { pendingMigrations } from '../db/migration-book.js';
 export const pendingDetail = (pending: readonly string[]): string =>
   `the database is not migrated for this version: ${pending.length === 1 ? 'migration' : 'migrations'} ` +
   `${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} pending; run \`npm run migrate\``;
+
+/**
+ * /readyz's check (http/health.ts): not ready while this version's migrations are pending, with what to run. A
+ * database that cannot answer is the database check's reason, not this one's.
+ */
+export const migrationsApplied =
+  (db: Database): ReadinessCheck =>
+  () =>
+    pendingMigrations(db).then(
+      (pending) => (pending.length === 0 ? undefined : pendingDetail(pending)),
+      () => undefined,
+    );
 
 /** The routes served while migrations are pending: the health checks (`/readyz` says it itself), the problem pages. */
 const servedPaths = (prefix: string): ((path: string) => boolean) => {

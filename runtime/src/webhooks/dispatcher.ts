@@ -203,7 +203,8 @@ export class Dispatcher {
       target.secret === undefined
         ? {
             status: null,
-            error: 'the signing secret cannot be read: WEBHOOK_KEY changed since the subscription was made',
+            error:
+              'the signing secret cannot be read: WEBHOOK_SECRET_KEY changed since the subscription was made',
           }
         : await send(target.url, target.secret, `evt_${delivery.seq}`, delivery.event, this.allowPrivate);
     const attempts = Number(delivery.attempts) + 1;

@@ -2,9 +2,9 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 
 /**
  * Signing secrets of webhook subscriptions. A secret is shown once, when the subscription is made (`whsec_…`, the
- * Standard Webhooks form); the database keeps it encrypted (AES-256-GCM) with a key derived from WEBHOOK_KEY (else
- * CURSOR_SECRET, else JWT_SECRET): the database alone does not reveal them. Changing that key makes the stored secrets
- * unreadable: deliveries then fail until each subscription is made again.
+ * Standard Webhooks form); the database keeps it encrypted (AES-256-GCM) with a key derived from WEBHOOK_SECRET_KEY
+ * (else WEBHOOK_KEY, its former name, else CURSOR_SECRET, else JWT_SECRET): the database alone does not reveal them.
+ * Changing that key makes the stored secrets unreadable: deliveries then fail until each subscription is made again.
  */
 export class Secrets {
   readonly #key: Buffer;

@@ -41,6 +41,30 @@ describe('a saturated event loop', () => {
     }
   });
 
+  it('does not count the work of its own start', async () => {
+    const app = Fastify();
+    installErrorHandlers(app);
+    await installPressure(app, 50);
+    app.get('/posts', async () => ({ items: [] }));
+    // a start that holds the loop (schemas compiled, statements prepared) across a sampling second, then ready
+    for (let i = 0; i < 6; i += 1) {
+      block(200);
+      await new Promise((wait) => setImmediate(wait));
+    }
+    await app.ready();
+    try {
+      // over the next second and a half the loop is free: every request is served, none answered 503
+      const statuses: number[] = [];
+      for (let i = 0; i < 15; i += 1) {
+        statuses.push((await app.inject('/posts')).statusCode);
+        await new Promise((wait) => setTimeout(wait, 100));
+      }
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('is not watched when MAX_EVENT_LOOP_DELAY is 0', async () => {
     const app = Fastify();
     await installPressure(app, 0);

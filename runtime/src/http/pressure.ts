@@ -16,10 +16,19 @@ export async function installPressure(app: FastifyInstance, maxDelayMs: number):
   if (maxDelayMs === 0) return;
   await app.register(underPressure, { sampleInterval: SAMPLE_MS });
   let saturated = false;
-  const timer = setInterval(() => {
-    saturated = app.memoryUsage().eventLoopDelay > maxDelayMs;
-  }, SAMPLE_MS);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  // read from the first full second after the server is ready: the second before it holds its start (compiling
+  // schemas, preparing statements), which would answer its first requests 503 on a busy machine
+  app.addHook('onReady', (done) => {
+    let started = false;
+    timer = setInterval(() => {
+      const delay = app.memoryUsage().eventLoopDelay;
+      if (started) saturated = delay > maxDelayMs;
+      started = true;
+    }, SAMPLE_MS);
+    timer.unref();
+    done();
+  });
   app.addHook('onClose', (_app, done) => {
     clearInterval(timer);
     done();

@@ -28,6 +28,7 @@ import { noteScanClients } from './http/scan-clients.js';
 import { installPressure } from './http/pressure.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
+import { withRedaction } from './http/redact.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -75,7 +76,8 @@ export async function buildApp({
 }: AppOptions): Promise<FastifyInstance> {
   checkAuthConfig(auth);
   const app = Fastify({
-    logger,
+    // tokens, cookies and secrets are redacted from every line, at every level (see http/redact.ts)
+    logger: withRedaction(logger),
     logController: new RequestLog(),
     childLoggerFactory: requestLogger,
     // X-Request-Id when a client gives a well-formed one, else a UUIDv7 (see http/request-id.ts)

@@ -72,6 +72,8 @@ export const RUNTIME = [
   'src/extend.ts',
   'src/http/rate-limit.ts',
   'src/http/request-log.ts',
+  'src/http/redact.ts',
+  'src/telemetry/trace-context.ts',
   'src/http/docs.ts',
   'src/http/idempotency.ts',
   'src/auth/verify.ts',

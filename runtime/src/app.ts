@@ -29,6 +29,7 @@ import { installPressure } from './http/pressure.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
 import { withRedaction } from './http/redact.js';
+import { installTracingHooks } from './telemetry/tracing.js';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -98,6 +99,8 @@ export async function buildApp({
       ...(timeouts.requestMs > 0 && { headersTimeout: Math.min(60_000, timeouts.requestMs) }),
     },
   });
+  // first: the request spans start before any hook runs (nothing unless traces are exported, see telemetry/)
+  installTracingHooks(app);
   app.decorateRequest<Scope | null>('scope', null);
   echoRequestId(app);
   routeEveryMethod(app);

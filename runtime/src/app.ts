@@ -31,6 +31,8 @@ import { installPressure } from './http/pressure.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { RequestLog, requestLogger } from './http/request-log.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandlers } from './http/errors.js';
+import { withRedaction } from './http/redact.js';
+import { installTracingHooks } from './telemetry/tracing.js';
 import { installValidators } from './http/validator.js';
 import { registerHooks } from './hooks.js';
 import { closingResponses, Lifecycle } from './lifecycle.js';
@@ -82,7 +84,8 @@ export async function buildApp({
 }: AppOptions): Promise<FastifyInstance> {
   checkAuthConfig(auth);
   const app = Fastify({
-    logger,
+    // tokens, cookies and secrets are redacted from every line, at every level (see http/redact.ts)
+    logger: withRedaction(logger),
     logController: new RequestLog(),
     childLoggerFactory: requestLogger,
     // X-Request-Id when a client gives a well-formed one, else a UUIDv7 (see http/request-id.ts)
@@ -105,6 +108,8 @@ export async function buildApp({
       ...(timeouts.requestMs > 0 && { headersTimeout: Math.min(60_000, timeouts.requestMs) }),
     },
   });
+  // first: the request spans start before any hook runs (nothing unless traces are exported, see telemetry/)
+  installTracingHooks(app);
   app.decorateRequest<Scope | null>('scope', null);
   echoRequestId(app);
   routeEveryMethod(app);

@@ -6,10 +6,17 @@ import type { Api } from '../model.js';
  */
 export const DEPENDENCIES = {
   '@fastify/cors': '^11.4.3',
+  // OpenTelemetry: loaded only when traces are asked for (src/telemetry/); the 0.222 line is the last on Node 20
+  '@fastify/otel': '^0.21.2',
   '@fastify/rate-limit': '^11.2.0',
   '@fastify/swagger': '^9.5.2',
   '@fastify/swagger-ui': '^6.1.0',
   '@fastify/under-pressure': '^9.2.0',
+  '@opentelemetry/api': '^1.9.1',
+  '@opentelemetry/exporter-trace-otlp-http': '^0.222.0',
+  '@opentelemetry/instrumentation-pg': '^0.74.0',
+  '@opentelemetry/instrumentation-undici': '^0.32.0',
+  '@opentelemetry/sdk-node': '^0.222.0',
   ajv: '^8.17.1',
   'ajv-formats': '^3.0.1',
   'better-sqlite3': '^12.4.1',
@@ -47,7 +54,8 @@ export function packageJson(api: Api): object {
       // builds dist/ when the compiler is installed, else checks it is there (a production install): see the script
       prestart: 'node scripts/ensure-built.js',
       // exec: the shell npm runs a script in makes way for the server, so that npm's SIGTERM reaches it
-      start: 'exec node --enable-source-maps dist/main.js',
+      // the preload starts OpenTelemetry when OTEL_* asks for traces, and does nothing else (see src/telemetry/)
+      start: 'exec node --enable-source-maps --import ./dist/telemetry/preload.js dist/main.js',
       // applies pending migrations and exits (`-- --status` lists them): the built dist/, no dev dependency
       migrate: 'node --enable-source-maps dist/migrate.js',
       dev: 'tsx watch src/main.ts',

@@ -79,15 +79,19 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** Starts a built project (`node dist/main.js`) on a free port of 127.0.0.1 and waits for /healthz. */
+/**
+ * Starts a built project (`node dist/main.js`, after `nodeArgs`: `--import ./dist/telemetry/preload.js` as `npm start`
+ * has it) on a free port of 127.0.0.1 and waits for /healthz.
+ */
 export async function startServer(
   dir: string,
   env: Record<string, string> = {},
   healthPath = '/healthz',
+  nodeArgs: readonly string[] = [],
 ): Promise<RunningServer> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: dir,
     // tests send more than a rate limit allows unless they test it (RATE_LIMIT_MAX: '' restores the definition's),
     // and stop their servers without the drain's delay unless they test it (SHUTDOWN_DELAY)

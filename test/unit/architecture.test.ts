@@ -77,3 +77,25 @@ describe('the folders of src/', () => {
     expect(folders.map((e) => e.name).sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 });
+
+describe('the runtime', () => {
+  // telemetry/preload.ts imports them, dynamically, only when traces are asked for (see docs/architecture.md)
+  const LOADED_FOR_TRACES = ['telemetry/otel.ts', 'telemetry/request-spans.ts'];
+
+  it('imports OpenTelemetry in the modules loaded for traces only, and they in no other', () => {
+    const runtime = join(ROOT, 'runtime/src');
+    const wrong: string[] = [];
+    for (const file of sources(runtime)) {
+      const path = relative(runtime, file);
+      const text = readFileSync(file, 'utf8');
+      // value imports (`import type` costs nothing at run time), static or dynamic
+      const otel = /^import (?!type )[^;]*from '(?:@opentelemetry\/[^']+|@fastify\/otel)'|import\('@opentelemetry/m;
+      const traced = /from '\.{1,2}\/(?:[^']*\/)?(?:otel|request-spans)\.js'/;
+      if (!LOADED_FOR_TRACES.includes(path) && otel.test(text)) wrong.push(`${path} imports OpenTelemetry`);
+      if (!LOADED_FOR_TRACES.includes(path) && traced.test(text))
+        wrong.push(`${path} imports a module loaded for traces`);
+    }
+    expect(wrong).toEqual([]);
+    expect(readFileSync(join(runtime, 'telemetry/otel.ts'), 'utf8')).toMatch(/from '@opentelemetry\/sdk-node'/);
+  });
+});

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Bound, Database, Dialect, Row, SqlValue, Statement } from '../db/database.js';
 import type { JsonValue } from '../types.js';
 
@@ -168,9 +169,14 @@ export class EventLog {
     for (const listener of this.#listeners) listener();
   }
 
-  /** `listener` is called after each commit of this instance that recorded events (the stream wakes on it). */
+  /**
+   * `listener` is called after each commit of this instance that recorded events (the stream wakes on it), in the
+   * async context it subscribed in, not the committing request's: the work a listener starts (a stream's reads, the
+   * webhooks' deliveries, for every request at once) is no part of that request's trace.
+   */
   onCommit(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    const bound = AsyncResource.bind(listener);
+    this.#listeners.add(bound);
+    return () => this.#listeners.delete(bound);
   }
 }

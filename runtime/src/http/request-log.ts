@@ -5,12 +5,16 @@ import {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import type { Bindings, ChildLoggerOptions, LogFn } from 'pino';
+import { traceIdOf } from '../telemetry/trace-context.js';
 
 /**
  * Request logging: one line per request, at `info`, when it is answered, of plain values —
  * `{"reqId":"req-1","method":"GET","url":"/posts?limit=2","ip":"127.0.0.1","statusCode":200,"responseTime":0.9,
- * "msg":"request completed"}` — with the request id every other line of that request carries. Fastify's own writes
+ * "msg":"request completed"}` — with the request id every other line of that request carries, and its `traceId`
+ * when it has one (see telemetry/trace-context.ts). Its `url` is written through the logger's `url` serializer, which
+ * redacts secrets of the query string (see redact.ts). Fastify's own writes
  * two lines (on arrival and on answer) of serialised request and reply objects: each costs about as much CPU as
  * Fastify's routing of a small request. `LOG_LEVEL=warn` turns request lines off; at `debug`, each request also
  * writes a line when it arrives.
@@ -34,6 +38,8 @@ export class RequestLog extends LogController {
     log.info(
       {
         [this.requestIdLogLabel]: request.id,
+        // pino leaves out a key whose value is undefined: one shape of object for every line
+        traceId: traceIdOf(request.raw),
         method: request.method,
         url: request.url,
         ip: request.ip,
@@ -48,21 +54,34 @@ export class RequestLog extends LogController {
 type Log = (...args: Parameters<LogFn>) => void;
 
 /**
- * The logger of one request (`request.log`): the server's with the request id bound, made only when something is
- * logged through it at a level that is on. Pino makes a child logger per request otherwise, used by most requests
- * for nothing.
+ * The logger of one request (`request.log`): the server's with the request id bound (and the trace id, when the
+ * request has one), made only when something is logged through it at a level that is on. Pino makes a child logger
+ * per request otherwise, used by most requests for nothing.
  */
 export class RequestLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;
+  #traced = false;
 
   constructor(
     /** the logger a line is written through, the request id bound (the route's: the server's, or a plugin's) */
     readonly parent: FastifyBaseLogger,
     private readonly bindings: Bindings,
+    /** the request, whose trace id is bound too */
+    private readonly raw?: IncomingMessage,
   ) {}
 
+  /**
+   * The child logger, made at its first line; made again, once, if the request's trace is known only later (with
+   * OpenTelemetry, a request that came without `traceparent` has one once its span is started, after the line a
+   * request writes at `debug` as it arrives).
+   */
   #made(): FastifyBaseLogger {
-    this.#child ??= this.parent.child(this.bindings);
+    if (this.#child !== undefined && this.#traced) return this.#child;
+    const traceId = this.raw === undefined ? undefined : traceIdOf(this.raw);
+    if (this.#child === undefined || traceId !== undefined) {
+      this.#traced = traceId !== undefined;
+      this.#child = this.parent.child(traceId === undefined ? this.bindings : { ...this.bindings, traceId });
+    }
     return this.#child;
   }
 
@@ -117,7 +136,10 @@ export const requestLogger: NonNullable<FastifyServerOptions['childLoggerFactory
   logger,
   bindings,
   options,
-) =>
-  options.level === undefined && options.serializers === undefined
-    ? new RequestLogger(logger, bindings)
-    : logger.child(bindings, options);
+  raw,
+) => {
+  if (options.level === undefined && options.serializers === undefined)
+    return new RequestLogger(logger, bindings, raw);
+  const traceId = traceIdOf(raw);
+  return logger.child(traceId === undefined ? bindings : { ...bindings, traceId }, options);
+};

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Database, Prepared, SqlValue } from '../db/database.js';
 import type { EventLog } from '../events/log.js';
@@ -51,6 +52,8 @@ export class Dispatcher {
   readonly #sends = new Set<Promise<void>>();
   readonly #busy = new Map<string, number>();
   readonly #unsubscribe: () => void;
+  /** the async context the dispatcher was made in: its work runs there, whichever request woke it */
+  readonly #scope = new AsyncResource('restsmith.webhooks');
 
   constructor(
     private readonly db: Database,
@@ -100,7 +103,10 @@ export class Dispatcher {
       this.#again = true;
       return;
     }
-    this.#claiming = this.#fill()
+    // not in the context of the request that woke it (a retry, a subscription enabled): the deliveries it claims
+    // then are many requests' (see EventLog.onCommit)
+    this.#claiming = this.#scope
+      .runInAsyncScope(() => this.#fill())
       .catch(() => undefined) // the database is unavailable: the next tick tries again; claims expire by themselves
       .finally(() => {
         this.#claiming = undefined;

@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { isIP } from 'node:net';
 import { guardedLookup, isPrivateAddress, parseTarget } from './address.js';
+import { tracing } from '../telemetry/tracing.js';
 
 /** A delivery answered within this long, with a 2xx, is delivered. */
 export const SEND_TIMEOUT_MS = 10_000;
@@ -15,7 +16,9 @@ export type Attempt = { status: number; error: null } | { status: null; error: s
 /**
  * POSTs an event to a subscription's URL, signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
  * `webhook-signature`: v1 HMAC-SHA256 of `id.timestamp.body`, by the `standardwebhooks` library). Redirects are not
- * followed (a redirect is a non-2xx: retried), and the address connected to is checked (see address.ts).
+ * followed (a redirect is a non-2xx: retried), and the address connected to is checked (see address.ts). With traces
+ * exported, each send is a span, whose `traceparent` the receiver gets (node:http, whose `lookup` the check needs,
+ * is not what @opentelemetry/instrumentation-undici sees: see telemetry/otel.ts).
  */
 export function send(
   url: string,
@@ -36,12 +39,14 @@ export function send(
       error: `${literal} is a loopback, private or special-purpose address: refused`,
     });
   }
+  const span = tracing()?.webhookSend(target, id);
   return new Promise((resolve) => {
     let settled = false;
     let answered: number | undefined;
     const settle = (attempt: Attempt): void => {
       if (settled) return;
       settled = true;
+      span?.end(attempt.status, attempt.error);
       resolve(attempt);
     };
     const outgoing = request(
@@ -57,6 +62,7 @@ export function send(
           'webhook-id': id,
           'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
           'webhook-signature': signature,
+          ...span?.headers,
         },
       },
       (response) => {

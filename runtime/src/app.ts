@@ -6,9 +6,11 @@ import { createTokenVerifier } from './auth/verify.js';
 import {
   checkAuthConfig,
   readMaxEventLoopDelay,
+  readMetrics,
   readTimeouts,
   readTrustProxy,
   type AuthConfig,
+  type MetricsSettings,
   type Timeouts,
   type TrustProxy,
 } from './config.js';
@@ -36,6 +38,7 @@ import {
 } from './http/errors.js';
 import { installValidators } from './http/validator.js';
 import { registerHooks } from './hooks.js';
+import { installMetrics } from './metrics/metrics.js';
 import { eventSources, makeStores, registerResources } from './resources/index.js';
 import { registerRoutes } from './routes.js';
 import { ADMIN_ROLE, BODY_LIMIT, CORS, EVENTS, PAGE_SIZE, PREFIX, RATE_LIMIT_MAX } from './settings.js';
@@ -59,6 +62,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** above this event loop delay requests are answered 503 (see http/pressure.ts); MAX_EVENT_LOOP_DELAY when left out */
   maxEventLoopDelayMs?: number;
+  /** where Prometheus scrapes GET /metrics (see metrics/metrics.ts); METRICS_PORT when left out; null: no metrics */
+  metrics?: MetricsSettings | null;
 }
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's job (see main.ts). */
@@ -72,6 +77,7 @@ export async function buildApp({
   timeouts = readTimeouts(process.env),
   trustProxy = readTrustProxy(process.env.TRUST_PROXY),
   maxEventLoopDelayMs = readMaxEventLoopDelay(process.env),
+  metrics: metricsAt = readMetrics(process.env),
 }: AppOptions): Promise<FastifyInstance> {
   checkAuthConfig(auth);
   const app = Fastify({
@@ -97,6 +103,8 @@ export async function buildApp({
     },
   });
   app.decorateRequest<Scope | null>('scope', null);
+  // before any route: each is counted by its pattern (nothing at all without METRICS_PORT)
+  const metrics = await installMetrics(app, db, metricsAt);
   echoRequestId(app);
   routeEveryMethod(app);
   const refuseOtherMethods = refuseOtherMethodsLater(app);
@@ -148,7 +156,7 @@ export async function buildApp({
           key: process.env.WEBHOOK_KEY || cursorSecret || auth.secret,
           allowPrivate: process.env.WEBHOOK_ALLOW_PRIVATE === 'true',
         };
-        eventRoutes(api, {
+        const services = eventRoutes(api, {
           webhooks,
           db,
           log: events,
@@ -158,6 +166,7 @@ export async function buildApp({
           settings: EVENTS,
           pageSize: PAGE_SIZE,
         });
+        metrics?.watchEvents(events, services);
       }
       await api.register(async (own) => {
         custom.watch(own, PREFIX);

@@ -6,9 +6,11 @@ import { createTokenVerifier } from './auth/verify.js';
 import {
   checkAuthConfig,
   readMaxEventLoopDelay,
+  readMetrics,
   readTimeouts,
   readTrustProxy,
   type AuthConfig,
+  type MetricsSettings,
   type Timeouts,
   type TrustProxy,
 } from './config.js';
@@ -36,6 +38,7 @@ import { installTracingHooks } from './telemetry/tracing.js';
 import { installValidators } from './http/validator.js';
 import { registerHooks } from './hooks.js';
 import { closingResponses, Lifecycle } from './lifecycle.js';
+import { installMetrics } from './metrics/metrics.js';
 import { eventSources, makeStores, registerResources } from './resources/index.js';
 import { registerRoutes } from './routes.js';
 import { ADMIN_ROLE, BODY_LIMIT, CORS, EVENTS, PAGE_SIZE, PREFIX, RATE_LIMIT_MAX } from './settings.js';
@@ -65,6 +68,8 @@ export interface AppOptions {
   readiness?: readonly ReadinessCheck[];
   /** /docs and /openapi.json are served; DOCS (`false` turns them off) when left out */
   docs?: boolean;
+  /** where Prometheus scrapes GET /metrics (see metrics/metrics.ts); METRICS_PORT when left out; null: no metrics */
+  metrics?: MetricsSettings | null;
 }
 
 /** Builds the HTTP application on an open, migrated database. Listening is the caller's job (see main.ts). */
@@ -81,6 +86,7 @@ export async function buildApp({
   lifecycle = new Lifecycle(),
   readiness = [],
   docs = readDocs(process.env.DOCS),
+  metrics: metricsAt = readMetrics(process.env),
 }: AppOptions): Promise<FastifyInstance> {
   checkAuthConfig(auth);
   const app = Fastify({
@@ -111,6 +117,8 @@ export async function buildApp({
   // first: the request spans start before any hook runs (nothing unless traces are exported, see telemetry/)
   installTracingHooks(app);
   app.decorateRequest<Scope | null>('scope', null);
+  // before any route: each is counted by its pattern (nothing at all without METRICS_PORT)
+  const metrics = await installMetrics(app, db, metricsAt);
   echoRequestId(app);
   routeEveryMethod(app);
   const refuseOtherMethods = refuseOtherMethodsLater(app);
@@ -156,7 +164,7 @@ export async function buildApp({
           key: process.env.WEBHOOK_SECRET_KEY || process.env.WEBHOOK_KEY || cursorSecret || auth.secret,
           allowPrivate: process.env.WEBHOOK_ALLOW_PRIVATE === 'true',
         };
-        eventRoutes(api, {
+        const services = eventRoutes(api, {
           webhooks,
           db,
           log: events,
@@ -167,6 +175,7 @@ export async function buildApp({
           pageSize: PAGE_SIZE,
           lifecycle,
         });
+        metrics?.watchEvents(events, services);
       }
       await api.register(async (own) => {
         custom.watch(own, PREFIX);

@@ -30,6 +30,31 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** TRUST_PROXY (see readTrustProxy); buildApp reads it from the environment when not given */
   trustProxy: TrustProxy;
+  /** METRICS_PORT, METRICS_HOST (see readMetrics); buildApp reads them from the environment when not given */
+  metrics: MetricsSettings | null;
+}
+
+/** Where Prometheus scrapes `GET /metrics`: a listener of its own, never the API's (see metrics/metrics.ts). */
+export interface MetricsSettings {
+  port: number;
+  host: string;
+}
+
+/**
+ * METRICS_PORT: the port of `GET /metrics` (none, and no metrics at all, unless set; never PORT); METRICS_HOST: its
+ * interface, HOST's unless set (`127.0.0.1` keeps the metrics on the machine when the API listens on `0.0.0.0`).
+ */
+export function readMetrics(env: NodeJS.ProcessEnv): MetricsSettings | null {
+  const value = env.METRICS_PORT;
+  if (value === undefined || value === '') return null;
+  const n = /^[0-9]{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= 65535))
+    throw new ConfigError(`METRICS_PORT must be a whole number from 1 to 65535, not "${value}"`);
+  if (n === port(env.PORT))
+    throw new ConfigError(
+      `METRICS_PORT must differ from PORT (${n}): the metrics have a listener of their own`,
+    );
+  return { port: n, host: env.METRICS_HOST || env.HOST || '127.0.0.1' };
 }
 
 /**
@@ -261,5 +286,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeouts: readTimeouts(env),
     maxEventLoopDelayMs: readMaxEventLoopDelay(env),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
+    metrics: readMetrics(env),
   };
 }

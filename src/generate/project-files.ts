@@ -28,6 +28,7 @@ export const DEPENDENCIES = {
   kysely: '~0.28.8',
   pg: '^8.16.3',
   pino: '^10.1.0',
+  'prom-client': '^15.1.3',
   re2js: '^2.10.0',
   standardwebhooks: '^1.1.1',
   uuid: '^13.0.0',

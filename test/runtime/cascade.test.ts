@@ -62,6 +62,8 @@ const notes = reached('notes', ['id', 'folder_id', 'reply_to', 'updated_at', 've
 
 const run = (sql: string): Promise<number> => db.prepareText(sql).run([]);
 const COLUMNS = `"id", "parent_id", "owner", "updated_at", "version"`;
+/** how many events the last delete said it records (for EventLog.committed, and so the metrics) */
+let announced: number | undefined;
 const deleteFolder = (id: string, version = 1) =>
   db.inTransaction(() =>
     deleteReaching(db, events, {
@@ -73,6 +75,7 @@ const deleteFolder = (id: string, version = 1) =>
         values: [id, version],
       },
       actor: 'ada',
+      recording: (count) => (announced = count),
     }),
   );
 
@@ -102,6 +105,7 @@ describe('a delete that reaches other records', () => {
     const gone = await deleteFolder('f1');
     expect(gone).toMatchObject({ id: 'f1' });
     const seen = await recorded();
+    expect(announced).toBe(seen.length);
     expect(seen.map((e) => [e.type, e.recordId, e.version])).toEqual([
       ['shortcuts.updated', 100, 2],
       ['shortcuts.updated', 101, 2],

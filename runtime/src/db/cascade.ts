@@ -85,6 +85,8 @@ export interface Removal {
   guard: Bound;
   remove: Bound;
   actor: string | null;
+  /** told how many events the delete records, just before they are written (for EventLog.committed) */
+  recording?: (count: number) => void;
 }
 
 /**
@@ -158,6 +160,7 @@ export function* deleteReaching(db: Database, events: EventLog, removal: Removal
   // one at a time: a call's arguments are bounded (a delete may reach hundreds of thousands of records)
   for (const event of referrersFirst(deleted)) changed.push(event);
   changed.push({ resource: root.resource, kind: 'deleted', change: root.changeOf(gone) });
+  removal.recording?.(changed.length);
   for (const insert of events.eventRows(changed, at, actor)) yield insert;
   return gone;
 }

@@ -99,7 +99,47 @@ export interface Database {
    */
   kysely(): Promise<Kysely<unknown>>;
   ping(): Promise<void>;
+  /** what its pools hold now and what its statements met, read when the metrics are scraped (see metrics/) */
+  load(): DatabaseLoad;
   close(): Promise<void>;
+}
+
+/**
+ * A database's load, for the metrics: its pools (`main`: PostgreSQL's connections, which every statement but a scan
+ * takes; `scan`: the statements that scan, on SQLite's worker threads or PostgreSQL's pool of their own, see
+ * scan-gate.ts), and its statements that failed since it was opened.
+ */
+export interface DatabaseLoad {
+  pools: Partial<Record<'main' | 'scan', PoolLoad>>;
+  failed: Readonly<StatementFailures>;
+}
+
+/** A pool now: its connections (or threads) running a statement, the statements waiting for one, and its size. */
+export interface PoolLoad {
+  inUse: number;
+  waiting: number;
+  max: number;
+}
+
+/**
+ * Statements the database refused or could not run, by what they failed with: a constraint (a 409 of a unique key, a
+ * ref to nothing…), the database unavailable (unreachable, a timeout, busy, a deadlock still there after the retries),
+ * any other error of the database's. Errors of the server's own code inside a transaction are not statements'.
+ */
+export interface StatementFailures {
+  constraint: number;
+  unavailable: number;
+  error: number;
+}
+
+export const noFailures = (): StatementFailures => ({ constraint: 0, unavailable: 0, error: 0 });
+
+/** Counts a statement's error, as translated from the driver's, in `failures`; returns it. */
+export function countFailure(failures: StatementFailures, error: unknown): unknown {
+  if (error instanceof ConstraintError) failures.constraint += 1;
+  else if (error instanceof DatabaseUnavailableError) failures.unavailable += 1;
+  else failures.error += 1;
+  return error;
 }
 
 /**

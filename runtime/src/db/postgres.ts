@@ -3,9 +3,11 @@ import type pg from 'pg';
 import type { Pooler } from '../config.js';
 import {
   ConstraintError,
+  countFailure,
   DatabaseUnavailableError,
   firstThen,
   lazyKysely,
+  noFailures,
   type Database,
   type ListStatement,
   type Row,
@@ -14,6 +16,7 @@ import {
   type Program,
   type SqlValue,
   type Statement,
+  type StatementFailures,
 } from './database.js';
 import type { Cost } from './cost.js';
 import { loadPg } from './drivers.js';
@@ -71,6 +74,9 @@ export function openPostgres(
     idleTimeoutMillis: 1_000,
     types: { getTypeParser },
   });
+  const failures = noFailures();
+  FAILURES.set(pool, failures);
+  FAILURES.set(scanPool, failures);
   // an idle connection that fails (the server restarted) is dropped from the pool; requests get fresh ones
   pool.on('error', () => undefined);
   scanPool.on('error', () => undefined);
@@ -111,9 +117,21 @@ export function openPostgres(
       try {
         await pool.query('SELECT 1');
       } catch (error) {
-        throw translate(error);
+        throw failed(pool, error);
       }
     },
+    // in use: connections taken (or being opened) for a statement; a scan waits at the gate, then for a connection
+    load: () => ({
+      pools: {
+        main: { inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, max: poolSize },
+        scan: {
+          inUse: scanPool.totalCount - scanPool.idleCount,
+          waiting: gate.load.waiting + scanPool.waitingCount,
+          max: slots,
+        },
+      },
+      failed: failures,
+    }),
     close: async () => {
       await Promise.all([pool.end(), scanPool.end(), migrations.end()]);
     },
@@ -177,13 +195,13 @@ function prepare(pool: pg.Pool, session: Session, text: string, transient = fals
     const again = (error: unknown, attempt: number): Promise<T> =>
       attempt < RETRIES && retryable(error)
         ? session.query(pool, config).then(pick, (next: unknown) => again(next, attempt + 1))
-        : Promise.reject(translate(error));
+        : Promise.reject(failed(pool, error));
     try {
       return session.query(pool, config).then(pick, (error: unknown) => again(error, 0));
     } catch (error) {
       // pg throws before it has a promise when it cannot even make a connection (a URL or certificate it cannot read):
       // a statement still answers with a rejected promise, its error translated
-      return Promise.reject(translate(error));
+      return Promise.reject(failed(pool, error));
     }
   };
   // Rows come as arrays and are made objects by a function written for their columns (rowMaker, as on SQLite): pg's
@@ -224,7 +242,7 @@ async function inTransaction<T>(pool: pg.Pool, session: Session, make: () => Pro
     try {
       return await transactionOnce(pool, session, make());
     } catch (error) {
-      if (attempt >= RETRIES || !retryable(error)) throw translate(error);
+      if (attempt >= RETRIES || !retryable(error)) throw failed(pool, error);
     }
   }
 }
@@ -298,6 +316,21 @@ const CONSTRAINT_KINDS: Record<string, ConstraintError['kind']> = {
  */
 const UNAVAILABLE = /^(08|53|57P0[1-3]|57014|40P01|40001)/;
 const NETWORK_ERRORS = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'];
+
+/** The failures of each database's statements (see StatementFailures), by its pools. */
+const FAILURES = new WeakMap<pg.Pool, StatementFailures>();
+
+/**
+ * A statement's error translated, and counted among the failures of the database of `pool` when it is the
+ * database's (an error of the server's own code in a transaction's program is not).
+ */
+function failed(pool: pg.Pool, error: unknown): unknown {
+  const translated = translate(error);
+  const failures = FAILURES.get(pool);
+  const database = error instanceof loadPg().DatabaseError || translated instanceof DatabaseUnavailableError;
+  if (failures !== undefined && database) countFailure(failures, translated);
+  return translated;
+}
 
 function translate(error: unknown): unknown {
   if (!(error instanceof Error)) return error;

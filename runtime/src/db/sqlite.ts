@@ -3,8 +3,10 @@ import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   ConstraintError,
+  countFailure,
   DatabaseUnavailableError,
   firstThen,
+  noFailures,
   lazyKysely,
   type Database,
   type ListStatement,
@@ -14,6 +16,7 @@ import {
   type Program,
   type SqlValue,
   type Statement,
+  type StatementFailures,
 } from './database.js';
 import { sqliteCost, type Cost, type CostFacts, type PlanLine } from './cost.js';
 import { loadBetterSqlite3 } from './drivers.js';
@@ -50,9 +53,10 @@ export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Dat
 
   /** each statement's own better-sqlite3 statement, for transactions */
   const natives = new WeakMap<Statement, Native>();
+  const failures = noFailures();
   const make = (text: string): Statement => {
     const native = nativeOrLater(db, text);
-    const made = prepare(native);
+    const made = prepare(native, failures);
     natives.set(made, native);
     return made;
   };
@@ -71,7 +75,7 @@ export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Dat
     return step.value;
   }).immediate;
   const inTransaction = async <T>(make: () => Program<T>): Promise<T> =>
-    translateErrors(() => transaction(make()) as T);
+    translateErrors(() => transaction(make()) as T, failures);
 
   const shared = file !== ':memory:';
   const slots = shared ? scans.slots || defaultScanWorkers() : 1;
@@ -95,9 +99,11 @@ export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Dat
         .columns()
         .map((column) => column.name),
     );
+    // a worker's error is counted here, as this thread's are in translateErrors
+    const run = (params: readonly SqlValue[]): Promise<SqlValue[][]> =>
+      workers.run(text, params).catch((error: unknown) => Promise.reject(countFailure(failures, error)));
     return {
-      all: (params, client) =>
-        gate.run(client, () => workers.run(text, params)).then((rows) => rows.map(toRow)),
+      all: (params, client) => gate.run(client, () => run(params)).then((rows) => rows.map(toRow)),
     };
   };
 
@@ -112,6 +118,11 @@ export function openSqlite(file: string, scans: ScanLimits = DEFAULT_SCANS): Dat
     kysely: lazyKysely((kysely) => new kysely.SqliteDialect({ database: db })),
     ping: async () => {
       db.prepare('SELECT 1').get();
+    },
+    // the server's own connection runs one statement at a time, on this thread: none is ever under way at a scrape
+    load: () => {
+      const { running, waiting } = gate.load;
+      return { pools: { scan: { inUse: running, waiting, max: slots } }, failed: failures };
     },
     close: async () => {
       await workers?.close();
@@ -203,15 +214,15 @@ const noRows = (): never => {
   throw new Error('rows were asked of a statement that returns none');
 };
 
-function prepare({ all, get, values, run }: Native): Statement {
+function prepare({ all, get, values, run }: Native, failures: StatementFailures): Statement {
   const none = async (): Promise<never> => {
     throw new Error('rows were asked of a statement that returns none');
   };
   return {
-    get: get === undefined ? none : async (params) => translateErrors(() => get(params)),
-    all: all === undefined ? none : async (params) => translateErrors(() => all(params)),
-    values: values === undefined ? none : async (params) => translateErrors(() => values(params)),
-    run: async (params) => translateErrors(() => run(params)),
+    get: get === undefined ? none : async (params) => translateErrors(() => get(params), failures),
+    all: all === undefined ? none : async (params) => translateErrors(() => all(params), failures),
+    values: values === undefined ? none : async (params) => translateErrors(() => values(params), failures),
+    run: async (params) => translateErrors(() => run(params), failures),
   };
 }
 
@@ -223,23 +234,29 @@ const CONSTRAINT_KINDS: Record<string, ConstraintError['kind']> = {
   SQLITE_CONSTRAINT_CHECK: 'check',
 };
 
-function translateErrors<T>(run: () => T): T {
+/** Runs a statement (or a transaction), its driver's error translated and counted in `failures`. */
+function translateErrors<T>(run: () => T, failures: StatementFailures): T {
   try {
     return run();
   } catch (error) {
+    // an error of the server's own code (a transaction's program) is not the database's
     if (!(error instanceof loadBetterSqlite3().SqliteError)) throw error;
-    // another connection held the database longer than busy_timeout
-    if (error.code === 'SQLITE_BUSY') throw new DatabaseUnavailableError(error.message);
-    // a foreign key's cascade is a trigger to SQLite, which it follows fewer than 1,000 deep (SQLITE_MAX_TRIGGER_DEPTH)
-    if (error.message === 'too many levels of trigger recursion')
-      throw new ConstraintError('depth', [], undefined, { cause: error });
-    // ON DELETE RESTRICT fails with SQLITE_CONSTRAINT_TRIGGER, but says what it is
-    const kind = error.message.startsWith('FOREIGN KEY') ? 'foreignKey' : CONSTRAINT_KINDS[error.code];
-    if (kind === undefined) throw error;
-    throw new ConstraintError(kind, columnsIn(error.message), /index '([^']+)'/.exec(error.message)?.[1], {
-      cause: error,
-    });
+    throw countFailure(failures, translate(error));
   }
+}
+
+function translate(error: Error & { code: string }): Error {
+  // another connection held the database longer than busy_timeout
+  if (error.code === 'SQLITE_BUSY') return new DatabaseUnavailableError(error.message);
+  // a foreign key's cascade is a trigger to SQLite, which it follows fewer than 1,000 deep (SQLITE_MAX_TRIGGER_DEPTH)
+  if (error.message === 'too many levels of trigger recursion')
+    return new ConstraintError('depth', [], undefined, { cause: error });
+  // ON DELETE RESTRICT fails with SQLITE_CONSTRAINT_TRIGGER, but says what it is
+  const kind = error.message.startsWith('FOREIGN KEY') ? 'foreignKey' : CONSTRAINT_KINDS[error.code];
+  if (kind === undefined) return error;
+  return new ConstraintError(kind, columnsIn(error.message), /index '([^']+)'/.exec(error.message)?.[1], {
+    cause: error,
+  });
 }
 
 /** `UNIQUE constraint failed: users.email, users.name` → ['email', 'name']; none from `… failed: index 'name'` */

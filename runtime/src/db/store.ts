@@ -109,15 +109,18 @@ export abstract class Store {
     const events = this.events;
     if (events === null)
       throw new Error(`${this.resource} records no events: its definition has no \`events\``);
+    // a transaction run again (see Database.inTransaction) says its count again
+    let recorded = 0;
     const removal: cascade.Removal = {
       root: this.#reached,
       id: params.id ?? null,
       guard: guard.bind(params),
       remove: remove.bind(params),
       actor,
+      recording: (count) => (recorded = count),
     };
     const row = await this.db.inTransaction(() => cascade.deleteReaching(this.db, events, removal));
-    if (row !== undefined) events.committed();
+    if (row !== undefined) events.committed(recorded);
     return row;
   }
 

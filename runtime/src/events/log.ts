@@ -87,6 +87,7 @@ export class EventLog {
   readonly #insert: Statement;
   #batch: Statement | undefined;
   readonly #listeners = new Set<() => void>();
+  #written = 0;
 
   constructor(private readonly db: Database) {
     this.#insert = db.prepareText(INSERT[db.dialect]);
@@ -107,7 +108,7 @@ export class EventLog {
     const rows = await this.db.atomically(write, (written) =>
       written.map((row) => this.eventRow(resource, kind, at, actor, changeOf(row))),
     );
-    if (rows.length > 0) this.committed();
+    if (rows.length > 0) this.committed(rows.length);
     return rows;
   }
 
@@ -164,9 +165,15 @@ export class EventLog {
     this.committed();
   }
 
-  /** Tells the listeners that this instance committed events (a write that recorded its own, see db/store.ts). */
-  committed(): void {
+  /** Tells the listeners that this instance committed `count` events (a write that recorded its own, see db/store.ts). */
+  committed(count = 1): void {
+    this.#written += count;
     for (const listener of this.#listeners) listener();
+  }
+
+  /** The events this instance committed since it started: for the metrics (restsmith_events_written_total). */
+  get written(): number {
+    return this.#written;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Authorizer } from '../auth/authorize.js';
 import type { Database } from '../db/database.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { HttpProblem } from '../http/problem.js';
+import { refusing } from '../http/refusals.js';
 import { EventFeed, served, type EventSource } from './feed.js';
 import type { EventLog } from './log.js';
 import { Retention } from './retention.js';
@@ -44,12 +45,19 @@ export const DEFAULT_MAX_STREAMS = 10_000;
 /** Streams one client (a token's subject, else an IP address) keeps open on one instance at most; more are a 429. */
 export const STREAMS_PER_CLIENT = 10;
 
+/** What the metrics read of the events' machinery (see metrics/series.ts): the streams open, the webhooks' attempts. */
+export interface EventServices {
+  streams: StreamHub;
+  /** with webhooks */
+  dispatcher?: Dispatcher;
+}
+
 /**
  * `GET /events` (the feed) and `GET /events/stream` (Server-Sent Events), and the retention's cleanup. Both answer
  * every caller, each event filtered by the read rule of its resource; when no resource can be read without a token,
  * they need one.
  */
-export function eventRoutes(app: FastifyInstance, dependencies: EventDependencies): void {
+export function eventRoutes(app: FastifyInstance, dependencies: EventDependencies): EventServices {
   const { db, log, sources, authorizer, adminRole, settings, pageSize, webhooks, lifecycle } = dependencies;
   const feed = new EventFeed(db, sources, adminRole, settings.retention, settings.renamed);
   const maxStreams = Number(process.env.EVENT_STREAMS_MAX ?? DEFAULT_MAX_STREAMS) || DEFAULT_MAX_STREAMS;
@@ -60,6 +68,7 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
   lifecycle.onStop(() => hub.close());
   app.addHook('preClose', async () => hub.close());
   app.addHook('onClose', async () => retention.stop());
+  const services: EventServices = { streams: hub };
   if (settings.webhooks) {
     if (webhooks.key === undefined) {
       throw new Error(
@@ -68,6 +77,7 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
     }
     const secrets = new Secrets(webhooks.key);
     const dispatcher = new Dispatcher(db, log, secrets, settings.retry, webhooks.allowPrivate);
+    services.dispatcher = dispatcher;
     dispatcher.start();
     // closing finishes the sends under way (each within 10 s) and leaves the others to the next instance
     app.addHook('preClose', async () => dispatcher.stop());
@@ -142,14 +152,17 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
         const detail = hub.full
           ? 'this instance streams to as many clients as it may: retry later'
           : `a client keeps ${STREAMS_PER_CLIENT} streams open at most: close one first`;
-        throw new HttpProblem(
-          hub.full ? 503 : 429,
-          hub.full ? 'Service Unavailable' : 'Too Many Requests',
-          detail,
-          undefined,
-          {
-            'retry-after': '5',
-          },
+        throw refusing(
+          new HttpProblem(
+            hub.full ? 503 : 429,
+            hub.full ? 'Service Unavailable' : 'Too Many Requests',
+            detail,
+            undefined,
+            {
+              'retry-after': '5',
+            },
+          ),
+          hub.full ? 'streams_full' : 'streams_client',
         );
       }
       const stream = hub.open(visibility, from, {
@@ -171,4 +184,5 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
       );
     },
   );
+  return services;
 }

@@ -1,6 +1,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { serviceUnavailable } from './problem.js';
+import { refusing } from './refusals.js';
 
 /**
  * While the thread that serves HTTP is saturated (its event loop's mean delay over the last second above `maxDelayMs`,
@@ -35,7 +36,7 @@ export async function installPressure(app: FastifyInstance, maxDelayMs: number):
   });
   const refuse: onRequestHookHandler = (request, _reply, done) => {
     if (!saturated || request.routeOptions.config.pressureExempt === true) return done();
-    done(serviceUnavailable('the server is overloaded: try again shortly'));
+    done(refusing(serviceUnavailable('the server is overloaded: try again shortly'), 'overloaded'));
   };
   app.addHook('onRequest', refuse);
 }

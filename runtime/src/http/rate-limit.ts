@@ -13,6 +13,7 @@ import { RATE_LIMIT_WINDOW_MS } from '../settings.js';
 // where it was before src/settings.ts held it, for code of yours that imports it from here
 export { RATE_LIMIT_WINDOW_MS };
 import { HttpProblem } from './problem.js';
+import { refusing } from './refusals.js';
 
 /**
  * At most `max` requests per client in each window, then 429 with Retry-After (`max` 0: no limit). A client is the
@@ -58,12 +59,15 @@ export async function installRateLimit(
   }
   const keyOf = clientKey(authorizer);
   const tooMany = (allowed: number, ttl: number): HttpProblem =>
-    new HttpProblem(
-      429,
-      'Too Many Requests',
-      `more than ${allowed} requests ${windowInWords(RATE_LIMIT_WINDOW_MS)}: try again later`,
-      undefined,
-      { 'retry-after': String(Math.ceil(ttl / 1000)) },
+    refusing(
+      new HttpProblem(
+        429,
+        'Too Many Requests',
+        `more than ${allowed} requests ${windowInWords(RATE_LIMIT_WINDOW_MS)}: try again later`,
+        undefined,
+        { 'retry-after': String(Math.ceil(ttl / 1000)) },
+      ),
+      'rate_limit',
     );
   await app.register(rateLimit, {
     max,

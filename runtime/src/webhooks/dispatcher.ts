@@ -30,6 +30,9 @@ export interface RetrySettings {
 
 type Claimed = { webhook_id: string; seq: number; event: string; attempts: number };
 
+/** What came of an attempt: delivered (a 2xx), to be tried again, or the last one and the delivery failed. */
+export type AttemptOutcome = 'delivered' | 'retrying' | 'failed';
+
 /**
  * Delivers webhooks, in every instance: it turns committed events into deliveries, claims due ones (a lease in the
  * database, taken with FOR UPDATE SKIP LOCKED on PostgreSQL: no two instances send one delivery at once), sends them
@@ -54,6 +57,7 @@ export class Dispatcher {
   readonly #unsubscribe: () => void;
   /** the async context the dispatcher was made in: its work runs there, whichever request woke it */
   readonly #scope = new AsyncResource('restsmith.webhooks');
+  readonly #attempts: Record<AttemptOutcome, number> = { delivered: 0, retrying: 0, failed: 0 };
 
   constructor(
     private readonly db: Database,
@@ -85,6 +89,11 @@ export class Dispatcher {
   wake(): void {
     this.#fanOutDue = true;
     this.#claim();
+  }
+
+  /** The attempts this instance recorded since it started, by outcome: for the metrics. */
+  get attempts(): Readonly<Record<AttemptOutcome, number>> {
+    return this.#attempts;
   }
 
   /** Stops looking for work, and waits for the sends under way (each ends within SEND_TIMEOUT_MS). */
@@ -225,6 +234,7 @@ export class Dispatcher {
       next: delivered || failed ? null : new Date(at.getTime() + this.#delay(attempts)).toISOString(),
       at: at.toISOString(),
     });
+    this.#attempts[delivered ? 'delivered' : failed ? 'failed' : 'retrying'] += 1;
   }
 
   /** The delay after attempt `n` failed: firstDelay × 2^(n-1), ±25%, a week at most. */

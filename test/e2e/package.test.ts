@@ -108,7 +108,7 @@ function filesUnder(dir: string, prefixPath = ''): string[] {
 
 /** What a tarball may hold: the code, the templates, the runtime and the docs, by the shape of their names. */
 const SHIPPED =
-  /^(package\.json|README\.md|LICENSE|bin\/[\w-]+\.m?js|dist\/[\w-]+\.js(\.map)?|docs\/[\w-]+\.md|runtime\/(src|test)\/[\w/.-]+\.(ts|json)|templates\/[\w/.-]+\.hbs)$/;
+  /^(package\.json|README\.md|LICENSE|bin\/[\w-]+\.m?js|dist\/[\w-]+\.js(\.map)?|docs\/[\w-]+\.md|runtime\/(src|test)\/[\w/.-]+\.(ts|json)|runtime\/scripts\/[\w-]+\.js|templates\/[\w/.-]+\.hbs)$/;
 
 let packed: Packed = { filename: '', size: 0, unpackedSize: 0, entryCount: 0, files: [] };
 

@@ -67,7 +67,7 @@ describe('package.json', () => {
 
   it('ships the code, templates, runtime and docs: nothing of the tests, the benchmark or the sources', () => {
     expect(manifest.files).toEqual(
-      expect.arrayContaining(['bin', 'dist', 'docs', 'runtime/src', 'runtime/test', 'templates']),
+      expect.arrayContaining(['bin', 'dist', 'docs', 'runtime/scripts', 'runtime/src', 'runtime/test', 'templates']),
     );
     for (const entry of manifest.files) expect(entry).not.toMatch(/^(src|test|bench|scripts|examples|\.tmp)\b/);
   });

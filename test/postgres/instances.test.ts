@@ -179,9 +179,10 @@ describe('a PostgreSQL that cannot be used', () => {
       [missing.toString(), /database "no_such_database" does not exist/],
       [badSetting.toString(), /invalid value for parameter "TimeZone": "Mars\/Olympus"/],
     ] as const) {
-      const failed = await startToFailure(dir, { DATABASE_URL });
+      // waited for DATABASE_CONNECT_TIMEOUT when waiting may mend it (refused, not created yet), else at once
+      const failed = await startToFailure(dir, { DATABASE_URL, DATABASE_CONNECT_TIMEOUT: '1000' });
       expect(failed.code).toBe(1);
-      expect(failed.stderr.trim()).toMatch(/^MigrationError: cannot migrate the database: /);
+      expect(failed.stderr.trim()).toMatch(/^DatabaseConnectError: the database (did not answer|refused the server)/);
       expect(failed.stderr).toMatch(reason);
       expect(failed.stderr.trim().split('\n')).toHaveLength(1);
     }

@@ -54,7 +54,9 @@ export async function connect(
       (failure: unknown) => failure,
     );
     if (error === undefined) return;
-    const reason = error instanceof Error ? error.message : String(error);
+    // in the database's own words: a translated error (a ConstraintError of SQLSTATE 22023) keeps them in its cause
+    const told = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const reason = told instanceof Error ? told.message : String(told);
     if (!retried(error))
       throw new DatabaseConnectError(`the database refused the server: ${reason}`, { cause: error });
     const retryInMs = Math.round(delay * (0.8 + Math.random() * 0.4));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { postgresCost, type Cost, type PlanNode } from './cost.js';
+import { withClient } from './pg-session.js';
 
 /**
  * The cost class of a statement (see cost.ts), from its generic plan (the one for any values of its parameters) with
@@ -12,14 +13,10 @@ import { postgresCost, type Cost, type PlanNode } from './cost.js';
  * one no other connection uses.
  */
 export async function costOf(pool: pg.Pool, text: string, begin: string): Promise<Cost> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
   const name = `restsmith_cost_${randomUUID().replaceAll('-', '')}`;
-  const failed = (error: unknown): void => {
+  return withClient(pool, async (client, broke) => {
     // a connection that cannot even end its transaction is not given back to the pool
-    broken = error instanceof Error ? error : new Error(String(error));
-  };
-  try {
+    const failed = (error: unknown): void => broke(error instanceof Error ? error : new Error(String(error)));
     try {
       await client.query(
         `${begin}; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; ` +
@@ -40,7 +37,5 @@ export async function costOf(pool: pg.Pool, text: string, begin: string): Promis
     } finally {
       await client.query(`ROLLBACK TO SAVEPOINT restsmith_cost; DEALLOCATE ${name}; COMMIT`).catch(failed);
     }
-  } finally {
-    client.release(broken);
-  }
+  });
 }

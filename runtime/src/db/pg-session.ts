@@ -76,14 +76,7 @@ async function alone(
   begin: string,
   config: pg.QueryArrayConfig<SqlValue[]>,
 ): Promise<pg.QueryArrayResult<SqlValue[]>> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  // as in a transaction of several (postgres.ts): a connection lost while it is out of the pool fails its queries
-  const lost = (error: Error): void => {
-    broken = error;
-  };
-  client.on('error', lost);
-  try {
+  return withClient(pool, async (client, broke) => {
     const settled = await Promise.allSettled([
       client.query(begin),
       client.query<SqlValue[]>(config),
@@ -95,10 +88,30 @@ async function alone(
     if (failed === undefined && result.status === 'fulfilled') return result.value;
     const reason: unknown = failed?.reason;
     if (!(reason instanceof loadPg().DatabaseError))
-      broken ??= reason instanceof Error ? reason : new Error(String(reason));
+      broke(reason instanceof Error ? reason : new Error(String(reason)));
     throw reason;
+  });
+}
+
+/**
+ * `use` with a connection of `pool`, given back to it after, or closed instead when it is broken: its socket failed
+ * while it was out (the pool listens for a client's errors only while it is idle, so that would otherwise be an
+ * unhandled 'error' event; the query under way fails on its own), or `use` said so (`broke`).
+ */
+export async function withClient<T>(
+  pool: pg.Pool,
+  use: (client: pg.PoolClient, broke: (error: Error) => void) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const broke = (error: Error): void => {
+    broken ??= error;
+  };
+  client.on('error', broke);
+  try {
+    return await use(client, broke);
   } finally {
-    client.off('error', lost);
+    client.off('error', broke);
     client.release(broken);
   }
 }

@@ -23,7 +23,7 @@ import { loadPg } from './drivers.js';
 import { prepareNamed } from './named.js';
 import { costOf } from './pg-cost.js';
 import { migrationDialect } from './pg-migrations.js';
-import { sessionOf, type Session, type Settings } from './pg-session.js';
+import { sessionOf, withClient, type Session, type Settings } from './pg-session.js';
 import { rowMaker, type RowMaker } from './rows.js';
 import { ScanGate, type ScanLimits } from './scan-gate.js';
 import { utcTimestamp } from './timestamps.js';
@@ -254,41 +254,32 @@ async function transactionOnce<T>(pool: pg.Pool, session: Session, program: Prog
     const { name, text } = query;
     return (await client.query<Row>({ ...(name !== undefined && { name }), text, values: [...values] })).rows;
   };
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  // the pool listens for a client's errors only while it is idle: a connection lost between two statements of the
-  // transaction would otherwise be an unhandled 'error' event (the statement under way fails on its own)
-  const lost = (error: Error): void => {
-    broken = error;
-  };
-  client.on('error', lost);
-  try {
-    let step: IteratorResult<Bound, T>;
-    if (session.pipelined) {
-      // the BEGIN (and its settings) goes with the first statement: one round trip. Its failure is that statement's
-      const begun = client.query(session.begin);
-      begun.catch(() => undefined);
-      step = program.next();
-      if (step.done === true) await begun;
-      else step = program.next((await Promise.all([begun, run(client, step.value)]))[1]);
-    } else {
-      await client.query(session.begin);
-      step = program.next();
+  return withClient(pool, async (client, broke) => {
+    try {
+      let step: IteratorResult<Bound, T>;
+      if (session.pipelined) {
+        // the BEGIN (and its settings) goes with the first statement: one round trip. Its failure is that statement's
+        const begun = client.query(session.begin);
+        begun.catch(() => undefined);
+        step = program.next();
+        if (step.done === true) await begun;
+        else step = program.next((await Promise.all([begun, run(client, step.value)]))[1]);
+      } else {
+        await client.query(session.begin);
+        step = program.next();
+      }
+      while (step.done !== true) step = program.next(await run(client, step.value));
+      await client.query('COMMIT');
+      return step.value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((failed: unknown) => {
+        // a connection that cannot even roll back is not given back to the pool
+        broke(failed instanceof Error ? failed : new Error(String(failed)));
+      });
+      // untranslated: inTransaction tells a deadlock from the rest
+      throw error;
     }
-    while (step.done !== true) step = program.next(await run(client, step.value));
-    await client.query('COMMIT');
-    return step.value;
-  } catch (error) {
-    await client.query('ROLLBACK').catch((failed: unknown) => {
-      // a connection that cannot even roll back is not given back to the pool
-      broken = failed instanceof Error ? failed : new Error(String(failed));
-    });
-    // untranslated: inTransaction tells a deadlock from the rest
-    throw error;
-  } finally {
-    client.off('error', lost);
-    client.release(broken);
-  }
+  });
 }
 
 /**

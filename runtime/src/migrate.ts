@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config.js';
+import { reasonOf } from './db/database.js';
 import { migrate, MigrationError } from './db/migrate.js';
 import { isAdditive, readStanding, refusalOf, type Standing } from './db/migration-book.js';
 import { migrations } from './db/migrations/index.js';
@@ -87,9 +88,7 @@ async function main(): Promise<void> {
   try {
     if (values.status) {
       const standing = await readStanding(db).catch((error: unknown) => {
-        throw new MigrationError(
-          `cannot read the migrations applied: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw new MigrationError(`cannot read the migrations applied: ${reasonOf(error)}`);
       });
       for (const line of statusLines(standing)) console.log(line);
       return;

@@ -1,5 +1,5 @@
 import { milliseconds } from '../config.js';
-import { DatabaseUnavailableError, type Database } from './database.js';
+import { DatabaseUnavailableError, reasonOf, type Database } from './database.js';
 
 /** DATABASE_CONNECT_TIMEOUT: how long a starting server waits for its database, in ms (30000 unless set; 0: once). */
 export const readConnectTimeout = (env: NodeJS.ProcessEnv): number =>
@@ -54,9 +54,7 @@ export async function connect(
       (failure: unknown) => failure,
     );
     if (error === undefined) return;
-    // in the database's own words: a translated error (a ConstraintError of SQLSTATE 22023) keeps them in its cause
-    const told = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const reason = told instanceof Error ? told.message : String(told);
+    const reason = reasonOf(error);
     if (!retried(error))
       throw new DatabaseConnectError(`the database refused the server: ${reason}`, { cause: error });
     const retryInMs = Math.round(delay * (0.8 + Math.random() * 0.4));

@@ -154,6 +154,15 @@ export function lazyKysely(
     (made ??= import('kysely').then((loaded) => new loaded.Kysely<unknown>({ dialect: dialectOf(loaded) })));
 }
 
+/**
+ * What went wrong, in the database's own words where a translated error keeps them (a ConstraintError made of
+ * SQLSTATE 22023 has them in its cause), for a one-line message of a start or a migration.
+ */
+export const reasonOf = (error: unknown): string => {
+  const own = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return own instanceof Error ? own.message || own.name : String(own);
+};
+
 /** The database cannot answer now (unreachable, out of connections, restarting, busy): a 503, worth a retry. */
 export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';

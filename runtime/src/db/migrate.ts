@@ -1,6 +1,6 @@
 import type { Kysely, Migration, sql as Sql } from 'kysely';
 import { ConfigError } from '../config.js';
-import type { Database, Dialect } from './database.js';
+import { reasonOf, type Database, type Dialect } from './database.js';
 import {
   MIGRATION_TABLE,
   migrationTable,
@@ -83,12 +83,6 @@ export function migrateOnStart(value: string | undefined): boolean {
 
 const cannotRecord = (error: unknown): never => {
   throw new MigrationError(`cannot record the migrations' marks: ${reasonOf(error)}`);
-};
-
-/** What went wrong, in the database's own words where a translated error keeps them (a ConstraintError's cause). */
-const reasonOf = (error: unknown): string => {
-  const own = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return own instanceof Error ? own.message || own.name : String(own);
 };
 
 function toKysely(dialect: Dialect, sql: typeof Sql): Record<string, Migration> {

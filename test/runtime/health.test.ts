@@ -6,6 +6,7 @@ import { readDocs } from '../../runtime/src/http/docs.js';
 import { installErrorHandlers } from '../../runtime/src/http/errors.js';
 import { CHECK_TIMEOUT_MS, installHealth, notReady, type ReadinessCheck } from '../../runtime/src/http/health.js';
 import { installPressure } from '../../runtime/src/http/pressure.js';
+import { saturateEventLoop } from '../helpers/event-loop.js';
 
 /** A database whose ping answers as `ping` says (only ping is asked of it here). */
 const databaseOf = (ping: () => Promise<void>): Database => ({ ping }) as unknown as Database;
@@ -74,14 +75,8 @@ describe('the health routes', () => {
     app.get('/posts', async () => ({ items: [] }));
     await app.ready();
     try {
-      for (let i = 0; i < 12; i += 1) {
-        const end = Date.now() + 200;
-        while (Date.now() < end) {
-          // the loop is held, as a long statement holds it
-        }
-        await new Promise((wait) => setImmediate(wait));
-      }
-      await new Promise((wait) => setTimeout(wait, 50));
+      // the loop is held, as a long statement holds it
+      await saturateEventLoop();
       expect((await app.inject('/posts')).statusCode).toBe(503);
       for (const path of ['/livez', '/readyz', '/healthz']) expect((await app.inject(path)).statusCode).toBe(200);
     } finally {

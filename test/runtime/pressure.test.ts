@@ -2,14 +2,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { installErrorHandlers } from '../../runtime/src/http/errors.js';
 import { installPressure } from '../../runtime/src/http/pressure.js';
-
-/** Blocks this thread for `ms`: a statement, or any work, that holds the event loop. */
-function block(ms: number): void {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    // busy
-  }
-}
+import { block, saturateEventLoop } from '../helpers/event-loop.js';
 
 describe('a saturated event loop', () => {
   it('answers 503 with Retry-After at once, except /healthz', async () => {
@@ -21,12 +14,7 @@ describe('a saturated event loop', () => {
     await app.ready();
     try {
       expect((await app.inject('/posts')).statusCode).toBe(200);
-      // the loop blocked for most of two sampling seconds: its mean delay is over 50 ms when the flag is next read
-      for (let i = 0; i < 12; i += 1) {
-        block(200);
-        await new Promise((wait) => setImmediate(wait));
-      }
-      await new Promise((wait) => setTimeout(wait, 50));
+      await saturateEventLoop();
       const refused = await app.inject('/posts');
       expect(refused.statusCode).toBe(503);
       expect(refused.headers['retry-after']).toBe('1');

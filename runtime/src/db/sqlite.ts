@@ -215,9 +215,7 @@ const noRows = (): never => {
 };
 
 function prepare({ all, get, values, run }: Native, failures: StatementFailures): Statement {
-  const none = async (): Promise<never> => {
-    throw new Error('rows were asked of a statement that returns none');
-  };
+  const none = async (): Promise<never> => noRows();
   return {
     get: get === undefined ? none : async (params) => translateErrors(() => get(params), failures),
     all: all === undefined ? none : async (params) => translateErrors(() => all(params), failures),

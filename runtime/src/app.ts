@@ -13,6 +13,7 @@ import {
   type MetricsSettings,
   type Timeouts,
   type TrustProxy,
+  webhookKey,
 } from './config.js';
 import type { Database } from './db/database.js';
 import { EventLog } from './events/log.js';
@@ -161,7 +162,7 @@ export async function buildApp({
       if (EVENTS !== null && events !== null) {
         const sources = eventSources(stores);
         const webhooks = {
-          key: process.env.WEBHOOK_SECRET_KEY || process.env.WEBHOOK_KEY || cursorSecret || auth.secret,
+          key: webhookKey(process.env) || cursorSecret || auth.secret,
           allowPrivate: process.env.WEBHOOK_ALLOW_PRIVATE === 'true',
         };
         const services = eventRoutes(api, {

@@ -289,3 +289,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: readMetrics(env),
   };
 }
+
+/**
+ * The key webhook signing secrets are sealed with, when one is set apart: WEBHOOK_SECRET_KEY, else WEBHOOK_KEY (its
+ * former name). Without it they are sealed with CURSOR_SECRET's, else JWT_SECRET's (app.ts).
+ */
+export const webhookKey = (env: NodeJS.ProcessEnv): string | undefined =>
+  env.WEBHOOK_SECRET_KEY || env.WEBHOOK_KEY || undefined;

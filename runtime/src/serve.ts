@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, readConfig } from './config.js';
+import { ConfigError, readConfig, webhookKey } from './config.js';
 import { connect, DatabaseConnectError, readConnectTimeout } from './db/connect.js';
 import { migrate, MigrationError } from './db/migrate.js';
 import { DatabaseUrlError, openDatabase } from './db/open.js';
@@ -91,7 +91,7 @@ export function secretWarnings(env: NodeJS.ProcessEnv, webhooks: boolean): strin
   const warnings: string[] = [];
   if (!env.CURSOR_SECRET)
     warnings.push('CURSOR_SECRET is not set: page cursors are signed with a key derived from JWT_SECRET');
-  if (webhooks && !env.WEBHOOK_SECRET_KEY && !env.WEBHOOK_KEY && !env.CURSOR_SECRET)
+  if (webhooks && webhookKey(env) === undefined && !env.CURSOR_SECRET)
     warnings.push(
       'WEBHOOK_SECRET_KEY is not set: webhook signing secrets are sealed with a key derived from JWT_SECRET',
     );

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from './config.js';
 import { reasonOf } from './db/database.js';
 import { migrate, MigrationError } from './db/migrate.js';
-import { isAdditive, readStanding, refusalOf, type Standing } from './db/migration-book.js';
+import { compare, isAdditive, readStanding, refusalOf, type Standing } from './db/migration-book.js';
 import { migrations } from './db/migrations/index.js';
 import { DatabaseUrlError, openDatabase } from './db/open.js';
 import { DEFAULT_DATABASE_URL } from './settings.js';
@@ -45,7 +45,7 @@ function statusLines(standing: Standing): string[] {
       name: m.name,
       text: line(m.name, 'applied', m.additive, '  (not in this build: a newer one applied it)'),
     })),
-  ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  ].sort((a, b) => compare(a.name, b.name));
   const refused = refusalOf(standing);
   const pending = standing.pending.length;
   return [

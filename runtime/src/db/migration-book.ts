@@ -75,7 +75,8 @@ const noTable = (error: unknown): boolean =>
   error instanceof Error &&
   ((error as { code?: unknown }).code === '42P01' || /^no such table/.test(error.message));
 
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Name order: migrations are named by their number first (`0002-…`), so it is the order they are applied in. */
+export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Why this build cannot run on the database, or undefined when it can: it is missing a migration the book holds

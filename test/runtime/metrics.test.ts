@@ -134,11 +134,16 @@ describe('the metrics of requests', () => {
     expect((await remote('/api/items/22')).statusCode).toBe(200);
     expect((await remote('/api/items/333', 'HEAD')).statusCode).toBe(200);
     expect((await remote('/api/nowhere/at/all')).statusCode).toBe(404);
+    // methods beyond HTTP's usual ones, which Node's parser takes from any client, are one label between them
+    for (const method of ['PROPFIND', 'MKCOL', 'LOCK'] as const)
+      expect((await server.inject({ method, url: '/api/nowhere', remoteAddress: '10.0.1.1' })).statusCode).toBe(404);
     const metrics = await scrape(`http://127.0.0.1:${port}/metrics`);
     const item = { route: '/api/items/:id', status: '200' };
     expect(metrics.value('http_requests_total', { ...item, method: 'GET' })).toBe(2);
     expect(metrics.value('http_requests_total', { ...item, method: 'HEAD' })).toBe(1);
     expect(metrics.value('http_requests_total', { route: 'unmatched', status: '404', method: 'GET' })).toBe(1);
+    expect(metrics.value('http_requests_total', { route: 'unmatched', status: '404', method: 'other' })).toBe(3);
+    expect(metrics.samples.filter((sample) => sample.labels.method === 'PROPFIND')).toEqual([]);
     // the URL asked is never a label
     expect(metrics.samples.some((sample) => Object.values(sample.labels).some((v) => /items\/\d/.test(v)))).toBe(false);
     expect(metrics.types.get('http_request_duration_seconds')).toBe('histogram');

@@ -8,6 +8,13 @@ export const UNMATCHED = 'unmatched';
 /** Seconds: GET of one record takes well under a millisecond of the server's time, a listing that scans seconds. */
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * The methods a request is counted under by name; any other (Node's parser takes some 30: PROPFIND, MKCOL…, which
+ * any client may send to any path) is counted as `other`, so that a client cannot multiply the series by them.
+ */
+const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+export const OTHER_METHOD = 'other';
+
 type Labels = { method: string; route: string; status: string };
 
 /** The requests of one route, method and status: how many, their durations' sum, and how many in each bucket. */
@@ -42,10 +49,11 @@ export function countRequests(
     const byKey = new Map<string, Series>();
     return (request, reply, done) => {
       const status = reply.statusCode;
-      const key = `${request.method} ${status}`;
+      const method = LABELLED_METHODS.has(request.method) ? request.method : OTHER_METHOD;
+      const key = `${method} ${status}`;
       let series = byKey.get(key);
       if (series === undefined) {
-        const labels = { method: request.method, route, status: String(status) };
+        const labels = { method, route, status: String(status) };
         series = {
           labels,
           count: 0,

@@ -33,7 +33,7 @@ export const REDACT_PATHS = HEADER_HOLDERS.flatMap((holder) =>
  * too: a log line loses a value, never keeps a secret.
  */
 const SECRET_WORD =
-  /(?:token|key|secret|password|passwd|pwd|signature|sig|auth|authorization|credentials?|jwt|session|sessionid|cookie)s?$/;
+  /(?:token|key|secret|password|passwd|pass|passphrase|pwd|signature|sig|auth|authorization|credentials?|jwt|session|sessionid|cookie)s?$/;
 
 export function isSecretName(name: string): boolean {
   let decoded = name;

@@ -217,10 +217,18 @@ function count(name: string, value: string | undefined, fallback: number, min: n
 
 function redisUrl(value: string): string {
   if (!/^rediss?:\/\/./.test(value))
-    throw new ConfigError(
-      `REDIS_URL must start with "redis://" or "rediss://", not "${value.split(':')[0]}:"`,
-    );
+    throw new ConfigError(`REDIS_URL must start with "redis://" or "rediss://"${notScheme(value)}`);
   return value;
+}
+
+/**
+ * What an error says after `must start with …` of a URL refused for its scheme: its scheme when it has one
+ * (`mysql://`), else nothing of it: the part before a colon of `user:password@host` is a user name, and a value that
+ * is no URL may be a password.
+ */
+export function notScheme(value: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]{0,19}):\/\//i.exec(value)?.[1];
+  return scheme === undefined ? ' (the value is not shown: it may hold a password)' : `, not "${scheme}://"`;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

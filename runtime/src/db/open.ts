@@ -1,4 +1,5 @@
 import {
+  notScheme,
   readPooler,
   readScanSettings,
   statementTimeoutMs,
@@ -36,7 +37,5 @@ export function openDatabase(
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), limits);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://'))
     return openPostgres(url, poolSize, timeoutMs, limits, pooler);
-  throw new DatabaseUrlError(
-    `DATABASE_URL must start with "sqlite:" or "postgres://", not "${url.split(':')[0]}:"`,
-  );
+  throw new DatabaseUrlError(`DATABASE_URL must start with "sqlite:" or "postgres://"${notScheme(url)}`);
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { isSecretName, redactQuery, REDACTED, withRedaction } from '../../runtime/src/http/redact.js';
+import { isSecretName, MAX_LOGGED_URL, redactQuery, REDACTED, withRedaction } from '../../runtime/src/http/redact.js';
 import { RequestLog, requestLogger } from '../../runtime/src/http/request-log.js';
 
 const PLANTED = 'planted-9f3e1c';
@@ -130,6 +130,22 @@ describe('a logger with the redaction', () => {
     expect(byMessage('answer')).toMatchObject({ response: { headers: { 'set-cookie': REDACTED } } });
     expect(byMessage('incoming request')).toMatchObject({ url: `/careless?limit=2&access_token=${REDACTED}` });
     expect(byMessage('request completed')).toMatchObject({ url: `/careless?limit=2&access_token=${REDACTED}` });
+  });
+
+  it('cuts a long URL, after its secrets are redacted', async () => {
+    const { app, output } = await server();
+    const long = `/careless?access_token=${PLANTED}&limit=2&pad=${'x'.repeat(5000)}`;
+    expect((await app.inject({ url: long })).statusCode).toBe(200);
+    await app.close();
+    const lines = output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; url?: string; req?: { url?: string } });
+    const urls = lines.flatMap((line) => [line.url, line.req?.url]).filter((u) => u !== undefined);
+    expect(urls.length).toBeGreaterThanOrEqual(3);
+    const redacted = `/careless?access_token=${REDACTED}&limit=2&pad=${'x'.repeat(5000)}`;
+    for (const logged of urls)
+      expect(logged).toBe(`${redacted.slice(0, MAX_LOGGED_URL)}… (${redacted.length} characters)`);
   });
 
   it('keeps the serializers and redact paths given, and leaves no logger as it is', () => {

@@ -62,8 +62,18 @@ export function redactQuery(text: string): string {
   );
 }
 
-/** The `url` of a log line (the request lines' `url`): a string with its query redacted, anything else as it is. */
-const url = (value: unknown): unknown => (typeof value === 'string' ? redactQuery(value) : value);
+/** The most of a URL a line holds: a client may send one of up to the 16 KiB of request headers Node admits. */
+export const MAX_LOGGED_URL = 1024;
+
+/** A URL as a line holds it: its query redacted, then cut at MAX_LOGGED_URL characters, saying how many it had. */
+export function loggedUrl(value: string): string {
+  const redacted = redactQuery(value);
+  if (redacted.length <= MAX_LOGGED_URL) return redacted;
+  return `${redacted.slice(0, MAX_LOGGED_URL)}… (${redacted.length} characters)`;
+}
+
+/** The `url` of a log line (the request lines' `url`): a string as loggedUrl makes it, anything else as it is. */
+const url = (value: unknown): unknown => (typeof value === 'string' ? loggedUrl(value) : value);
 
 /** Fastify's own `req` serializer (its fields), the URL redacted. */
 interface LoggedRequest {
@@ -76,7 +86,7 @@ interface LoggedRequest {
 }
 const req = (request: LoggedRequest) => ({
   method: request.method,
-  url: request.url === undefined ? undefined : redactQuery(request.url),
+  url: request.url === undefined ? undefined : loggedUrl(request.url),
   version: request.headers?.['accept-version'] as string | undefined,
   host: request.host,
   remoteAddress: request.ip,

@@ -276,6 +276,20 @@ describe('delivery', () => {
     const [failed] = await settled(hook, 1);
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, lastStatus: 503 });
     expect(received.filter((r) => r.path === '/down')).toHaveLength(3);
+    // each failed attempt is said in the log of the instance that made it, by subscription id and seq
+    const said = [one, two]
+      .flatMap((server) => server.output().split('\n'))
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.webhook === hook.id && line.seq === failed?.id)
+      .sort((a, b) => Number(a.attempt) - Number(b.attempt));
+    expect(said.map((line) => [line.level, line.attempt, line.status, line.error])).toEqual([
+      [40, 1, 503, 'the receiver answered 503'],
+      [40, 2, 503, 'the receiver answered 503'],
+      [50, 3, 503, 'the receiver answered 503'],
+    ]);
+    expect(said[2]?.msg).toBe('webhook delivery failed: no attempt is left');
+    expect(JSON.stringify(said)).not.toContain(hook.secret);
     // the backoff doubles: the gap before the third attempt is about twice the one before the second
     const retry = await admin('POST', `${one.url}/api/webhooks/${hook.id}/deliveries/${String(failed?.id)}/retry`);
     expect(retry.status, retry.text).toBe(202);

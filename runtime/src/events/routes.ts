@@ -76,7 +76,7 @@ export function eventRoutes(app: FastifyInstance, dependencies: EventDependencie
       );
     }
     const secrets = new Secrets(webhooks.key);
-    const dispatcher = new Dispatcher(db, log, secrets, settings.retry, webhooks.allowPrivate);
+    const dispatcher = new Dispatcher(db, log, secrets, settings.retry, webhooks.allowPrivate, app.log);
     services.dispatcher = dispatcher;
     dispatcher.start();
     // closing finishes the sends under way (each within 10 s) and leaves the others to the next instance

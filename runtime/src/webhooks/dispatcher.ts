@@ -1,5 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Prepared, SqlValue } from '../db/database.js';
 import type { EventLog } from '../events/log.js';
 import { settledOf } from '../events/settled.js';
@@ -65,6 +66,8 @@ export class Dispatcher {
     private readonly secrets: Secrets,
     private readonly retry: RetrySettings,
     private readonly allowPrivate: boolean,
+    /** where a failed attempt is said: a warning while it is tried again, an error when it is given up */
+    private readonly logger?: Pick<FastifyBaseLogger, 'warn' | 'error'>,
   ) {
     const sql = dispatchSql(db.dialect);
     this.#sql = {
@@ -226,15 +229,28 @@ export class Dispatcher {
     const delivered = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
     const failed = !delivered && attempts >= this.retry.attempts;
     const at = new Date();
+    const error = delivered ? null : (attempt.error ?? `the receiver answered ${attempt.status}`);
+    const next = delivered || failed ? null : new Date(at.getTime() + this.#delay(attempts)).toISOString();
     await this.#sql.settle.run({
       ...key,
       status: delivered ? 'delivered' : failed ? 'failed' : 'pending',
       code: attempt.status,
-      error: delivered ? null : (attempt.error ?? `the receiver answered ${attempt.status}`),
-      next: delivered || failed ? null : new Date(at.getTime() + this.#delay(attempts)).toISOString(),
+      error,
+      next,
       at: at.toISOString(),
     });
     this.#attempts[delivered ? 'delivered' : failed ? 'failed' : 'retrying'] += 1;
+    if (delivered) return;
+    // the subscription by id (its URL may hold a secret), as GET /webhooks/{id}/deliveries shows the attempt
+    const said = {
+      webhook: delivery.webhook_id,
+      seq: key.seq,
+      attempt: attempts,
+      status: attempt.status,
+      error,
+    };
+    if (failed) this.logger?.error(said, 'webhook delivery failed: no attempt is left');
+    else this.logger?.warn({ ...said, next }, 'webhook delivery attempt failed: it is tried again');
   }
 
   /** The delay after attempt `n` failed: firstDelay × 2^(n-1), ±25%, a week at most. */

@@ -41,9 +41,11 @@ function program(out: Print, err: Print): Command {
     .argument('<file>', 'a definition (.yaml, .yml or .json)')
     .action(async (file: string) => {
       const { readDefinitionWarned } = await import('./pipeline/read-definition.js');
+      const { SCAN_NOTE, SCANS_RUN_APART } = await import('./contract/scans.js');
       const { api, warnings, notes } = await readDefinitionWarned(file);
       for (const warning of warnings) err(formatWarning(warning));
       for (const note of notes) err(formatNote(note));
+      if (notes.some((note) => note.message.startsWith(SCAN_NOTE))) err(SCANS_RUN_APART);
       out(`${file}: valid (${api.resources.length} ${api.resources.length === 1 ? 'resource' : 'resources'})`);
     });
 

@@ -65,12 +65,21 @@ function remedyOf(scans: readonly string[], field: Field, btree: boolean): strin
   return ordered ? 'index: true serves all but contains; index: trigram serves contains' : 'index: trigram serves it';
 }
 
+/** How a scan's note begins. */
+export const SCAN_NOTE = 'listings read the whole table for ';
+
 /** A scan in words (the note's path names the field): `listings read the whole table for eq, in and sort (…)`. */
 export function describeScan(scan: Scan): string {
   const last = scan.scans.length - 1;
   const said = last === 0 ? scan.scans[0] : `${scan.scans.slice(0, last).join(', ')} and ${scan.scans[last]}`;
-  return `listings read the whole table for ${said}${scan.remedy === '' ? '' : ` (${scan.remedy})`}`;
+  return `${SCAN_NOTE}${said}${scan.remedy === '' ? '' : ` (${scan.remedy})`}`;
 }
+
+/** What validate says once after the notes of scans: what the server does with such a listing. */
+export const SCANS_RUN_APART =
+  'note: the server runs a listing that reads the whole table apart from other requests, a few at a time and a few ' +
+  'per client, and answers those beyond 429 or 503 with Retry-After; it is slow at a million rows, never in the way ' +
+  'of the others (docs/definition.md, "Listings that scan")';
 
 /**
  * The longest value a trigram-indexed field may take before a write of it costs more than a page of a listing: the

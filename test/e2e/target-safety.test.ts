@@ -7,7 +7,7 @@ import { cli, ROOT, WORK } from '../helpers/project.js';
  * generate never reaches outside its target: the manifest is untrusted input (a path it lists must stay inside the
  * project) and no symbolic link inside the project is written through.
  */
-const DEFINITION = join(ROOT, 'test/golden/notes.yaml');
+const DEFINITION = join(ROOT, 'test/e2e/fixtures/notes.yaml');
 
 function fresh(name: string): { dir: string; outside: string } {
   const base = join(WORK, `safety-${name}`);

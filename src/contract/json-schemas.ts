@@ -1,67 +1,16 @@
-import type { Action, Api, Field, IdKind, Relation, Resource } from '../model.js';
-import { anchoredPattern } from '../patterns.js';
+import { idSchema, targetIdOf, typeOf, type JsonSchema } from '../field-types/index.js';
+import type { Action, Api, Field, Relation, Resource } from '../model.js';
 import { isNotNull, writableFields } from '../schema/columns.js';
 import { targetOf } from './relations.js';
 
-/** `format: url` is an absolute http or https URL (the generated server's `uri` format checks the same). */
-const WEB_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$';
-
-export type JsonSchema = { [key: string]: unknown };
+export type { JsonSchema } from '../field-types/index.js';
+export { idSchema } from '../field-types/index.js';
 
 const omit = (schema: JsonSchema, keys: readonly string[]): JsonSchema =>
   Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
 
-export const idSchema = (kind: IdKind): JsonSchema =>
-  kind === 'integer'
-    ? { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }
-    : { type: 'string', format: 'uuid' };
-
 /** The schema of a field's value as a client sends it (constraints included), without nullability. */
-function valueSchema(api: Api, field: Field): JsonSchema {
-  switch (field.type) {
-    case 'string':
-    case 'text':
-      return {
-        type: 'string',
-        ...(field.minLength !== undefined && { minLength: field.minLength }),
-        ...(field.maxLength !== undefined && { maxLength: field.maxLength }),
-        // the whole value must match: patterns are anchored (and run by RE2 in the generated server)
-        ...(field.pattern !== undefined && { pattern: anchoredPattern(field.pattern) }),
-        ...(field.pattern === undefined && field.format === 'url' && { pattern: WEB_URL_PATTERN }),
-        ...(field.format !== undefined && { format: field.format === 'url' ? 'uri' : 'email' }),
-      };
-    case 'integer':
-      // an integer column holds what JavaScript holds exactly; beyond it values would be rounded
-      return {
-        type: 'integer',
-        minimum: Math.max(field.min ?? -Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER),
-        maximum: Math.min(field.max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
-      };
-    case 'number':
-      return {
-        type: 'number',
-        ...(field.min !== undefined && { minimum: field.min }),
-        ...(field.max !== undefined && { maximum: field.max }),
-      };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    case 'uuid':
-      return { type: 'string', format: 'uuid' };
-    case 'enum':
-      return { type: 'string', enum: field.values ?? [] };
-    case 'json':
-      // see MAX_JSON_DEPTH in the generated http/validator.ts
-      return { maxDepth: 32 };
-    case 'ref': {
-      const target = api.resources.find((r) => r.name === field.ref?.to);
-      return idSchema(target?.id ?? 'uuid');
-    }
-  }
-}
+const valueSchema = (api: Api, field: Field): JsonSchema => typeOf(field).schema(field, targetIdOf(api, field));
 
 /** Every JSON value but null: a `json` field's value in a request where the definition does not allow null. */
 const NOT_NULL_JSON = ['object', 'array', 'string', 'number', 'boolean'];

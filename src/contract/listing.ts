@@ -1,5 +1,6 @@
 import type { Api, Field, Relation, Resource } from '../model.js';
 import { oncePerPair } from '../memo.js';
+import { ORDERED, targetIdOf, typeOf } from '../field-types/index.js';
 import { idSchema, type JsonSchema } from './json-schemas.js';
 import { includePaths, targetOf } from './relations.js';
 
@@ -20,44 +21,18 @@ export interface Listable {
   value: JsonSchema;
 }
 
-const ORDERED = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'];
-const EQUALITY = ['eq', 'ne', 'in'];
-
 function listable(api: Api, field: Field): Listable | undefined {
-  if (field.type === 'json' || field.writeOnly) return undefined;
-  const base = {
+  if (field.writeOnly) return undefined;
+  const filtering = typeOf(field).filtering(field, targetIdOf(api, field));
+  if (filtering === undefined) return undefined;
+  return {
     name: field.name,
     column: field.column,
     ...(field.unique && field.format === 'email' && { folded: true as const }),
+    kind: filtering.kind,
+    operators: [...filtering.operators],
+    value: filtering.value,
   };
-  switch (field.type) {
-    case 'boolean':
-      return { ...base, kind: 'boolean', operators: ['eq', 'ne'], value: { type: 'boolean' } };
-    case 'integer':
-    case 'number':
-      return { ...base, kind: field.type, operators: ORDERED, value: { type: field.type } };
-    case 'datetime':
-      return { ...base, kind: 'datetime', operators: ORDERED, value: { type: 'string', format: 'date-time' } };
-    case 'date':
-      return { ...base, kind: 'text', operators: ORDERED, value: { type: 'string', format: 'date' } };
-    case 'string':
-    case 'text':
-      return { ...base, kind: 'text', operators: [...ORDERED, 'contains'], value: { type: 'string' } };
-    case 'enum':
-      return { ...base, kind: 'text', operators: EQUALITY, value: { type: 'string', enum: field.values ?? [] } };
-    case 'uuid':
-      return { ...base, kind: 'text', operators: EQUALITY, value: { type: 'string', format: 'uuid' } };
-    case 'ref': {
-      const target = api.resources.find((r) => r.name === field.ref?.to);
-      const integer = target?.id === 'integer';
-      return {
-        ...base,
-        kind: integer ? 'integer' : 'text',
-        operators: EQUALITY,
-        value: idSchema(target?.id ?? 'uuid'),
-      };
-    }
-  }
 }
 
 /**
@@ -75,7 +50,7 @@ export const listables = perResource((api, resource): readonly Listable[] => {
     column,
     kind: 'datetime',
     notNull: true,
-    operators: ORDERED,
+    operators: [...ORDERED],
     value: { type: 'string', format: 'date-time' },
   });
   return [
@@ -85,7 +60,7 @@ export const listables = perResource((api, resource): readonly Listable[] => {
       kind: resource.id === 'integer' ? 'integer' : 'text',
       notNull: true,
       // ids are ordered: integers count up, UUIDv7s are ordered by time
-      operators: ORDERED,
+      operators: [...ORDERED],
       value: idSchema(resource.id),
     },
     ...resource.fields.flatMap((f) => listable(api, f) ?? []),

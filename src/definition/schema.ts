@@ -7,7 +7,8 @@
 import * as z from 'zod';
 import { OPERATIONS } from '../model.js';
 import { SIZE_PATTERN, DURATION_PATTERN, parseDuration } from './units.js';
-import { isDate, isWebUrl } from './values.js';
+import { isDate } from '../field-types/index.js';
+import { isWebUrl } from './values.js';
 import { fieldName, fieldSchema } from './field-schema.js';
 
 export { fieldSchema, fieldObjectSchema, expandField, type FieldDef, type FieldObject } from './field-schema.js';

@@ -2,15 +2,13 @@
  * Whether a literal from the definition (a `default`, a `when` or `set` value) can be held by a field:
  * its type first, then the field's constraints.
  */
+import { FIELD_TYPE, UUID } from '../field-types/index.js';
 import type { IdKind } from '../model.js';
 import { didYouMean } from './did-you-mean.js';
 import type { FieldObject } from './field-schema.js';
 import { matchesPattern } from '../patterns.js';
 import { describeValue, oneOf } from './raw.js';
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 /**
@@ -23,29 +21,14 @@ export function valueProblem(field: FieldObject, value: unknown, refIdKind?: IdK
   if (holdsLoneSurrogate(value)) {
     return `${got} holds a lone UTF-16 surrogate (\\uD800-\\uDFFF without its pair), which a database cannot store as text`;
   }
-  switch (field.type) {
-    case 'string':
-    case 'text':
-      return typeof value === 'string' ? stringProblem(field, value) : `expected a string, got ${got}`;
-    case 'integer':
-      return Number.isInteger(value) ? rangeProblem(field, Number(value)) : `expected an integer, got ${got}`;
-    case 'number':
-      return typeof value === 'number' ? rangeProblem(field, value) : `expected a number, got ${got}`;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : `expected true or false, got ${got}`;
-    case 'date':
-      return isDate(value) ? undefined : `expected a date written YYYY-MM-DD, got ${got}`;
-    case 'datetime':
-      return isDateTime(value) ? undefined : `expected an ISO 8601 date-time such as 2024-05-01T12:00:00Z, got ${got}`;
-    case 'uuid':
-      return typeof value === 'string' && UUID.test(value) ? undefined : `expected a UUID, got ${got}`;
-    case 'enum':
-      return enumProblem(field.values, value);
-    case 'json':
-      return undefined;
-    case 'ref':
-      return refProblem(value, refIdKind);
-  }
+  const literal = FIELD_TYPE[field.type].literal;
+  if (literal !== undefined && !literal.accepts(value)) return `expected ${literal.expected}, got ${got}`;
+  // then the field's options: an enum's values, a ref's kind of id, a string's lengths and pattern, a number's bounds
+  if (field.type === 'enum') return enumProblem(field.values, value);
+  if (field.type === 'ref') return refProblem(value, refIdKind);
+  if (field.type === 'string' || field.type === 'text') return stringProblem(field, value as string);
+  if (field.type === 'integer' || field.type === 'number') return rangeProblem(field, value as number);
+  return undefined;
 }
 
 function stringProblem(
@@ -84,25 +67,6 @@ function rangeProblem(field: { min?: number; max?: number }, value: number): str
   if (field.min !== undefined && value < field.min) return `${value} is less than min ${field.min}`;
   if (field.max !== undefined && value > field.max) return `${value} is more than max ${field.max}`;
   return undefined;
-}
-
-export function isDate(value: unknown): boolean {
-  const match = typeof value === 'string' ? DATE.exec(value) : null;
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/** RFC 3339 as the generated server accepts it: a real date and time, UTC year 1 to 9999 (no leap second, no 24:00). */
-function isDateTime(value: unknown): boolean {
-  const match = typeof value === 'string' ? DATETIME.exec(value) : null;
-  if (!match || !isDate(match[1])) return false;
-  const [hour, minute, second] = [Number(match[2]), Number(match[3]), Number(match[4])];
-  if (hour > 23 || minute > 59 || second > 59) return false;
-  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
-  const utcYear = new Date(value as string).getUTCFullYear();
-  return utcYear >= 1 && utcYear <= 9999;
 }
 
 function enumProblem(values: readonly string[], value: unknown): string | undefined {

@@ -1,3 +1,4 @@
+import { targetIdOf, typeOf } from '../field-types/index.js';
 import type { Api, Field, IdKind, JsonValue } from '../model.js';
 import { asReturned } from '../contract/returned.js';
 import { isNotNull } from '../schema/columns.js';
@@ -22,23 +23,8 @@ export function intersectionAlias(name: string, left: string, right: string): st
 export const idType = (kind: IdKind): string => (kind === 'integer' ? 'number' : 'string');
 
 /** The TypeScript type of a field's value, without null. */
-export function valueType(api: Api, field: Field): string {
-  switch (field.type) {
-    case 'integer':
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'enum':
-      return (field.values ?? []).map(tsString).join(' | ');
-    case 'json':
-      return 'JsonValue';
-    case 'ref':
-      return idType(api.resources.find((r) => r.name === field.ref?.to)?.id ?? 'uuid');
-    default:
-      return 'string';
-  }
-}
+export const valueType = (api: Api, field: Field): string =>
+  typeOf(field).tsType(field, targetIdOf(api, field), tsString);
 
 const orNull = (type: string): string => `${type} | null`;
 
@@ -68,26 +54,13 @@ export function decodeExpression(api: Api, field: Field, column = `row.${field.c
 
 /** The codec function that decodes a column of the field, and its arguments after the value. */
 function decoderOf(api: Api, field: Field): { decoder: Symbol; rest: string } {
-  switch (field.type) {
-    case 'integer':
-    case 'number':
-      return { decoder: codec('numeric'), rest: '' };
-    case 'boolean':
-      return { decoder: codec('flag'), rest: '' };
-    case 'json':
-      return { decoder: codec('json'), rest: '' };
-    case 'enum':
-      return { decoder: codec('member'), rest: `, ${js(field.values ?? [])} as const` };
-    case 'ref':
-      return { decoder: codec(valueType(api, field) === 'number' ? 'numeric' : 'text'), rest: '' };
-    default:
-      return { decoder: codec('text'), rest: '' };
-  }
+  const { name, args } = typeOf(field).decoder(field, targetIdOf(api, field));
+  return { decoder: codec(name), rest: args === undefined ? '' : `, ${js(args)} as const` };
 }
 
 /** The codec function that encodes the field's value as a column value, if it needs one. */
 function encoderOf(field: Field): Symbol | undefined {
-  const name = ({ boolean: 'toFlag', json: 'toJson', datetime: 'toUtc' } as Record<string, string>)[field.type];
+  const name = typeOf(field).encoder;
   return name === undefined ? undefined : codec(name);
 }
 

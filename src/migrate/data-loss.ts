@@ -1,17 +1,7 @@
+import { FIELD_TYPE } from '../field-types/index.js';
 import type { ColumnSnapshot, Snapshot } from '../schema/snapshot.js';
 import { checksValues } from './checked-values.js';
 import type { Diff } from './diff.js';
-
-/** Type changes that keep every stored value as it is (the SQL type is the same or wider). */
-const WIDENINGS: Record<string, readonly string[]> = {
-  integer: ['number'],
-  string: ['text'],
-  text: ['string'],
-  enum: ['string', 'text'],
-  uuid: ['string', 'text'],
-  date: ['string', 'text'],
-  datetime: ['string', 'text'],
-};
 
 /**
  * What a lossy column change does to stored rows: deletes those holding NULL, those whose ref has no target, or
@@ -27,7 +17,8 @@ export interface ColumnLoss {
 /** Why a column change can lose data, or undefined when it keeps every value. */
 export function columnLoss(table: string, from: ColumnSnapshot, to: ColumnSnapshot): ColumnLoss | undefined {
   const where = `${table}.${to.field}`;
-  if (from.type !== to.type && !(WIDENINGS[from.type] ?? []).includes(to.type)) {
+  // a type whose stored values its new type holds as they are (the SQL type is the same or wider) keeps them
+  if (from.type !== to.type && !FIELD_TYPE[from.type].widensTo.includes(to.type)) {
     if (checksValues(from, to) && to.notNull && to.default === undefined) {
       return {
         message: `${where} changes from ${from.type} to ${to.type}: records whose ${to.field} is not a ${to.type} would be deleted`,

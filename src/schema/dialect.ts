@@ -1,3 +1,4 @@
+import { FIELD_TYPE } from '../field-types/index.js';
 import type { ColumnSnapshot } from './snapshot.js';
 import type { IdKind, JsonValue, OnDelete } from '../model.js';
 
@@ -27,19 +28,7 @@ export const sqlite: SqlDialect = {
   idColumn: (kind) => (kind === 'integer' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'TEXT PRIMARY KEY NOT NULL'),
   timestampType: 'TEXT',
   versionType: 'INTEGER',
-  columnType(column) {
-    switch (column.type) {
-      case 'integer':
-      case 'boolean':
-        return 'INTEGER';
-      case 'number':
-        return 'REAL';
-      case 'ref':
-        return column.ref?.idKind === 'integer' ? 'INTEGER' : 'TEXT';
-      default:
-        return 'TEXT';
-    }
-  },
+  columnType: (column) => FIELD_TYPE[column.type].column.sqlite(column.ref?.idKind ?? 'uuid'),
   literal(value, column) {
     if (value === null) return 'NULL';
     if (column.type === 'boolean') return value === true ? '1' : '0';
@@ -64,24 +53,7 @@ export const postgres: SqlDialect = {
       : 'TEXT COLLATE "C" PRIMARY KEY NOT NULL',
   timestampType: 'TIMESTAMPTZ',
   versionType: 'BIGINT',
-  columnType(column) {
-    switch (column.type) {
-      case 'integer':
-        return 'BIGINT';
-      case 'boolean':
-        return 'BOOLEAN';
-      case 'number':
-        return 'DOUBLE PRECISION';
-      case 'datetime':
-        return 'TIMESTAMPTZ';
-      case 'json':
-        return 'JSONB';
-      case 'ref':
-        return column.ref?.idKind === 'integer' ? 'BIGINT' : 'TEXT COLLATE "C"';
-      default:
-        return 'TEXT COLLATE "C"';
-    }
-  },
+  columnType: (column) => FIELD_TYPE[column.type].column.postgres(column.ref?.idKind ?? 'uuid'),
   literal(value, column) {
     if (value === null) return 'NULL';
     if (column.type === 'boolean') return value === true ? 'TRUE' : 'FALSE';

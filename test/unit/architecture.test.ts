@@ -7,18 +7,19 @@ const SRC = join(ROOT, 'src');
 
 /**
  * What each folder of src/ may import (besides itself and the files at src/'s top: model, naming, errors, patterns, memo,
- * version). Dependencies point one way: schema (the data model as tables) ← contract (what the API promises: JSON
+ * version). Dependencies point one way: field-types (one module a field type) ← everything that reads a field; schema (the data model as tables) ← contract (what the API promises: JSON
  * Schemas, access, listing, sample values) ← generate, openapi; migrate reads schema only; pipeline puts them
  * together; commands run the pipeline. docs/architecture.md explains each.
  */
 const ALLOWED: Record<string, string[]> = {
-  definition: [],
-  schema: [],
-  contract: ['schema'],
-  generate: ['schema', 'contract'],
-  openapi: ['schema', 'contract'],
-  migrate: ['schema'],
-  pipeline: ['definition', 'schema', 'contract', 'generate', 'openapi', 'migrate'],
+  'field-types': [],
+  definition: ['field-types'],
+  schema: ['field-types'],
+  contract: ['field-types', 'schema'],
+  generate: ['field-types', 'schema', 'contract'],
+  openapi: ['field-types', 'schema', 'contract'],
+  migrate: ['field-types', 'schema'],
+  pipeline: ['field-types', 'definition', 'schema', 'contract', 'generate', 'openapi', 'migrate'],
   commands: ['pipeline', 'migrate'],
   types: [],
 };

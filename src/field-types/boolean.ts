@@ -1,0 +1,14 @@
+import type { FieldTypeModule } from './field-type.js';
+
+/** true or false: SQLite holds 0 or 1 (the codec's `flag` and `toFlag`), PostgreSQL a BOOLEAN. */
+export const boolean: FieldTypeModule = {
+  column: { sqlite: () => 'INTEGER', postgres: () => 'BOOLEAN' },
+  schema: () => ({ type: 'boolean' }),
+  tsType: () => 'boolean',
+  decoder: () => ({ name: 'flag' }),
+  encoder: 'toFlag',
+  sample: (_, n) => n % 2 === 1,
+  filtering: () => ({ kind: 'boolean', operators: ['eq', 'ne'], value: { type: 'boolean' } }),
+  widensTo: [],
+  literal: { accepts: (value) => typeof value === 'boolean', expected: 'true or false' },
+};

@@ -1,0 +1,40 @@
+import type { Api, Field, FieldType, IdKind } from '../model.js';
+import { boolean } from './boolean.js';
+import { date } from './date.js';
+import { datetime } from './datetime.js';
+import { enumType } from './enum.js';
+import type { FieldTypeModule } from './field-type.js';
+import { integer } from './integer.js';
+import { json } from './json.js';
+import { number } from './number.js';
+import { ref } from './ref.js';
+import { string } from './string.js';
+import { text } from './text.js';
+import { uuid } from './uuid.js';
+
+export type { Decoder, Dialect, Encoder, FieldTypeModule, Filtering, JsonSchema } from './field-type.js';
+export { EQUALITY, idSchema, ORDERED } from './field-type.js';
+export { isDate } from './date.js';
+export { UUID } from './uuid.js';
+
+/** Every field type's module, by its name in the definition. */
+export const FIELD_TYPE: Readonly<Record<FieldType, FieldTypeModule>> = {
+  string,
+  text,
+  integer,
+  number,
+  boolean,
+  date,
+  datetime,
+  uuid,
+  enum: enumType,
+  json,
+  ref,
+};
+
+/** The module of a field's type. */
+export const typeOf = (field: Pick<Field, 'type'>): FieldTypeModule => FIELD_TYPE[field.type];
+
+/** The kind of id a field's values are when it is a ref (the target's), else the default: what modules are given. */
+export const targetIdOf = (api: Api, field: Field): IdKind =>
+  api.resources.find((r) => r.name === field.ref?.to)?.id ?? 'uuid';

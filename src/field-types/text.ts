@@ -1,0 +1,11 @@
+import { string, stringSchema } from './string.js';
+import type { FieldTypeModule } from './field-type.js';
+import { sizedText } from './samples.js';
+
+/** A long string: a body, a note. Stored and compared as a string is; its samples read as sentences. */
+export const text: FieldTypeModule = {
+  ...string,
+  schema: stringSchema,
+  sample: (field, n) => sizedText(`Some ${field.name} text, number ${n}.`, field, n),
+  widensTo: ['string'],
+};

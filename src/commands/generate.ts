@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { formatWarning, UserError } from '../errors.js';
 import type { Api } from '../model.js';
 import type { Loss } from '../migrate/data-loss.js';
-import { lossLines, planMigration } from '../migrate/plan-migration.js';
+import { planMigration } from '../migrate/plan-migration.js';
 import type { Change } from '../pipeline/compare.js';
 import { readDefinitionText } from '../pipeline/definition-text.js';
 import {
@@ -18,6 +18,8 @@ import {
 } from '../pipeline/manifest.js';
 import { projectReader } from '../pipeline/paths.js';
 import type { FormatPool } from '../pipeline/format-pool.js';
+
+export { describeChanges, wroteLine } from './generate-report.js';
 
 export interface GenerateOptions {
   out?: string;
@@ -244,52 +246,6 @@ function checkTarget(outDir: string): void {
     );
   }
 }
-
-/** The last line of a run that wrote: how many files, where, and how many of them were edited by hand. */
-export function wroteLine(result: GenerateResult): string {
-  const overwritten = result.changes.filter((c) => c.kind === 'conflict').length;
-  const written = result.changes.filter((c) =>
-    ['create', 'update', 'grow', 'rename', 'delete'].includes(c.kind),
-  ).length;
-  return (
-    `wrote ${written + overwritten} files to ${result.outDir}` +
-    (overwritten > 0 ? ` (${overwritten} edited by hand, overwritten)` : '')
-  );
-}
-
-export function describeChanges(result: GenerateResult): string[] {
-  // what did not change is counted, not listed: a regenerate's news (changes, stubs, the migration) stays in view
-  const unchanged = result.changes.filter((c) => c.kind === 'unchanged').length;
-  const lines = result.changes
-    .filter((c) => c.kind !== 'unchanged')
-    .map((c) => {
-      // with --force, a file edited by hand is overwritten: said so, not hidden among updates
-      const kind = c.kind === 'conflict' && result.forced === true ? 'overwrite' : c.kind;
-      // a file moved: from where to where
-      const path = c.from === undefined ? c.path : `${c.from} -> ${c.path}`;
-      return `${kind.padEnd(9)} ${path}${c.note === undefined ? '' : `  (${c.note})`}`;
-    });
-  if (unchanged > 0) lines.push(`unchanged ${unchanged} generated file${unchanged === 1 ? '' : 's'}`);
-  if (result.migration !== undefined) {
-    const refused = result.migration.losses !== undefined;
-    lines.push(
-      `migration ${result.migration.name}${refused ? ' (refused: it would lose data; --allow-data-loss accepts it)' : ''}:`,
-      ...result.migration.summary.map((s) => `  - ${s}`),
-      ...(refused ? ['it would lose:', ...lossLines(result.migration.losses ?? [])] : []),
-      ...result.migration.cautions.map((caution) => `  caution: ${caution}`),
-      // the first migration has no build before it
-      ...(result.migration.name.startsWith('0001-') ? [] : [additiveLine(result.migration.notAdditive)]),
-    );
-  }
-  return lines;
-}
-
-/** Whether a build from before the migration still starts on the database it leaves (migrate/additive.ts). */
-const additiveLine = (notAdditive: readonly string[]): string =>
-  notAdditive.length === 0
-    ? '  additive: a build from before it still starts on the database it migrates (a rollback is safe)'
-    : `  not additive (${notAdditive.join('; ')}): a build from before it refuses to start on the database it migrates; ` +
-      'to roll out without downtime, expand first (see the README, Migrations and rolling deploys)';
 
 /**
  * The definition's file name as generated files show it (headers, README): control characters (a newline could end

@@ -1,5 +1,4 @@
 import type { Action, Api, JsonValue, Resource, When } from '../model.js';
-import { followedReferrersOf } from '../contract/referrers.js';
 import { actionPath, statePath } from './action-paths.js';
 import { writableFields } from '../schema/columns.js';
 import { listables } from '../contract/listing.js';
@@ -7,6 +6,7 @@ import { allows } from '../contract/access.js';
 import { accessMatrix, callersOf, createStatus, type MatrixRow } from '../contract/access-matrix.js';
 import { sampleBody, sampleValue } from '../contract/samples.js';
 import type { Fixture } from './fixtures.js';
+import { reachesOf, type ReachView } from './reach-view.js';
 import { RELATION_RECORDS, relationsView, type RelationView } from './relations-view.js';
 
 /** A `when` as the generated tests read it: field → the values it may hold. */
@@ -283,25 +283,4 @@ function outOf(
   // first one a new record may take (a 409 of its own is no way out)
   const action = leaving.find(madeIn) ?? leaving[0];
   return action === undefined ? undefined : { action: action.name, ...inputOf(action) };
-}
-
-/** A ref that a delete of its target follows, for the events test (test/generated/events.ts, checkReach). */
-export interface ReachView {
-  target: string;
-  holder: string;
-  field: string;
-  onDelete: 'cascade' | 'setNull';
-}
-
-/** The refs a delete follows whose records the tests can make (a create of each) and whose target they can delete. */
-function reachesOf(api: Api, made: ReadonlySet<string>): ReachView[] {
-  return api.resources
-    .filter((target) => made.has(target.name) && target.operations.includes('delete'))
-    .flatMap((target) =>
-      followedReferrersOf(api, target.name).flatMap(({ from, field, ref }): ReachView[] =>
-        field.readOnly || !made.has(from.name)
-          ? []
-          : [{ target: target.name, holder: from.name, field: field.name, onDelete: ref.onDelete }],
-      ),
-    );
 }

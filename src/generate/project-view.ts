@@ -5,14 +5,8 @@ import type { ResourceView } from './resource-view.js';
 import { resourceViews } from './view-memo.js';
 import { fixtures, type Fixture } from './fixtures.js';
 import type { RelationView } from './relations-view.js';
-import {
-  matrixView,
-  type ActionsView,
-  type ListingView,
-  type MatrixFixture,
-  type MatrixView,
-  type ReachView,
-} from './matrix-view.js';
+import { matrixView, type ActionsView, type ListingView, type MatrixFixture, type MatrixView } from './matrix-view.js';
+import type { ReachView } from './reach-view.js';
 import { relationMap, targetOf } from '../contract/relations.js';
 import { tsKey } from './literal.js';
 import { followedReferrersOf } from '../contract/referrers.js';

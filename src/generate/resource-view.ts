@@ -12,7 +12,7 @@ import {
   type JsonSchema,
 } from '../contract/json-schemas.js';
 import { serverFields, writableFields } from '../schema/columns.js';
-import { listQuerySchema, readQuerySchema, relationFilterFields } from '../contract/listing.js';
+import { listQuerySchema, readQuerySchema } from '../contract/listing.js';
 import { actionImports, actionView, type ActionView } from './action-view.js';
 import { listSpec } from './list-spec.js';
 import { uniqueKeysOf, type UniqueKeyView } from './unique-keys.js';
@@ -24,12 +24,13 @@ import { selectListOf } from './sql/statements.js';
 import { storeView, type StoreView } from './store-view.js';
 import { docOf, idType, inputType, intersectionAlias, outputType, patchType } from './typescript.js';
 import { js } from './literal.js';
+import { embeddedTypes, filtersThrough, methodGuardsOf, type ModelTypes } from './resource-parts.js';
 
 /**
  * Everything the templates of one resource print; computed here so that templates hold no logic. The files with code
  * that varies most have views of their own (store, routes, actions), which plan their imports from what they print.
  */
-export interface ResourceView {
+export interface ResourceView extends ModelTypes {
   name: string;
   camel: string;
   pascal: string;
@@ -72,12 +73,6 @@ export interface ResourceView {
   deprecated?: Deprecation;
   /** the README's line of the filters through relations: each relation with the fields it filters by */
   filtersThrough: string;
-  /** model.ts: the relations a read or a listing may embed, typed (`author?: AuthorWithRelations | null`) */
-  embedded: { key: string; type: string }[];
-  /** the model types of other resources those use, and whether one is a page */
-  embeddedImports: { type: string; module: string }[];
-  /** what model.ts imports from types.ts: JsonValue, Page */
-  typesImport: string;
   /** the bodies of nested creates (`POST /authors/{id}/books`), one per to-one relation: the ref field optional */
   createdUnder: {
     schemaName: string;
@@ -288,49 +283,4 @@ export function resourceView(api: Api, resource: Resource, orphanHandlers: reado
       ...(actions.some((a) => a.hidden) && { reads: js(resource.owners) }),
     },
   };
-}
-
-/** The relations of `resource` as typed properties, and the model types of other resources they use. */
-function embeddedTypes(
-  api: Api,
-  resource: Resource,
-): Pick<ResourceView, 'embedded' | 'embeddedImports' | 'typesImport'> {
-  const others = new Map<string, string>();
-  const embedded = resource.relations.map((relation) => {
-    const target = targetOf(api, relation);
-    const type = `${target.typeName}WithRelations`;
-    if (target.name !== resource.name) others.set(`../${target.names.kebab}/model.js`, type);
-    return { key: relation.name, type: relation.kind === 'one' ? `${type} | null` : `Page<${type}>` };
-  });
-  return {
-    embedded,
-    embeddedImports: [...others].map(([module, type]) => ({ type, module })),
-    typesImport: [
-      ...(resource.fields.some((f) => f.type === 'json') ? ['JsonValue'] : []),
-      ...(resource.relations.some((r) => r.kind === 'many') ? ['Page'] : []),
-    ].join(', '),
-  };
-}
-
-/** `author (fullName, country), tags (id, name)`: the fields each relation filters a listing by. */
-function filtersThrough(api: Api, resource: Resource): string {
-  return relationFilterFields(api, resource)
-    .filter(({ fields }) => fields.length > 0)
-    .map(({ relation, fields }) => `${relation.name} (${fields.map((f) => f.name).join(', ')})`)
-    .join(', ');
-}
-
-/** The methods each known path takes; the others answer 405 with `Allow`. */
-function methodGuardsOf(resource: Resource): { url: string; allowed: string[] }[] {
-  const has = (op: Operation): boolean => resource.operations.includes(op);
-  const collection = [...(has('list') ? ['GET'] : []), ...(has('create') ? ['POST'] : [])];
-  const item = [
-    ...(has('read') ? ['GET'] : []),
-    ...(has('update') ? ['PUT', 'PATCH'] : []),
-    ...(has('delete') ? ['DELETE'] : []),
-  ];
-  return [
-    ...(collection.length > 0 ? [{ url: `/${resource.name}`, allowed: collection }] : []),
-    ...(item.length > 0 ? [{ url: `/${resource.name}/:id`, allowed: item }] : []),
-  ];
 }

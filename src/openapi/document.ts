@@ -1,4 +1,4 @@
-import type { Api, Field, Resource } from '../model.js';
+import type { Api, Resource } from '../model.js';
 import {
   actionInputSchema,
   inputSchema,
@@ -11,10 +11,11 @@ import { addNested } from './nested-operations.js';
 import { addResource } from './operations.js';
 import { addEvents, eventSchemas } from './events.js';
 import { enumFilterSchemas, listParameterComponents, sharedFilterSchemas } from './filters.js';
-import { createdUnder, includePaths, nestedDeprecation } from '../contract/relations.js';
+import { createdUnder, includePaths } from '../contract/relations.js';
 import { canonical, digestOfText, neighbourhood, neighbourhoodKey } from '../contract/neighbourhood.js';
 import { LastRun, once } from '../memo.js';
 import { components, json, openApiSchema, PROBLEM, PROBLEM_ERROR, PROBLEM_TYPE, ref } from './parts.js';
+import { announced, withDeprecatedFields } from './deprecation.js';
 import { enumSchema, requestSchema, SchemaNames, withEnumRefs } from './schemas.js';
 
 /** Where a generated server listens when its HOST and PORT are left as they are. */
@@ -284,46 +285,4 @@ function withEmbedded(schema: JsonSchema, r: Resource, names: SchemaNames): Json
         : { description, ...names.ref(`page:${relation.target}`) };
   }
   return { ...schema, properties };
-}
-
-/**
- * An operation of a deprecated resource (its collection and items) or action, or a nested route that announces a
- * deprecation (nestedDeprecation: under a deprecated resource, of one, or through one): `deprecated: true`, and its
- * description says since when, until when and where to read more — what the Deprecation, Sunset and Link headers of
- * its responses say (see the runtime's http/deprecation.ts).
- */
-function announced(api: Api, path: string, operation: JsonSchema): JsonSchema {
-  const deprecation = api.resources.flatMap((r) => {
-    const own = r.actions.find((a) => path === `/${r.name}/{id}/${a.name}` || path === `/${r.name}/${a.name}`);
-    if (own !== undefined) return own.deprecated ?? r.deprecated ?? [];
-    if (path === `/${r.name}` || path === `/${r.name}/{id}`) return r.deprecated ?? [];
-    // a nested listing or create, a link or unlink: as its route announces it (see nestedDeprecation)
-    if (!path.startsWith(`/${r.name}/{id}/`)) return [];
-    const nested = r.relations.find((relation) => {
-      const under = `/${r.name}/{id}/${relation.names.kebab}`;
-      return path === under || path.startsWith(`${under}/{`);
-    });
-    return (nested && nestedDeprecation(api, r, nested)?.deprecated) ?? [];
-  })[0];
-  if (deprecation === undefined) return operation;
-  const said = [
-    `Deprecated since ${deprecation.since}`,
-    deprecation.sunset === undefined ? '' : `; it stops answering on ${deprecation.sunset}`,
-    deprecation.link === undefined ? '' : `; see ${deprecation.link}`,
-    '.',
-  ].join('');
-  const description = typeof operation.description === 'string' ? `${operation.description}\n\n${said}` : said;
-  return { ...operation, deprecated: true, description };
-}
-
-/** A schema whose properties of deprecated fields say `deprecated: true`. */
-function withDeprecatedFields(schema: JsonSchema, fields: readonly Field[]): JsonSchema {
-  const deprecated = new Set(fields.filter((f) => f.deprecated === true).map((f) => f.name));
-  const properties = schema.properties as Record<string, JsonSchema> | undefined;
-  if (deprecated.size === 0 || properties === undefined) return schema;
-  const marked = Object.entries(properties).map(([name, property]) => [
-    name,
-    deprecated.has(name) ? { ...property, deprecated: true } : property,
-  ]);
-  return { ...schema, properties: Object.fromEntries(marked) };
 }

@@ -10,7 +10,6 @@ import {
   type Api,
   type Field,
   type JsonValue,
-  type Limits,
   type Operation,
   type Relation,
   type Resource,
@@ -24,23 +23,12 @@ import {
   type AccessRuleDef,
   type ActionDef,
   type Definition,
-  type LimitsDef,
   type ResourceDef,
   type WhenDef,
 } from '../definition/schema.js';
-import { parseDuration, parseSize } from '../definition/units.js';
+import { parseDuration } from '../definition/units.js';
 import { asReturned } from '../contract/returned.js';
-
-export const DEFAULTS = {
-  access: 'authenticated',
-  adminRole: 'admin',
-  pageSize: { default: 20, max: 100 },
-  bodySize: 1024 * 1024,
-  rateLimit: { max: 300, windowMs: 60_000 },
-  includeDepth: 2,
-  includeMaxRecords: 1000,
-  events: { retention: '7d', attempts: 8, firstDelay: '30s' },
-} as const;
+import { DEFAULTS, limitsOf } from './defaults.js';
 
 export function normalise(def: Definition): Api {
   const defaultRule = accessRule(def.auth?.default ?? DEFAULTS.access);
@@ -52,7 +40,7 @@ export function normalise(def: Definition): Api {
     ...optional('description', def.description),
     prefix: def.prefix ?? '',
     auth: { default: defaultRule, adminRole, roles: def.auth?.roles ?? [adminRole] },
-    limits: limits(def.limits),
+    limits: limitsOf(def.limits),
     ...(def.cors !== undefined && {
       cors: {
         origins: def.cors.origins,
@@ -153,25 +141,6 @@ export function accessRule(rule: AccessRuleDef): AccessRule {
 function accessTerm(term: string): AccessTerm {
   if (term === 'public' || term === 'authenticated' || term === 'owner') return { kind: term };
   return { kind: 'role', role: term };
-}
-
-function limits(def: LimitsDef | undefined): Limits {
-  const given = def?.pageSize;
-  const max = given?.max ?? Math.max(DEFAULTS.pageSize.max, given?.default ?? 0);
-  const pageDefault = given?.default ?? Math.min(DEFAULTS.pageSize.default, max);
-  return {
-    pageSize: { default: pageDefault, max },
-    bodySize: def?.bodySize === undefined ? DEFAULTS.bodySize : (parseSize(def.bodySize) ?? DEFAULTS.bodySize),
-    includeDepth: def?.includeDepth ?? DEFAULTS.includeDepth,
-    include: { maxRecords: def?.include?.maxRecords ?? DEFAULTS.includeMaxRecords },
-    rateLimit: {
-      max: def?.rateLimit?.max ?? DEFAULTS.rateLimit.max,
-      windowMs:
-        def?.rateLimit?.window === undefined
-          ? DEFAULTS.rateLimit.windowMs
-          : (parseDuration(def.rateLimit.window) ?? DEFAULTS.rateLimit.windowMs),
-    },
-  };
 }
 
 function normaliseResource(name: string, def: ResourceDef, defaultRule: AccessRule): Resource {

@@ -32,6 +32,9 @@ const RUNTIME_TABLES: Record<string, string[]> = {
   contract: ['runtime/src/http/problem-kinds.ts'],
 };
 
+/** The most lines a file of src/ holds (issue 59). */
+const MAX_LINES = 300;
+
 function* sources(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -71,6 +74,14 @@ describe('the folders of src/', () => {
     for (const table of Object.values(RUNTIME_TABLES).flat()) {
       expect(readFileSync(join(ROOT, table), 'utf8')).not.toMatch(/^\s*(import|export .* from)\b/m);
     }
+  });
+
+  // a file that grows past it holds two concepts: give the second a module of its own, named for what it does
+  it('hold files of at most 300 lines', () => {
+    const long = [...sources(SRC)]
+      .map((file) => ({ file: relative(ROOT, file), lines: readFileSync(file, 'utf8').trimEnd().split('\n').length }))
+      .filter(({ lines }) => lines > MAX_LINES);
+    expect(long).toEqual([]);
   });
 
   it('are each in the table above', () => {

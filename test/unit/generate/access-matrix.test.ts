@@ -88,7 +88,7 @@ describe('the access matrix of the generated tests', () => {
     ).toEqual({ what: 'update', statuses: [401, 401, 401, 200, 200, 404, 200] });
   });
 
-  it('leaves unchecked an owner\'s set action on owner fields, which passes only where it changes none (SPEC §12)', () => {
+  it("leaves unchecked an owner's set action on owner fields, which passes only where it changes none (SPEC §12)", () => {
     const action = (name: string, field: string) => ({
       name,
       names: { camel: name, pascal: name, kebab: name, snake: name } as never,

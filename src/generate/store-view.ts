@@ -218,7 +218,6 @@ export function storeView(api: Api, resource: Resource, owner: OwnerView | undef
     rt.SqlValue,
     rt.Store,
     rt.Listing,
-    rt.ListSpec,
     local.schema('listSpec'),
     rt.Page,
     rt.Versioned,

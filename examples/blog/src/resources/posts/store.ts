@@ -20,15 +20,12 @@ import {
 } from '../../db/codec.js';
 import { DatabaseUnavailableError, type Row, type SqlValue } from '../../db/database.js';
 import { Store } from '../../db/store.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { ActionOutcome, Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Post, PostChanges, PostInput, PostListQuery } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/posts` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a post: what the API returns. */
 type Stored = Post;
@@ -97,11 +94,11 @@ const ownerValue = (owner: string | null): SqlValue => owner;
  */
 export class PostsStore extends Store {
   protected readonly resource = 'posts';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What relations of other resources read of `/posts` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: [
       'id',
       'title',

@@ -5,15 +5,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { given, now, numeric, orNull, text } from '../../db/codec.js';
 import type { Row, SqlValue } from '../../db/database.js';
 import { Store } from '../../db/store.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { User, UserInput, UserListQuery, UserPatch } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/users` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a user: what the API returns. */
 type Stored = User;
@@ -58,11 +55,11 @@ const ownerValue = (owner: string | null): SqlValue => owner;
  */
 export class UsersStore extends Store {
   protected readonly resource = 'users';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What relations of other resources read of `/users` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'email', 'name', 'created_at', 'updated_at'],
     idKind: 'text',
     read: access.read,

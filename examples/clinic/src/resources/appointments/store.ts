@@ -8,15 +8,12 @@ import { Store } from '../../db/store.js';
 import type { EventSource } from '../../events/feed.js';
 import type { Change } from '../../events/log.js';
 import type { EventShape } from '../../events/logged.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { ActionOutcome, Page, Versioned, WriteOptions } from '../../types.js';
 import { access } from './access.js';
 import type { Appointment, AppointmentChanges, AppointmentInput, AppointmentListQuery } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/appointments` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of an appointment: what the API returns. */
 type Stored = Appointment;
@@ -76,7 +73,7 @@ const ownerValue = (owner: string | null): SqlValue => owner;
  */
 export class AppointmentsStore extends Store {
   protected readonly resource = 'appointments';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What the change feed knows of `/appointments`: its event types, and who may read which records (see events/feed.ts). */
   readonly eventSource: EventSource = {
@@ -95,7 +92,7 @@ export class AppointmentsStore extends Store {
 
   /** What another resource's delete reads of `/appointments`, for the events of the records it reaches (see db/cascade.ts). */
   protected override readonly stored = {
-    table: LIST.table,
+    table: listSpec.table,
     columns:
       '"id", "patient_id", "doctor_id", "starts_at", "reason", "notes", "status", "created_at", "updated_at", "version"',
     idKind: 'text' as const,
@@ -161,7 +158,7 @@ export class AppointmentsStore extends Store {
 
   /** What relations of other resources read of `/appointments` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: [
       'id',
       'patient_id',

@@ -8,15 +8,12 @@ import { Store } from '../../db/store.js';
 import type { EventSource } from '../../events/feed.js';
 import type { Change } from '../../events/log.js';
 import type { EventShape } from '../../events/logged.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Doctor, DoctorInput, DoctorListQuery, DoctorPatch } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/doctors` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a doctor: what the API returns. */
 type Stored = Doctor;
@@ -58,7 +55,7 @@ function writable(input: DoctorInput): Record<'name' | 'specialty', SqlValue> {
  */
 export class DoctorsStore extends Store {
   protected readonly resource = 'doctors';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What the change feed knows of `/doctors`: its event types, and who may read which records (see events/feed.ts). */
   readonly eventSource: EventSource = {
@@ -69,7 +66,7 @@ export class DoctorsStore extends Store {
 
   /** What another resource's delete reads of `/doctors`, for the events of the records it reaches (see db/cascade.ts). */
   protected override readonly stored = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: '"id", "name", "specialty", "created_at", "updated_at", "version"',
     idKind: 'text' as const,
   };
@@ -112,7 +109,7 @@ export class DoctorsStore extends Store {
 
   /** What relations of other resources read of `/doctors` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'name', 'specialty', 'created_at', 'updated_at'],
     idKind: 'text',
     read: access.read,

@@ -8,15 +8,12 @@ import { Store } from '../../db/store.js';
 import type { EventSource } from '../../events/feed.js';
 import type { Change } from '../../events/log.js';
 import type { EventShape } from '../../events/logged.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Patient, PatientInput, PatientListQuery, PatientPatch } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/patients` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a patient: what the API returns. */
 type Stored = Patient;
@@ -63,7 +60,7 @@ const ownerValue = (owner: string | null): SqlValue => owner;
  */
 export class PatientsStore extends Store {
   protected readonly resource = 'patients';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What the change feed knows of `/patients`: its event types, and who may read which records (see events/feed.ts). */
   readonly eventSource: EventSource = {
@@ -75,7 +72,7 @@ export class PatientsStore extends Store {
 
   /** What another resource's delete reads of `/patients`, for the events of the records it reaches (see db/cascade.ts). */
   protected override readonly stored = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: '"id", "name", "birth_date", "phone", "created_at", "updated_at", "version"',
     idKind: 'text' as const,
   };
@@ -119,7 +116,7 @@ export class PatientsStore extends Store {
 
   /** What relations of other resources read of `/patients` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'name', 'birth_date', 'phone', 'created_at', 'updated_at'],
     idKind: 'text',
     read: access.read,

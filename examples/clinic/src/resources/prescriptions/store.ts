@@ -8,15 +8,12 @@ import { Store } from '../../db/store.js';
 import type { EventSource } from '../../events/feed.js';
 import type { Change } from '../../events/log.js';
 import type { EventShape } from '../../events/logged.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Prescription, PrescriptionInput, PrescriptionListQuery, PrescriptionPatch } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/prescriptions` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a prescription: what the API returns. */
 type Stored = Prescription;
@@ -70,7 +67,7 @@ const ownerValue = (owner: string | null): SqlValue => owner;
  */
 export class PrescriptionsStore extends Store {
   protected readonly resource = 'prescriptions';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What the change feed knows of `/prescriptions`: its event types, and who may read which records (see events/feed.ts). */
   readonly eventSource: EventSource = {
@@ -82,7 +79,7 @@ export class PrescriptionsStore extends Store {
 
   /** What another resource's delete reads of `/prescriptions`, for the events of the records it reaches (see db/cascade.ts). */
   protected override readonly stored = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: '"id", "patient_id", "doctor_id", "drug", "dosage", "created_at", "updated_at", "version"',
     idKind: 'text' as const,
   };
@@ -132,7 +129,7 @@ export class PrescriptionsStore extends Store {
 
   /** What relations of other resources read of `/prescriptions` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'patient_id', 'doctor_id', 'drug', 'dosage', 'created_at', 'updated_at'],
     idKind: 'text',
     read: access.read,

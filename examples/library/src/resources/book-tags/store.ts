@@ -5,15 +5,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { now, numeric, text } from '../../db/codec.js';
 import type { Row, SqlValue } from '../../db/database.js';
 import { Store } from '../../db/store.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { BookTag, BookTagInput, BookTagListQuery, BookTagPatch } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/book-tags` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a book tag: what the API returns. */
 type Stored = BookTag;
@@ -55,11 +52,11 @@ function writable(input: BookTagInput): Record<'bookId' | 'tagId', SqlValue> {
  */
 export class BookTagsStore extends Store {
   protected readonly resource = 'book-tags';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What relations of other resources read of `/book-tags` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'book_id', 'tag_id', 'created_at', 'updated_at'],
     idKind: 'text',
     read: access.read,

@@ -5,15 +5,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { given, now, numeric, orNull, text } from '../../db/codec.js';
 import type { Row, SqlValue } from '../../db/database.js';
 import { Store } from '../../db/store.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Book, BookInput, BookListQuery, BookPatch } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/books` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a book: what the API returns. */
 type Stored = Book;
@@ -64,11 +61,11 @@ function writable(input: BookInput): Record<'title' | 'year' | 'authorId' | 'edi
  */
 export class BooksStore extends Store {
   protected readonly resource = 'books';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What relations of other resources read of `/books` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'title', 'year', 'author_id', 'editor_id', 'created_at', 'updated_at'],
     idKind: 'text',
     read: access.read,

@@ -5,15 +5,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { given, now, numeric, orNull, text } from '../../db/codec.js';
 import type { Row, SqlValue } from '../../db/database.js';
 import { Store } from '../../db/store.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Review, ReviewChanges, ReviewInput, ReviewListQuery } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/reviews` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a review: what the API returns, and draftNotes. */
 type Stored = Review & { draftNotes: string | null };
@@ -71,11 +68,11 @@ const ownerValue = (owner: string | null): SqlValue => owner;
  */
 export class ReviewsStore extends Store {
   protected readonly resource = 'reviews';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What relations of other resources read of `/reviews` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'book_id', 'reader_id', 'stars', 'text', 'created_at', 'updated_at'],
     idKind: 'text',
     read: access.read,

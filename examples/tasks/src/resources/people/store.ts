@@ -7,15 +7,12 @@ import { Store } from '../../db/store.js';
 import type { EventSource } from '../../events/feed.js';
 import type { Change } from '../../events/log.js';
 import type { EventShape } from '../../events/logged.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Person, PersonInput, PersonListQuery, PersonPatch } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/people` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a person: what the API returns, and calendarToken. */
 type Stored = Person & { calendarToken: string | null };
@@ -73,7 +70,7 @@ const ownerValue = (owner: string | null): SqlValue => owner;
  */
 export class PeopleStore extends Store {
   protected readonly resource = 'people';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What the change feed knows of `/people`: its event types, and who may read which records (see events/feed.ts). */
   readonly eventSource: EventSource = {
@@ -85,7 +82,7 @@ export class PeopleStore extends Store {
 
   /** What another resource's delete reads of `/people`, for the events of the records it reaches (see db/cascade.ts). */
   protected override readonly stored = {
-    table: LIST.table,
+    table: listSpec.table,
     columns:
       '"id", "subject", "email", "display_name", "calendar_token", "created_at", "updated_at", "version"',
     idKind: 'integer' as const,
@@ -130,7 +127,7 @@ export class PeopleStore extends Store {
 
   /** What relations of other resources read of `/people` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'subject', 'email', 'display_name', 'created_at', 'updated_at'],
     idKind: 'integer',
     read: access.read,

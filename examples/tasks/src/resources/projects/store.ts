@@ -7,15 +7,12 @@ import type { Row, SqlValue } from '../../db/database.js';
 import { Store } from '../../db/store.js';
 import type { EventSource } from '../../events/feed.js';
 import type { Change } from '../../events/log.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { ActionOutcome, Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Project, ProjectChanges, ProjectInput, ProjectListQuery, ProjectStored } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/projects` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a project: what the API returns. */
 type Stored = ProjectStored;
@@ -74,7 +71,7 @@ function writable(input: ProjectInput): Record<'key' | 'name' | 'description' | 
  */
 export class ProjectsStore extends Store {
   protected readonly resource = 'projects';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What the change feed knows of `/projects`: its event types, and who may read which records (see events/feed.ts). */
   readonly eventSource: EventSource = {
@@ -85,7 +82,7 @@ export class ProjectsStore extends Store {
 
   /** What another resource's delete reads of `/projects`, for the events of the records it reaches (see db/cascade.ts). */
   protected override readonly stored = {
-    table: LIST.table,
+    table: listSpec.table,
     columns:
       '"id", "key", "name", "description", "lead_id", "archived", "created_at", "updated_at", "version"',
     idKind: 'integer' as const,
@@ -117,7 +114,7 @@ export class ProjectsStore extends Store {
 
   /** What relations of other resources read of `/projects` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: ['id', 'key', 'name', 'description', 'lead_id', 'archived', 'created_at', 'updated_at'],
     idKind: 'integer',
     read: access.read,

@@ -20,15 +20,12 @@ import { Store } from '../../db/store.js';
 import type { EventSource } from '../../events/feed.js';
 import type { Change } from '../../events/log.js';
 import type { EventShape } from '../../events/logged.js';
-import { Listing, type ListSpec, type Parent, type RelatedScopes } from '../../http/listing.js';
+import { Listing, type Parent, type RelatedScopes } from '../../http/listing.js';
 import type { RelationTarget } from '../../relations/embed.js';
 import type { ActionOutcome, Page, Versioned } from '../../types.js';
 import { access } from './access.js';
 import type { Task, TaskChanges, TaskInput, TaskListQuery } from './model.js';
 import { listSpec } from './schemas.js';
-
-/** What listings of `/tasks` can filter and sort on (schemas.ts). */
-const LIST: ListSpec = listSpec;
 
 /** Every stored field of a task: what the API returns. */
 type Stored = Task;
@@ -122,7 +119,7 @@ const ownerValue = (owner: string | null): SqlValue => owner;
  */
 export class TasksStore extends Store {
   protected readonly resource = 'tasks';
-  readonly #listing = new Listing(this.db, LIST, this.cursorKey);
+  readonly #listing = new Listing(this.db, listSpec, this.cursorKey);
 
   /** What the change feed knows of `/tasks`: its event types, and who may read which records (see events/feed.ts). */
   readonly eventSource: EventSource = {
@@ -141,7 +138,7 @@ export class TasksStore extends Store {
 
   /** What another resource's delete reads of `/tasks`, for the events of the records it reaches (see db/cascade.ts). */
   protected override readonly stored = {
-    table: LIST.table,
+    table: listSpec.table,
     columns:
       '"id", "project_id", "title", "notes", "status", "priority", "estimate", "due_on", "started_at", "assignee_id", "reporter_id", "completed_at", "labels", "external_id", "created_at", "updated_at", "version"',
     idKind: 'integer' as const,
@@ -209,7 +206,7 @@ export class TasksStore extends Store {
 
   /** What relations of other resources read of `/tasks` (see relations/embed.ts). */
   readonly relationTarget: RelationTarget = {
-    table: LIST.table,
+    table: listSpec.table,
     columns: [
       'id',
       'project_id',

@@ -3,29 +3,10 @@
  * options of that type. Each type is a strict object, so an option of another type is rejected.
  */
 import * as z from 'zod';
+import { fieldName, formatOf, type FormatOf } from '../field-types/index.js';
 import { FIELD_TYPES, type FieldType } from '../model.js';
-import { patternProblem } from '../patterns.js';
 
-export const FIELD_NAME = /^[a-z][a-zA-Z0-9]*$/;
-
-export const fieldName = z
-  .string()
-  .regex(FIELD_NAME, { error: 'use camelCase: a lower-case letter, then letters and digits' });
-
-function compilesAsRegExp(pattern: string, ctx: z.RefinementCtx): void {
-  const problem = patternProblem(pattern);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-}
-
-function uniqueStrings(values: string[], ctx: z.RefinementCtx): void {
-  values.forEach((value, i) => {
-    if (values.indexOf(value) !== i) {
-      ctx.addIssue({ code: 'custom', path: [i], message: `"${value}" is listed twice` });
-    }
-  });
-}
-
-const length = z.int().min(0);
+export { FIELD_NAME, fieldName } from '../field-types/index.js';
 
 /** Options every field type accepts; `default` is added per type so that its value is typed. */
 const commonOptions = {
@@ -75,114 +56,22 @@ function fieldOf<T extends FieldType, S extends z.ZodType, O extends z.ZodRawSha
     .describe(`A field of type ${type}: ${description}`);
 }
 
-const nullable = <S extends z.ZodType>(schema: S) => schema.nullable();
+type SchemaOf<T extends FieldType> =
+  FormatOf<T> extends { default: infer D extends z.ZodType; options: infer O extends z.ZodRawShape }
+    ? ReturnType<typeof fieldOf<T, D, O>>
+    : never;
+type AnyFieldSchema = { [T in FieldType]: SchemaOf<T> }[FieldType];
 
-export const FIELD_SCHEMAS = {
-  string: fieldOf(
-    'string',
-    nullable(z.string()),
-    {
-      minLength: length.optional().describe('Minimum length in characters.'),
-      maxLength: length.optional().describe('Maximum length in characters.'),
-      pattern: z
-        .string()
-        .superRefine(compilesAsRegExp)
-        .optional()
-        .describe('A regular expression (JavaScript, unicode mode) the whole value must match.'),
-      format: z.enum(['email', 'url']).optional().describe('A well-known format the value must have.'),
-    },
-    'a short string',
-  ),
-  text: fieldOf(
-    'text',
-    nullable(z.string()),
-    {
-      minLength: length.optional().describe('Minimum length in characters.'),
-      maxLength: length.optional().describe('Maximum length in characters.'),
-    },
-    'a long string',
-  ),
-  integer: fieldOf(
-    'integer',
-    nullable(z.int()),
-    {
-      min: z.int().optional().describe('Smallest allowed value.'),
-      max: z.int().optional().describe('Largest allowed value.'),
-    },
-    'a whole number',
-  ),
-  number: fieldOf(
-    'number',
-    nullable(z.number()),
-    {
-      min: z.number().optional().describe('Smallest allowed value.'),
-      max: z.number().optional().describe('Largest allowed value.'),
-    },
-    'a floating-point number',
-  ),
-  boolean: fieldOf('boolean', nullable(z.boolean()), {}, 'true or false'),
-  date: fieldOf(
-    'date',
-    nullable(z.iso.date({ error: 'use a date written YYYY-MM-DD' })),
-    {},
-    'a calendar date, YYYY-MM-DD',
-  ),
-  datetime: fieldOf(
-    'datetime',
-    nullable(z.iso.datetime({ offset: true, error: 'use an ISO 8601 date-time such as 2024-05-01T12:00:00Z' })),
-    {},
-    'an instant, ISO 8601, returned in UTC',
-  ),
-  uuid: fieldOf('uuid', nullable(z.uuid({ error: 'use a UUID' })), {}, 'a UUID'),
-  enum: fieldOf(
-    'enum',
-    nullable(z.string()),
-    {
-      values: z.array(z.string().min(1)).min(1).superRefine(uniqueStrings).describe('The allowed values.'),
-    },
-    'one of a list of strings',
-  ),
-  json: fieldOf('json', z.json(), {}, 'any JSON value'),
-  ref: fieldOf(
-    'ref',
-    nullable(z.union([z.string(), z.int()])),
-    {
-      to: z.string().describe('The resource (collection name) this field refers to.'),
-      onDelete: z
-        .enum(['restrict', 'cascade', 'setNull'])
-        .optional()
-        .describe(
-          'What deleting the referenced record does: refuse (restrict, default), delete this record too (cascade), or clear this field (setNull).',
-        ),
-      as: fieldName
-        .optional()
-        .describe(
-          'The name of the to-one relation this field makes (default: the field name without its Id suffix, e.g. authorId → author).',
-        ),
-      inverse: fieldName
-        .optional()
-        .describe(
-          'The name of the to-many relation this field makes on the referred-to resource (default: this collection in camelCase, e.g. books).',
-        ),
-    },
-    'the id of a record of another resource',
-  ),
-} as const;
+/** The schema of a field of each type: its module's part of the format (field-types/), with the options all share. */
+export const FIELD_SCHEMAS = Object.fromEntries(
+  FIELD_TYPES.map((type) => {
+    const { summary, default: value, options } = formatOf(type);
+    return [type, fieldOf(type, value, options, summary)];
+  }),
+) as { [T in FieldType]: SchemaOf<T> };
 
 export const fieldObjectSchema = z
-  .discriminatedUnion('type', [
-    FIELD_SCHEMAS.string,
-    FIELD_SCHEMAS.text,
-    FIELD_SCHEMAS.integer,
-    FIELD_SCHEMAS.number,
-    FIELD_SCHEMAS.boolean,
-    FIELD_SCHEMAS.date,
-    FIELD_SCHEMAS.datetime,
-    FIELD_SCHEMAS.uuid,
-    FIELD_SCHEMAS.enum,
-    FIELD_SCHEMAS.json,
-    FIELD_SCHEMAS.ref,
-  ])
+  .discriminatedUnion('type', FIELD_TYPES.map((type) => FIELD_SCHEMAS[type]) as [AnyFieldSchema, ...AnyFieldSchema[]])
   .describe('A field with options.');
 
 /** Types that need no option, so that they can be written as a bare type name. */

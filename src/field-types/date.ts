@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import { nullable } from './options.js';
 import { ORDERED, TEXT_COLUMN, type FieldTypeModule } from './field-type.js';
 import { dayOf } from './samples.js';
 
@@ -13,7 +15,12 @@ export function isDate(value: unknown): boolean {
 }
 
 /** A calendar day, YYYY-MM-DD: stored as that text on both databases, so that it sorts as it is written. */
-export const date: FieldTypeModule = {
+export const date = {
+  definition: {
+    summary: 'a calendar date, YYYY-MM-DD',
+    default: nullable(z.iso.date({ error: 'use a date written YYYY-MM-DD' })),
+    options: {},
+  },
   column: TEXT_COLUMN,
   schema: () => ({ type: 'string', format: 'date' }),
   tsType: () => 'string',
@@ -22,4 +29,4 @@ export const date: FieldTypeModule = {
   filtering: () => ({ kind: 'text', operators: ORDERED, value: { type: 'string', format: 'date' } }),
   widensTo: ['string', 'text'],
   literal: { accepts: isDate, expected: 'a date written YYYY-MM-DD' },
-};
+} satisfies FieldTypeModule;

@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import { nullable } from './options.js';
 import { ORDERED, type FieldTypeModule } from './field-type.js';
 import { isDate } from './date.js';
 import { dayOf } from './samples.js';
@@ -19,7 +21,14 @@ function isDateTime(value: unknown): boolean {
  * An instant, returned in UTC with milliseconds (`toUtc` on the way in): SQLite holds that text, which sorts as time
  * does; PostgreSQL a TIMESTAMPTZ.
  */
-export const datetime: FieldTypeModule = {
+export const datetime = {
+  definition: {
+    summary: 'an instant, ISO 8601, returned in UTC',
+    default: nullable(
+      z.iso.datetime({ offset: true, error: 'use an ISO 8601 date-time such as 2024-05-01T12:00:00Z' }),
+    ),
+    options: {},
+  },
   column: { sqlite: () => 'TEXT', postgres: () => 'TIMESTAMPTZ' },
   schema: () => ({ type: 'string', format: 'date-time' }),
   tsType: () => 'string',
@@ -29,4 +38,4 @@ export const datetime: FieldTypeModule = {
   filtering: () => ({ kind: 'datetime', operators: ORDERED, value: { type: 'string', format: 'date-time' } }),
   widensTo: ['string', 'text'],
   literal: { accepts: isDateTime, expected: 'an ISO 8601 date-time such as 2024-05-01T12:00:00Z' },
-};
+} satisfies FieldTypeModule;

@@ -1,11 +1,14 @@
+import type * as z from 'zod';
 import type { Field, IdKind, JsonValue } from '../model.js';
 
 /**
  * What a field type is, everywhere restsmith uses it: one module per type (`string.ts`, `datetime.ts`…), collected in
- * `index.ts`. Adding a type is adding its name to `FIELD_TYPES` (model.ts), its module and its options in the
- * definition format (definition/field-schema.ts); docs/architecture.md walks through one.
+ * `index.ts`. Adding a type is adding its module, registering it there and naming it in `FIELD_TYPES` (model.ts);
+ * docs/architecture.md walks through one.
  */
 export interface FieldTypeModule {
+  /** its part of the definition format: what it is (in the docs and the editors' schema), its default, its options */
+  definition: { summary: string; default: z.ZodType; options: z.ZodRawShape };
   /** its column's type in each dialect; `target` is the kind of id a ref's target has */
   column: Readonly<Record<Dialect, (target: IdKind) => string>>;
   /** the JSON Schema of a value a client sends, constraints included, without null */

@@ -15,10 +15,10 @@ import { uuid } from './uuid.js';
 export type { Decoder, Dialect, Encoder, FieldTypeModule, Filtering, JsonSchema } from './field-type.js';
 export { EQUALITY, idSchema, ORDERED } from './field-type.js';
 export { isDate } from './date.js';
+export { FIELD_NAME, fieldName } from './options.js';
 export { UUID } from './uuid.js';
 
-/** Every field type's module, by its name in the definition. */
-export const FIELD_TYPE: Readonly<Record<FieldType, FieldTypeModule>> = {
+const modules = {
   string,
   text,
   integer,
@@ -30,7 +30,14 @@ export const FIELD_TYPE: Readonly<Record<FieldType, FieldTypeModule>> = {
   enum: enumType,
   json,
   ref,
-};
+} as const satisfies Readonly<Record<FieldType, FieldTypeModule>>;
+
+/** Every field type's module, by its name in the definition. */
+export const FIELD_TYPE: Readonly<Record<FieldType, FieldTypeModule>> = modules;
+
+/** A type's part of the definition format, typed as its module writes it (definition/field-schema.ts reads it). */
+export type FormatOf<T extends FieldType> = (typeof modules)[T]['definition'];
+export const formatOf = <T extends FieldType>(type: T): FormatOf<T> => modules[type].definition;
 
 /** The module of a field's type. */
 export const typeOf = (field: Pick<Field, 'type'>): FieldTypeModule => FIELD_TYPE[field.type];

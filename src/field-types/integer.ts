@@ -1,8 +1,18 @@
+import * as z from 'zod';
+import { nullable } from './options.js';
 import { ORDERED, type FieldTypeModule } from './field-type.js';
 import { integerSample } from './samples.js';
 
 /** A whole number, within what JavaScript holds exactly. */
-export const integer: FieldTypeModule = {
+export const integer = {
+  definition: {
+    summary: 'a whole number',
+    default: nullable(z.int()),
+    options: {
+      min: z.int().optional().describe('Smallest allowed value.'),
+      max: z.int().optional().describe('Largest allowed value.'),
+    },
+  },
   column: { sqlite: () => 'INTEGER', postgres: () => 'BIGINT' },
   // an integer column holds what JavaScript holds exactly; beyond it values would be rounded
   schema: (field) => ({
@@ -16,4 +26,4 @@ export const integer: FieldTypeModule = {
   filtering: () => ({ kind: 'integer', operators: ORDERED, value: { type: 'integer' } }),
   widensTo: ['number'],
   literal: { accepts: (value) => Number.isInteger(value), expected: 'an integer' },
-};
+} satisfies FieldTypeModule;

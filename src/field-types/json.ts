@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import type { FieldTypeModule } from './field-type.js';
 
 /** Any JSON value: JSON text on SQLite, JSONB on PostgreSQL; neither filtered nor sorted on. */
-export const json: FieldTypeModule = {
+export const json = {
+  definition: { summary: 'any JSON value', default: z.json(), options: {} },
   column: { sqlite: () => 'TEXT', postgres: () => 'JSONB' },
   // see MAX_JSON_DEPTH in the generated http/validator.ts
   schema: () => ({ maxDepth: 32 }),
@@ -11,4 +13,4 @@ export const json: FieldTypeModule = {
   sample: (_, n) => ({ sample: n, tags: ['a', 'b'] }),
   filtering: () => undefined,
   widensTo: [],
-};
+} satisfies FieldTypeModule;

@@ -1,8 +1,18 @@
+import * as z from 'zod';
+import { nullable } from './options.js';
 import { ORDERED, type FieldTypeModule } from './field-type.js';
 import { numberSample } from './samples.js';
 
 /** A floating-point number (a double on both databases). */
-export const number: FieldTypeModule = {
+export const number = {
+  definition: {
+    summary: 'a floating-point number',
+    default: nullable(z.number()),
+    options: {
+      min: z.number().optional().describe('Smallest allowed value.'),
+      max: z.number().optional().describe('Largest allowed value.'),
+    },
+  },
   column: { sqlite: () => 'REAL', postgres: () => 'DOUBLE PRECISION' },
   schema: (field) => ({
     type: 'number',
@@ -15,4 +25,4 @@ export const number: FieldTypeModule = {
   filtering: () => ({ kind: 'number', operators: ORDERED, value: { type: 'number' } }),
   widensTo: [],
   literal: { accepts: (value) => typeof value === 'number', expected: 'a number' },
-};
+} satisfies FieldTypeModule;

@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import { lengths, nullable, pattern } from './options.js';
 import type { Field } from '../model.js';
 import { anchoredPattern } from '../patterns.js';
 import { ORDERED, TEXT_COLUMN, type FieldTypeModule, type JsonSchema } from './field-type.js';
@@ -18,7 +20,16 @@ export const stringSchema = (field: Field): JsonSchema => ({
 });
 
 /** A short string: a name, a title, an email address or a URL (`format`), a code (`pattern`). */
-export const string: FieldTypeModule = {
+export const string = {
+  definition: {
+    summary: 'a short string',
+    default: nullable(z.string()),
+    options: {
+      ...lengths,
+      pattern,
+      format: z.enum(['email', 'url']).optional().describe('A well-known format the value must have.'),
+    },
+  },
   column: TEXT_COLUMN,
   schema: stringSchema,
   tsType: () => 'string',
@@ -32,4 +43,4 @@ export const string: FieldTypeModule = {
   filtering: () => ({ kind: 'text', operators: [...ORDERED, 'contains'], value: { type: 'string' } }),
   widensTo: ['text'],
   literal: { accepts: (value) => typeof value === 'string', expected: 'a string' },
-};
+} satisfies FieldTypeModule;

@@ -112,8 +112,6 @@ interface Run {
   pool: FormatPool | undefined;
 }
 
-type Obj = Record<string, unknown>;
-
 async function run({ steps, api, source, outDir, manifest, input, options, pool }: Run): Promise<GenerateResult> {
   // a dry run shows the whole plan, a migration that would be refused included (and then exits 1)
   const allowLoss = (options.allowDataLoss ?? false) || (options.dryRun ?? false);
@@ -140,25 +138,10 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     orphanHandlers: users.orphanHandlers,
   });
   const read = projectReader(outDir);
-  // package.json is merged with the user's entries (package-merge.ts)
-  const packageFile = planned.find((p) => p.path === 'package.json');
-  const ownEntries = packageFile !== undefined && 'json' in packageFile ? (packageFile.json as Obj) : {};
-  const packageText = read('package.json');
-  const pkg = steps.mergePackageJson(
-    ownEntries,
-    packageText,
-    steps.previousPackage(manifest, packageText),
-    options.force === true,
-  );
-  const merged = planned.map((p) => (p === packageFile ? { ...p, json: pkg.merged } : p));
+  const pkg = steps.packageStep(planned, read, manifest, options.force === true);
   const known = formattedBefore(read, manifest);
-  const rendered = merged.map((p) => steps.renderOrKnown(p, source, known));
-  const formatted = await steps.formatAll(rendered, known, pool);
-  // package.json as it is on disk when it holds what would be written, laid out as npm or its user likes
-  const files =
-    pkg.asIs && packageText !== undefined
-      ? formatted.map((f) => (f.path === 'package.json' ? { ...f, content: packageText } : f))
-      : formatted;
+  const rendered = pkg.planned.map((p) => steps.renderOrKnown(p, source, known));
+  const files = pkg.asWritten(await steps.formatAll(rendered, known, pool));
   const changes = steps.compare({
     read,
     files,
@@ -168,7 +151,7 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     notes: users.notes,
     manual: users.manual,
     renamed: users.renamed,
-    merged: new Map([['package.json', pkg.conflicts]]),
+    merged: pkg.merged,
   });
 
   const conflicts = changes
@@ -199,7 +182,7 @@ async function run({ steps, api, source, outDir, manifest, input, options, pool 
     migrations,
     orphanFiles,
     orphans: users.orphans,
-    packageJson: ownEntries,
+    packageJson: pkg.ownEntries,
   });
   steps.apply(outDir, changes, next, options.force ?? false);
   return { ...result, written: pending || manifest === undefined };

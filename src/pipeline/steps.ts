@@ -4,7 +4,7 @@
  */
 export { compare } from './compare.js';
 export { formatAll, startPool } from './format.js';
-export { mergePackageJson, previousPackage } from './package-merge.js';
+export { packageStep } from './package-step.js';
 export { handlersPath, plan } from './plan.js';
 export { definitionOf, definitionWarned } from './read-definition.js';
 export { renderOrKnown } from './render.js';

@@ -11,6 +11,7 @@ import { ownerView } from './owner-view.js';
 import { actorArg, guardedOperations } from './routes-view.js';
 import { anOrA, nounOf } from '../naming.js';
 import { inTemplateLiteral } from './sql/block.js';
+import { idType } from './typescript.js';
 import { js } from './literal.js';
 import { Imports } from './import-lines.js';
 import { linkView, type LinkView } from './link-view.js';
@@ -59,6 +60,8 @@ export interface NestedRouteView {
 export interface NestedView {
   imports: string;
   parent: string;
+  /** the TypeScript type of its id */
+  idType: string;
   paramsType: string;
   notFoundMessage: string;
   /** whether a route creates records (and the routes function takes the prefix, for Location) */
@@ -83,8 +86,9 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
   // the runtime's imports first, then this resource's, then each target's
   const runtime = '../..';
   const imports = new Imports();
-  imports.add('fastify', 'type FastifyInstance', ...(linked.length > 0 ? ['type FastifyRequest'] : []));
+  imports.add('fastify', 'type FastifyInstance', 'type FastifyRequest');
   imports.add(`${runtime}/auth/authorize.js`, 'type Authorizer');
+  imports.add(`${runtime}/auth/verify.js`, 'type Caller');
   if (created.length > 0) imports.add(`${runtime}/http/etag.js`, 'etagOf');
   imports.add(`${runtime}/http/methods.js`, 'refuseOtherMethods');
   imports.add(`${runtime}/http/problem.js`, 'notFound');
@@ -154,6 +158,7 @@ export function nestedView(api: Api, resource: Resource, notFoundMessage: string
     imports: imports.print(),
     references,
     parent: js(resource.name),
+    idType: idType(resource.id),
     paramsType: `${resource.typeName}Params`,
     notFoundMessage: js(notFoundMessage),
     creates: created.length > 0,

@@ -3,6 +3,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authorizer } from '../../auth/authorize.js';
+import type { Caller } from '../../auth/verify.js';
 import { etagOf } from '../../http/etag.js';
 import { refuseOtherMethods } from '../../http/methods.js';
 import { notFound } from '../../http/problem.js';
@@ -48,7 +49,6 @@ import { access as readingListsAccess } from '../reading-lists/access.js';
 
 /** what a path under a record that does not exist, or that the caller may not read, answers */
 const notFoundMessage = 'no book has this id';
-const missing = () => notFound(notFoundMessage);
 
 /**
  * The nested routes under `/books/{id}`: a listing of another resource restricted to the records related to this
@@ -64,6 +64,13 @@ export function booksNestedRoutes(
   links: Links,
   prefix: string,
 ): void {
+  /** The caller, once the record of the path is one they may read: else a 404, whichever route it is. */
+  const parentReadBy = async (request: FastifyRequest, id: string): Promise<Caller | undefined> => {
+    const caller = await authorizer.verifiedCaller(request);
+    if (!(await embedder.readable('books', id, caller))) throw notFound(notFoundMessage);
+    return caller;
+  };
+
   // a create's refs must name records the caller may read, as the parent must be (see relations/references.ts)
   const reviewsReferences = new References(embedder, authorizer, reviewsProblems.references);
 
@@ -84,8 +91,7 @@ export function booksNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('reviews', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('books', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       const page = await stores.reviews.list(
         request.query,
@@ -105,8 +111,7 @@ export function booksNestedRoutes(
       preParsing: authorizer.guard(reviewsAccess.create),
     },
     async (request, reply) => {
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('books', request.params.id, caller))) throw missing();
+      await parentReadBy(request, request.params.id);
       const { record, version } = await reviewsReferences.write(request, () =>
         stores.reviews.create(
           underParent(request.body, 'bookId', request.params.id),
@@ -133,8 +138,7 @@ export function booksNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('list-entries', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('books', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       const page = await stores.listEntries.list(
         request.query,
@@ -153,8 +157,7 @@ export function booksNestedRoutes(
       preParsing: authorizer.guard(listEntriesAccess.create),
     },
     async (request, reply) => {
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('books', request.params.id, caller))) throw missing();
+      await parentReadBy(request, request.params.id);
       const { record, version } = await listEntriesReferences.write(request, () =>
         stores.listEntries.create(underParent(request.body, 'bookId', request.params.id)),
       );
@@ -177,8 +180,7 @@ export function booksNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('book-tags', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('books', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       const page = await stores.bookTags.list(
         request.query,
@@ -197,8 +199,7 @@ export function booksNestedRoutes(
       preParsing: authorizer.guard(bookTagsAccess.create),
     },
     async (request, reply) => {
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('books', request.params.id, caller))) throw missing();
+      await parentReadBy(request, request.params.id);
       const { record, version } = await bookTagsReferences.write(request, () =>
         stores.bookTags.create(underParent(request.body, 'bookId', request.params.id)),
       );
@@ -221,8 +222,7 @@ export function booksNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('tags', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('books', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       // the links the caller may read lead to the records listed
       const linked = embedder.linkedTo('books', 'tags', request.params.id, caller);
@@ -247,8 +247,7 @@ export function booksNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('reading-lists', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('books', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       // the links the caller may read lead to the records listed
       const linked = embedder.linkedTo('books', 'readingLists', request.params.id, caller);
@@ -266,10 +265,9 @@ export function booksNestedRoutes(
   const tagsEnds = async (
     request: FastifyRequest<{ Params: { id: string; tagId: string } }>,
   ): Promise<void> => {
-    const caller = await authorizer.verifiedCaller(request);
-    const { id, tagId } = request.params;
-    if (!(await embedder.readable('books', id, caller))) throw missing();
-    if (!(await embedder.readable('tags', tagId, caller))) throw notFound('no tag has this tagId');
+    const caller = await parentReadBy(request, request.params.id);
+    if (!(await embedder.readable('tags', request.params.tagId, caller)))
+      throw notFound('no tag has this tagId');
   };
   // link: idempotent; the link is a record of 'book-tags', made by its store
   app.put<{ Params: { id: string; tagId: string } }>(
@@ -327,10 +325,8 @@ export function booksNestedRoutes(
   const readingListsEnds = async (
     request: FastifyRequest<{ Params: { id: string; readingListId: string } }>,
   ): Promise<void> => {
-    const caller = await authorizer.verifiedCaller(request);
-    const { id, readingListId } = request.params;
-    if (!(await embedder.readable('books', id, caller))) throw missing();
-    if (!(await embedder.readable('reading-lists', readingListId, caller)))
+    const caller = await parentReadBy(request, request.params.id);
+    if (!(await embedder.readable('reading-lists', request.params.readingListId, caller)))
       throw notFound('no reading list has this readingListId');
   };
   // link: idempotent; the link is a record of 'list-entries', made by its store

@@ -3,6 +3,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authorizer } from '../../auth/authorize.js';
+import type { Caller } from '../../auth/verify.js';
 import { etagOf } from '../../http/etag.js';
 import { refuseOtherMethods } from '../../http/methods.js';
 import { notFound } from '../../http/problem.js';
@@ -27,7 +28,6 @@ import type { BookListQuery } from '../books/model.js';
 
 /** what a path under a record that does not exist, or that the caller may not read, answers */
 const notFoundMessage = 'no reading list has this id';
-const missing = () => notFound(notFoundMessage);
 
 /**
  * The nested routes under `/reading-lists/{id}`: a listing of another resource restricted to the records related to this
@@ -43,6 +43,13 @@ export function readingListsNestedRoutes(
   links: Links,
   prefix: string,
 ): void {
+  /** The caller, once the record of the path is one they may read: else a 404, whichever route it is. */
+  const parentReadBy = async (request: FastifyRequest, id: string): Promise<Caller | undefined> => {
+    const caller = await authorizer.verifiedCaller(request);
+    if (!(await embedder.readable('reading-lists', id, caller))) throw notFound(notFoundMessage);
+    return caller;
+  };
+
   // a create's refs must name records the caller may read, as the parent must be (see relations/references.ts)
   const listEntriesReferences = new References(embedder, authorizer, listEntriesProblems.references);
 
@@ -57,8 +64,7 @@ export function readingListsNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('list-entries', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('reading-lists', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       const page = await stores.listEntries.list(
         request.query,
@@ -77,8 +83,7 @@ export function readingListsNestedRoutes(
       preParsing: authorizer.guard(listEntriesAccess.create),
     },
     async (request, reply) => {
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('reading-lists', request.params.id, caller))) throw missing();
+      await parentReadBy(request, request.params.id);
       const { record, version } = await listEntriesReferences.write(request, () =>
         stores.listEntries.create(underParent(request.body, 'readingListId', request.params.id)),
       );
@@ -101,8 +106,7 @@ export function readingListsNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('books', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('reading-lists', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       // the links the caller may read lead to the records listed
       const linked = embedder.linkedTo('reading-lists', 'books', request.params.id, caller);
@@ -120,10 +124,9 @@ export function readingListsNestedRoutes(
   const booksEnds = async (
     request: FastifyRequest<{ Params: { id: string; bookId: string } }>,
   ): Promise<void> => {
-    const caller = await authorizer.verifiedCaller(request);
-    const { id, bookId } = request.params;
-    if (!(await embedder.readable('reading-lists', id, caller))) throw missing();
-    if (!(await embedder.readable('books', bookId, caller))) throw notFound('no book has this bookId');
+    const caller = await parentReadBy(request, request.params.id);
+    if (!(await embedder.readable('books', request.params.bookId, caller)))
+      throw notFound('no book has this bookId');
   };
   // link: idempotent; the link is a record of 'list-entries', made by its store
   app.put<{ Params: { id: string; bookId: string } }>(

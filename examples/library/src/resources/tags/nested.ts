@@ -3,6 +3,7 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authorizer } from '../../auth/authorize.js';
+import type { Caller } from '../../auth/verify.js';
 import { etagOf } from '../../http/etag.js';
 import { refuseOtherMethods } from '../../http/methods.js';
 import { notFound } from '../../http/problem.js';
@@ -27,7 +28,6 @@ import type { BookListQuery } from '../books/model.js';
 
 /** what a path under a record that does not exist, or that the caller may not read, answers */
 const notFoundMessage = 'no tag has this id';
-const missing = () => notFound(notFoundMessage);
 
 /**
  * The nested routes under `/tags/{id}`: a listing of another resource restricted to the records related to this
@@ -43,6 +43,13 @@ export function tagsNestedRoutes(
   links: Links,
   prefix: string,
 ): void {
+  /** The caller, once the record of the path is one they may read: else a 404, whichever route it is. */
+  const parentReadBy = async (request: FastifyRequest, id: string): Promise<Caller | undefined> => {
+    const caller = await authorizer.verifiedCaller(request);
+    if (!(await embedder.readable('tags', id, caller))) throw notFound(notFoundMessage);
+    return caller;
+  };
+
   // a create's refs must name records the caller may read, as the parent must be (see relations/references.ts)
   const bookTagsReferences = new References(embedder, authorizer, bookTagsProblems.references);
 
@@ -56,8 +63,7 @@ export function tagsNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('book-tags', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('tags', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       const page = await stores.bookTags.list(
         request.query,
@@ -76,8 +82,7 @@ export function tagsNestedRoutes(
       preParsing: authorizer.guard(bookTagsAccess.create),
     },
     async (request, reply) => {
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('tags', request.params.id, caller))) throw missing();
+      await parentReadBy(request, request.params.id);
       const { record, version } = await bookTagsReferences.write(request, () =>
         stores.bookTags.create(underParent(request.body, 'tagId', request.params.id)),
       );
@@ -100,8 +105,7 @@ export function tagsNestedRoutes(
       const include = request.query.include;
       // an include that could embed more than limits.include.maxRecords is a 400, before any query
       embedder.checkBudget('books', include, request.query.limit);
-      const caller = await authorizer.verifiedCaller(request);
-      if (!(await embedder.readable('tags', request.params.id, caller))) throw missing();
+      const caller = await parentReadBy(request, request.params.id);
       const related = await embedder.scopes(request.query, () => caller);
       // the links the caller may read lead to the records listed
       const linked = embedder.linkedTo('tags', 'books', request.params.id, caller);
@@ -119,10 +123,9 @@ export function tagsNestedRoutes(
   const booksEnds = async (
     request: FastifyRequest<{ Params: { id: string; bookId: string } }>,
   ): Promise<void> => {
-    const caller = await authorizer.verifiedCaller(request);
-    const { id, bookId } = request.params;
-    if (!(await embedder.readable('tags', id, caller))) throw missing();
-    if (!(await embedder.readable('books', bookId, caller))) throw notFound('no book has this bookId');
+    const caller = await parentReadBy(request, request.params.id);
+    if (!(await embedder.readable('books', request.params.bookId, caller)))
+      throw notFound('no book has this bookId');
   };
   // link: idempotent; the link is a record of 'book-tags', made by its store
   app.put<{ Params: { id: string; bookId: string } }>(

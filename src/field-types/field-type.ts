@@ -52,5 +52,8 @@ export const idSchema = (kind: IdKind): JsonSchema =>
     ? { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }
     : { type: 'string', format: 'uuid' };
 
+/** An id's TypeScript type. */
+export const idType = (kind: IdKind): string => (kind === 'integer' ? 'number' : 'string');
+
 /** A column of text: PostgreSQL's in the "C" collation, so that it compares, sorts and lower()s as SQLite's does. */
 export const TEXT_COLUMN: FieldTypeModule['column'] = { sqlite: () => 'TEXT', postgres: () => 'TEXT COLLATE "C"' };

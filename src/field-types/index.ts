@@ -13,7 +13,7 @@ import { text } from './text.js';
 import { uuid } from './uuid.js';
 
 export type { Decoder, Dialect, Encoder, FieldTypeModule, Filtering, JsonSchema } from './field-type.js';
-export { EQUALITY, idSchema, ORDERED } from './field-type.js';
+export { EQUALITY, idSchema, idType, ORDERED } from './field-type.js';
 export { isDate } from './date.js';
 export { FIELD_NAME, fieldName } from './options.js';
 export { UUID } from './uuid.js';
@@ -44,4 +44,4 @@ export const typeOf = (field: Pick<Field, 'type'>): FieldTypeModule => FIELD_TYP
 
 /** The kind of id a field's values are when it is a ref (the target's), else the default: what modules are given. */
 export const targetIdOf = (api: Api, field: Field): IdKind =>
-  api.resources.find((r) => r.name === field.ref?.to)?.id ?? 'uuid';
+  field.ref === undefined ? 'uuid' : (api.resources.find((r) => r.name === field.ref?.to)?.id ?? 'uuid');

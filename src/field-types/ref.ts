@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { fieldName, nullable } from './options.js';
-import { EQUALITY, idSchema, type FieldTypeModule } from './field-type.js';
+import { EQUALITY, idSchema, idType, type FieldTypeModule } from './field-type.js';
 
 /**
  * The id of a record of another resource (`to`), of the kind that resource's ids are; its samples are records the
@@ -35,7 +35,7 @@ export const ref = {
     postgres: (target) => (target === 'integer' ? 'BIGINT' : 'TEXT COLLATE "C"'),
   },
   schema: (_, target) => idSchema(target),
-  tsType: (_, target) => (target === 'integer' ? 'number' : 'string'),
+  tsType: (_, target) => idType(target),
   decoder: (_, target) => ({ name: target === 'integer' ? 'numeric' : 'text' }),
   sample: () => null,
   filtering: (_, target) => ({

@@ -9,7 +9,7 @@ import { matching, sizedText } from './samples.js';
 const WEB_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$';
 
 /** A string's schema, its lengths, pattern and format included (a text field has lengths only). */
-export const stringSchema = (field: Field): JsonSchema => ({
+const stringSchema = (field: Field): JsonSchema => ({
   type: 'string',
   ...(field.minLength !== undefined && { minLength: field.minLength }),
   ...(field.maxLength !== undefined && { maxLength: field.maxLength }),

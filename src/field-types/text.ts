@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { lengths, nullable } from './options.js';
-import { string, stringSchema } from './string.js';
+import { string } from './string.js';
 import type { FieldTypeModule } from './field-type.js';
 import { sizedText } from './samples.js';
 
@@ -8,7 +8,6 @@ import { sizedText } from './samples.js';
 export const text = {
   ...string,
   definition: { summary: 'a long string', default: nullable(z.string()), options: lengths },
-  schema: stringSchema,
   sample: (field, n) => sizedText(`Some ${field.name} text, number ${n}.`, field, n),
   widensTo: ['string'],
 } satisfies FieldTypeModule;

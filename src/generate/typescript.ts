@@ -1,5 +1,5 @@
 import { targetIdOf, typeOf } from '../field-types/index.js';
-import type { Api, Field, IdKind, JsonValue } from '../model.js';
+import type { Api, Field, JsonValue } from '../model.js';
 import { asReturned } from '../contract/returned.js';
 import { isNotNull } from '../schema/columns.js';
 import { patchTakesNull } from '../contract/json-schemas.js';
@@ -20,7 +20,7 @@ export function intersectionAlias(name: string, left: string, right: string): st
   return fits(flat) || !fits(first) || !fits(second) ? flat : `${first}\n${second}`;
 }
 
-export const idType = (kind: IdKind): string => (kind === 'integer' ? 'number' : 'string');
+export { idType } from '../field-types/index.js';
 
 /** The TypeScript type of a field's value, without null. */
 export const valueType = (api: Api, field: Field): string =>
